@@ -1,0 +1,167 @@
+"""One table: who sits where, the button and the blinds.
+
+Positions always describe the hand in play (the "last hand" of the floor
+scenarios, once it is finished). :meth:`Table.next_positions` gives the next
+hand's button, small blind and big blind under the dead-button rule
+(000 9.4, 003 18/19, TDA 32) and the heads-up rule (000 9.4, 003 38,
+TDA 34B): the big blind moves one dealt-in player clockwise every hand, the
+small blind goes to the seat that was big blind (dead when that seat is now
+empty), and the button to the seat that was small blind (it may stay on an
+empty seat).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class TimeCallState:
+    """A running "time" call: ``started_at`` (controller time), seconds, countdown."""
+
+    started_at: float
+    seconds: int
+    countdown: int
+    seat: int | None = None
+
+
+@dataclass
+class Table:
+    """A table in play.
+
+    ``size``: seats numbered 1..size clockwise. ``occupant``: seat → player id.
+    ``waiting``: seats whose new player waits for the button to pass (000 4.10).
+    ``button``, ``sb``, ``bb``: seat positions of the hand in play; ``sb`` may be
+    an empty seat (dead small blind), ``button`` may be an empty seat (dead
+    button). ``None`` before the first hand.
+    """
+
+    number: int
+    size: int
+    occupant: dict[int, int] = field(default_factory=dict)
+    waiting: set[int] = field(default_factory=set)
+    button: int | None = None
+    sb: int | None = None
+    bb: int | None = None
+    hands: int = 0
+    #: seq of the event that started the hand in play: busts in one hand share it
+    hand_id: int = 0
+    hands_left: int | None = None
+    time_call: TimeCallState | None = None
+    final: bool = False
+
+    # -- seats -------------------------------------------------------------
+    def clockwise(self, after: int) -> list[int]:
+        """Every seat number clockwise after seat ``after``, ending with ``after``."""
+        n = self.size
+        return [((after - 1 + i) % n) + 1 for i in range(1, n + 1)]
+
+    def free_seats(self) -> list[int]:
+        return [s for s in range(1, self.size + 1) if s not in self.occupant]
+
+    def dealt(self, seat: int) -> bool:
+        """True when the seat's player receives cards (seated, not waiting)."""
+        return seat in self.occupant and seat not in self.waiting
+
+    def count(self) -> int:
+        return len(self.occupant)
+
+    def dealt_count(self) -> int:
+        return len(self.occupant) - len(self.waiting)
+
+    def _next_dealt(self, after: int) -> int | None:
+        for s in self.clockwise(after):
+            if self.dealt(s):
+                return s
+        return None
+
+    # -- positions ---------------------------------------------------------
+    def first_hand(self, button: int) -> None:
+        """Place the first button on ``button`` (or the next player) and the blinds after it."""
+        self.waiting.clear()
+        b = button if button in self.occupant else self._next_dealt(button)
+        if b is None:
+            self.button = self.sb = self.bb = None
+            return
+        if self.dealt_count() == 2:
+            # heads-up: the button posts the small blind (000 9.4)
+            self.button, self.sb, self.bb = b, b, self._next_dealt(b)
+            return
+        sb = self._next_dealt(b)
+        self.button, self.sb, self.bb = b, sb, self._next_dealt(sb)  # type: ignore[arg-type]
+
+    def next_positions(self) -> tuple[int | None, int | None, int | None]:
+        """Button, small blind and big blind of the next hand (see module docstring)."""
+        if self.bb is None or self.button is None:
+            return self.button, self.sb, self.bb
+        dealt = self.dealt_count()
+        if dealt < 2:
+            return self.button, self.sb, self.bb
+        bb = self._next_dealt(self.bb)
+        if dealt == 2:
+            # heads-up (000 9.4, TDA 34B): the other player has the button and posts the SB;
+            # the big blind moves on, so nobody posts it twice in a row
+            other = next(s for s in self.occupant if self.dealt(s) and s != bb)
+            return other, other, bb
+        sb = self.bb
+        button = self.sb if self.sb is not None else self.button
+        return button, sb, bb
+
+    def small_blind_posted(self) -> bool:
+        """False when the small blind is dead (its seat is empty or not dealt in)."""
+        return self.sb is not None and self.dealt(self.sb)
+
+    def between_button_and_sb(self, seat: int, button: int | None, sb: int | None) -> bool:
+        """True when ``seat`` lies strictly between ``button`` and ``sb`` clockwise."""
+        if button is None or sb is None or button == sb:
+            return False
+        for s in self.clockwise(button):
+            if s == sb:
+                return False
+            if s == seat:
+                return True
+        return False
+
+    def arrival_waits(self, seat: int) -> bool:
+        """A player arriving in ``seat`` now waits for the button (000 4.10, TDA 10A)."""
+        button, sb, _ = self.next_positions()
+        return self.between_button_and_sb(seat, button, sb)
+
+    def advance(self) -> None:
+        """The hand in play is done: move to the next hand's positions.
+
+        Waiting players whose seat the button has now passed are dealt in.
+        """
+        self.hands += 1
+        if self.hands_left is not None and self.hands_left > 0:
+            self.hands_left -= 1
+        self.button, self.sb, self.bb = self.next_positions()
+        if self.waiting:
+            self.waiting = {
+                s for s in self.waiting if self.between_button_and_sb(s, self.button, self.sb)
+            }
+            if self.bb is not None and not self.dealt(self.bb):
+                self.bb = self._next_dealt(self.bb)
+        if self.dealt_count() >= 2 and (self.bb is None or not self.dealt(self.bb)):
+            self.first_hand(self.button or 1)
+
+    def next_big_blind(self) -> int | None:
+        """The seat that posts the big blind in the next hand (the mover, 000 4.9)."""
+        return self.next_positions()[2]
+
+    def worst_seat(self) -> int | None:
+        """The free seat that reaches the big blind first, never the small blind (000 4.9, TDA 11A).
+
+        Walk clockwise from the next hand's big blind; the first free seat is the
+        worst position. The next small-blind seat is taken only when nothing
+        else is free (001 §2 I).
+        """
+        free = self.free_seats()
+        if not free:
+            return None
+        button, sb, bb = self.next_positions()
+        if bb is None:
+            return free[0]
+        order = [s for s in self.clockwise(bb) if s in free]
+        preferred = [s for s in order if s != sb]
+        return (preferred or order)[0]
