@@ -22,6 +22,7 @@ from typing import Any
 from controller.engine import clock as clk
 from controller.engine import places as plc
 from controller.engine import seating
+from controller.engine.results import Finish
 from controller.engine.settings import TournamentSettings
 from controller.engine.table import Table, TimeCallState
 
@@ -199,7 +200,10 @@ class Tournament:
         """How many places count (points or prizes) for the hand-for-hand bubble."""
         from controller.engine.points import scoring_places
 
-        return scoring_places(self.settings.points, self.entries)
+        try:
+            return scoring_places(self.settings.points, self.real_players())
+        except ValueError:
+            return 0  # a field size the system does not score (e.g. a qualifier of 12)
 
     def _require_running(self) -> None:
         if not self.drawn:
@@ -1013,6 +1017,19 @@ class Tournament:
         if self.finished and self.winner is not None:
             res[self.winner] = 1
         return res
+
+    def real_players(self) -> int:
+        """Players who entered (ghosts are not players; a re-entry is the same player)."""
+        return sum(1 for p in self.players.values() if not p.ghost)
+
+    def finishes(self) -> list[Finish]:
+        """Every placed player as a :class:`~controller.engine.results.Finish` for scoring."""
+        places = self.places()
+        return [
+            Finish(p.id, p.name, places[p.id], member=p.member, eliminated_by=p.knocked_by,
+                   removed_as_ghost=p.removed and not p.ghost)
+            for p in self.players.values() if p.id in places and not p.ghost
+        ]
 
     def pending_moves(self) -> list[Move]:
         return [m for m in self.moves if not m.done]

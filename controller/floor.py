@@ -1,0 +1,75 @@
+"""A durable tournament: the pure engine plus its event log.
+
+:meth:`Floor.execute` asks the engine, stores the events and the answer in
+one transaction, and only then returns the answer. A process killed at any
+moment restarts (:meth:`Floor.open`) into the state of every stored event;
+a command that was not stored was never acknowledged, and its resend is
+applied then. A resend of a stored command id gets the stored answer.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from typing import Any
+
+from controller.engine.settings import TournamentSettings
+from controller.engine.tournament import Event, Rejected, Tournament
+from controller.store import EventStore
+
+
+class Floor:
+    """The tournament of one event log."""
+
+    def __init__(self, settings: TournamentSettings, store: EventStore,
+                 tournament: Tournament) -> None:
+        self.settings = settings
+        self.store = store
+        self.tournament = tournament
+
+    @classmethod
+    def open(cls, settings: TournamentSettings, path: str | os.PathLike[str],
+             seed: int | None = None, now: float = 0.0) -> Floor:
+        """Open (or create) the log at ``path`` and replay it."""
+        store = EventStore(path)
+        events = store.events()
+        if events:
+            t = Tournament.replay(settings, events)
+        else:
+            t = Tournament.new(settings, secrets.randbits(48) if seed is None else seed, now)
+            store.append(t.log)
+        return cls(settings, store, t)
+
+    def execute(self, command: dict[str, Any], now: float,
+                command_id: str | None = None) -> dict[str, Any]:
+        """Run a command; returns ``{"ok": True, "events": [...]}`` or ``{"ok": False, "reason": …}``.
+
+        The answer is durable before it is returned. With a ``command_id``
+        that was answered before, the stored answer comes back unchanged.
+        """
+        if command_id is not None:
+            old = self.store.answer(command_id)
+            if old is not None:
+                return old
+        try:
+            events = self.tournament.execute(command, now)
+        except Rejected as exc:
+            answer: dict[str, Any] = {"ok": False, "reason": str(exc)}
+            if command_id is not None:
+                self.store.append([], command_id, answer)
+            return answer
+        answer = {"ok": True, "events": [e["seq"] for e in events]}
+        try:
+            self.store.append(events, command_id, answer)
+        except Exception:
+            # the state ran ahead of the log: fall back to what is stored
+            self.tournament = Tournament.replay(self.settings, self.store.events())
+            raise
+        return answer
+
+    @property
+    def log(self) -> list[Event]:
+        return self.tournament.log
+
+    def close(self) -> None:
+        self.store.close()
