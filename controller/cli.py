@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -50,9 +51,205 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _controller(args: argparse.Namespace) -> int:
+    import logging
+
+    from controller.config import ConfigError, load_tournament
+    from controller.mqtt import Broker
+    from controller.service import serve
+    from controller.store import StoreError
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        settings = load_tournament(args.file)
+        broker = Broker.from_env(args.broker, args.prefix)
+    except (ConfigError, ValueError) as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    db = args.db or str(Path(args.file).with_suffix(".sqlite"))
+    try:
+        return serve(settings, db, broker)
+    except StoreError as exc:
+        print(f"floorman controller: {exc}", file=sys.stderr)
+        return 1
+
+
+def _seconds(text: str) -> float:
+    """"90", "1:30" or "-2:00" → seconds."""
+    sign = -1 if text.startswith("-") else 1
+    text = text.lstrip("+-")
+    if ":" in text:
+        m, _, s = text.partition(":")
+        return sign * (int(m) * 60 + float(s))
+    return sign * float(text)
+
+
+def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
+    """Turn the parsed director verb into a protocol command and its arguments."""
+    v = args.verb
+    if v == "level":
+        if args.what == "set":
+            if args.number is None:
+                raise ValueError("level set needs a level number")
+            return "level", {"to": args.number}
+        return "level", {"to": args.what}
+    if v == "time":
+        return "time", {"op": args.op, "seconds": _seconds(args.value)}
+    if v == "register":
+        return "register", {"names": args.names, "member": not args.guest}
+    if v == "late":
+        return "late", {"name": " ".join(args.name), "member": not args.guest}
+    if v == "bust":
+        if len(args.who) == 2 and all(x.isdigit() for x in args.who):
+            a: dict = {"table": int(args.who[0]), "seat": int(args.who[1])}
+        else:
+            a = {"player": " ".join(args.who)}
+        if args.stack is not None:
+            a["stack"] = args.stack
+        if args.by:
+            a["by"] = args.by
+        return "bust", a
+    if v in ("rebuy", "reentry", "seated"):
+        return v, {"player": " ".join(args.name)}
+    if v == "hfh":
+        return "hfh", {"on": args.state == "on"}
+    if v == "move":
+        return "move_apply", {}
+    if v == "break-table":
+        return "break_table", {"table": args.table}
+    if v == "time-call":
+        return "time_call", {"table": args.table, "op": args.op}
+    if v == "hand-done":
+        return "hand_done", {"table": args.table}
+    if v == "hands-left":
+        return "hands_left", {"count": args.count}
+    if v == "undo":
+        return "undo", {} if args.event is None else {"target": args.event}
+    return v.replace("-", "_"), {}
+
+
+def _director(args: argparse.Namespace) -> int:
+    from controller.director import BrokerUnreachable, NoAnswer, send
+    from controller.mqtt import Broker
+
+    try:
+        broker = Broker.from_env(args.broker, args.prefix)
+        cmd, cargs = _director_command(args)
+        answer = send(broker, cmd, cargs, timeout=args.timeout)
+    except (ValueError, BrokerUnreachable, NoAnswer) as exc:
+        print(f"floorman {args.verb}: {exc}", file=sys.stderr)
+        return 2
+    if not answer.get("ok"):
+        print(f"rejected: {answer.get('reason')}", file=sys.stderr if not args.json else sys.stdout)
+        if args.json:
+            json.dump(answer, sys.stdout, ensure_ascii=False)
+            print()
+        return 1
+    if args.json:
+        json.dump(answer, sys.stdout, ensure_ascii=False)
+        print()
+    elif cmd == "results":
+        _print_results(answer["result"], getattr(args, "csv", False))
+    elif cmd == "moves":
+        _print_moves(answer["result"])
+    else:
+        print(answer.get("message", "ok"))
+    return 0
+
+
+def _print_results(result: dict, csv: bool) -> None:
+    rows = result["rows"]
+    if csv:
+        import csv as _csv
+        import io
+
+        buf = io.StringIO()
+        if rows:
+            w = _csv.DictWriter(buf, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+        sys.stdout.write(buf.getvalue())
+        return
+    for r in rows:
+        pts = f"  {r['points']} pts" if r.get("points") else ""
+        print(f"{r['place']:>4}. {r['name']}{pts}")
+    if not rows:
+        print("nobody has finished yet")
+
+
+def _print_moves(result: dict) -> None:
+    for m in result["pending"]:
+        print(f"{m['player']}: table {m['from']['table']} seat {m['from']['seat']} → "
+              f"table {m['to']['table']} seat {m['to']['seat']} ({m['reason']})")
+    plan = result["plan"]
+    if plan["break_table"] is not None:
+        print(f"next: table {plan['break_table']} breaks")
+    for mv in plan["balance"]:
+        print(f"planned: one player from table {mv['from_table']} to table {mv['to_table']}")
+    if not result["pending"] and not plan["balance"] and plan["break_table"] is None:
+        print("no moves pending; tables balanced")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="floorman", description="Floorman tournament-floor system")
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB")
+
+    k = sub.add_parser("controller", help="run the controller service for a tournament file")
+    k.add_argument("file")
+    k.add_argument("--db", help="event log (default: the tournament file with .sqlite)")
+    k.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")
+    k.add_argument("--prefix", help="topic prefix (default: floorman/default)")
+    k.set_defaults(func=_controller)
+
+    def director(name: str, help: str) -> argparse.ArgumentParser:
+        d = sub.add_parser(name, help=help)
+        d.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")
+        d.add_argument("--prefix", help="topic prefix (default: floorman/default)")
+        d.add_argument("--json", action="store_true", help="print the answer as JSON")
+        d.add_argument("--timeout", type=float, default=10.0)
+        d.set_defaults(func=_director)
+        return d
+
+    director("status", "one line: level, time, players, tables")
+    for v in ("start", "pause", "resume", "draw", "addon", "final-table"):
+        director(v, f"{v.replace('-', ' ')}")
+    d = director("level", "level next|prev|set N")
+    d.add_argument("what", choices=["next", "prev", "set"])
+    d.add_argument("number", nargs="?", type=int)
+    d = director("time", "time add|set SECONDS or M:SS (negative removes)")
+    d.add_argument("op", choices=["add", "set"])
+    d.add_argument("value")
+    d = director("register", "register NAME… (quote names with spaces)")
+    d.add_argument("names", nargs="+")
+    d.add_argument("--guest", action="store_true", help="not a club member")
+    d = director("late", "late registration: late NAME")
+    d.add_argument("name", nargs="+")
+    d.add_argument("--guest", action="store_true")
+    d = director("bust", "bust TABLE SEAT, or bust NAME")
+    d.add_argument("who", nargs="+")
+    d.add_argument("--stack", type=int, help="chips at the start of the hand (000 9.5)")
+    d.add_argument("--by", help="who knocked the player out")
+    d = director("undo", "undo the last command (or --event N)")
+    d.add_argument("--event", type=int)
+    for v in ("rebuy", "reentry", "seated"):
+        d = director(v, f"{v} NAME")
+        d.add_argument("name", nargs="+")
+    d = director("hfh", "hand-for-hand on|off")
+    d.add_argument("state", choices=["on", "off"])
+    director("moves", "the pending moves and the balancing plan")
+    d = director("move", "move apply: carry out the balancing plan now")
+    d.add_argument("apply", choices=["apply"])
+    d = director("break-table", "break-table N")
+    d.add_argument("table", type=int)
+    d = director("time-call", "time-call TABLE [start|cancel]")
+    d.add_argument("table", type=int)
+    d.add_argument("op", nargs="?", default="start", choices=["start", "cancel", "expire"])
+    d = director("hand-done", "hand-done TABLE (for tables without a button box)")
+    d.add_argument("table", type=int)
+    d = director("hands-left", "hands-left N: end of the day (002)")
+    d.add_argument("count", type=int)
+    d = director("results", "the results so far")
+    d.add_argument("--csv", action="store_true")
 
     c = sub.add_parser("check", help="validate a tournament YAML file")
     c.add_argument("file")

@@ -9,6 +9,7 @@ applied then. A resend of a stored command id gets the stored answer.
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from typing import Any
@@ -16,6 +17,8 @@ from typing import Any
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Event, Rejected, Tournament
 from controller.store import EventStore
+
+log = logging.getLogger("floorman.floor")
 
 
 class Floor:
@@ -42,7 +45,7 @@ class Floor:
 
     def execute(self, command: dict[str, Any], now: float,
                 command_id: str | None = None) -> dict[str, Any]:
-        """Run a command; returns ``{"ok": True, "events": [...]}`` or ``{"ok": False, "reason": …}``.
+        """Run a command: ``{"ok": True, "events": [seq…]}`` or ``{"ok": False, "reason": …}``.
 
         The answer is durable before it is returned. With a ``command_id``
         that was answered before, the stored answer comes back unchanged.
@@ -58,7 +61,15 @@ class Floor:
             if command_id is not None:
                 self.store.append([], command_id, answer)
             return answer
+        except Exception as exc:
+            # a bug, not bad input: forget what the engine did and keep serving
+            log.exception("command %r failed inside the engine", command)
+            self.tournament = Tournament.replay(self.settings, self.store.events())
+            return {"ok": False, "reason": f"internal error ({type(exc).__name__}); "
+                                           "nothing was changed"}
         answer = {"ok": True, "events": [e["seq"] for e in events]}
+        if not events and command_id is None:
+            return answer
         try:
             self.store.append(events, command_id, answer)
         except Exception:

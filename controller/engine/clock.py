@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from controller.engine.settings import Level
 
+
 @dataclass(frozen=True)
 class Clock:
     """Clock anchor.
@@ -76,13 +77,18 @@ def left(clock: Clock, structure: tuple[Level, ...], now: float) -> float | None
     if c.running:
         return None if c.ends_at is None else max(0.0, c.ends_at - now)
     if c.remaining is None:
-        return None
+        # before the start the level waits with its full time
+        return None if c.started else duration(structure, c.level, c.halved)
     return max(0.0, c.remaining)
 
 
 def start(clock: Clock, structure: tuple[Level, ...], now: float) -> Clock:
-    """Start the tournament clock at the current level's full duration."""
-    d = duration(structure, clock.level, clock.halved)
+    """Start the tournament clock at the current level's full duration.
+
+    Time the director set or added before the start (``remaining``) is kept.
+    """
+    d = clock.remaining if clock.remaining is not None else duration(
+        structure, clock.level, clock.halved)
     return replace(clock, running=True, started=True, ends_at=None if d is None else now + d,
                    remaining=None)
 
@@ -93,6 +99,9 @@ def pause(clock: Clock, structure: tuple[Level, ...], now: float) -> Clock:
 
 
 def resume(clock: Clock, structure: tuple[Level, ...], now: float) -> Clock:
+    if not clock.started:
+        # a "resume" before the first start is the start (never a level without end)
+        return start(clock, structure, now)
     r = clock.remaining
     return replace(clock, running=True, started=True,
                    ends_at=None if r is None else now + r, remaining=None)

@@ -33,17 +33,22 @@ def draw(
     same seat position on every table (000 3.12).
     """
     sizes = table_sizes(len(players), per_table)
-    if ghosts and sizes:
-        sizes = [max(sizes)] * len(sizes)
+    # with ghosts every table starts with the largest size; the ghosts are spread
+    # so that the real players stay within one of each other (000 9.6)
+    width = max(sizes) if ghosts and sizes else 0
     order = list(players)
     rng.shuffle(order)
     slots: list[tuple[int | None, int, int]] = []
     it = iter(order)
     for t, size in enumerate(sizes, start=1):
-        seats = sorted(rng.sample(range(1, per_table + 1), size))
+        seats = sorted(rng.sample(range(1, per_table + 1), max(size, width)))
+        ghost_seats = set(rng.sample(seats, len(seats) - size))
         for s in seats:
-            slots.append((next(it, None), t, s))
-    button = rng.randint(1, per_table)
+            slots.append((None if s in ghost_seats else next(it), t, s))
+    # 000 3.12: the high card is dealt to the occupied positions of table 1 and
+    # the winning position holds the button on every table
+    table_1 = [s for p, t, s in slots if t == 1]
+    button = rng.choice(table_1) if table_1 else 1
     return slots, button
 
 

@@ -77,18 +77,28 @@ class Table:
 
     # -- positions ---------------------------------------------------------
     def first_hand(self, button: int) -> None:
-        """Place the first button on ``button`` (or the next player) and the blinds after it."""
+        """Place the first button on seat ``button`` and the blinds after it.
+
+        000 3.12: the first button is drawn at table 1 and goes to the same seat
+        position on every table, so at a table where that seat is empty the
+        button stays on it (a dead button) and the next two players post the
+        blinds. Heads-up the button posts the small blind (000 9.4), so it goes
+        to a player.
+        """
         self.waiting.clear()
-        b = button if button in self.occupant else self._next_dealt(button)
-        if b is None:
-            self.button = self.sb = self.bb = None
+        if self.dealt_count() < 2:
+            b = button if button in self.occupant else self._next_dealt(button)
+            self.button, self.sb, self.bb = b, None, None
+            if b is None:
+                self.button = None
             return
         if self.dealt_count() == 2:
             # heads-up: the button posts the small blind (000 9.4)
-            self.button, self.sb, self.bb = b, b, self._next_dealt(b)
+            b = button if self.dealt(button) else self._next_dealt(button)
+            self.button, self.sb, self.bb = b, b, self._next_dealt(b)  # type: ignore[arg-type]
             return
-        sb = self._next_dealt(b)
-        self.button, self.sb, self.bb = b, sb, self._next_dealt(sb)  # type: ignore[arg-type]
+        sb = self._next_dealt(button)
+        self.button, self.sb, self.bb = button, sb, self._next_dealt(sb)  # type: ignore[arg-type]
 
     def next_positions(self) -> tuple[int | None, int | None, int | None]:
         """Button, small blind and big blind of the next hand (see module docstring)."""

@@ -292,7 +292,7 @@ class Tournament:
         self._hfh_auto(now)
 
     def _seat_entry(self, now: float, pid: int, kind: str) -> None:
-        """Seat a late entry or re-entry: a ghost's seat in the first levels, else the shortest table."""
+        """Seat a late entry or re-entry: a ghost's seat early on, else the shortest table."""
         seed, rng = self._rng()
         ghost = next((p for p in self.players.values()
                       if p.ghost and not p.out and p.table is not None), None)
@@ -547,7 +547,8 @@ class Tournament:
     def _form_final_table(self, now: float, reason: str) -> None:
         seed, rng = self._rng()
         number = min(self.tables)
-        ids = [pid for t in sorted(self.tables) for _, pid in sorted(self.tables[t].occupant.items())]
+        ids = [pid for t in sorted(self.tables)
+               for _, pid in sorted(self.tables[t].occupant.items())]
         size = max(self.settings.final_table_size, len(ids))
         order = list(ids)
         rng.shuffle(order)

@@ -1,0 +1,181 @@
+"""What the screens are told: the tournament state as retained MQTT payloads.
+
+Each function turns the engine's state at controller time ``now`` into one
+JSON-able payload of the protocol (see ``docs/protocol.md``). A screen that
+connects draws the right picture from these retained messages alone. Names of
+non-members are shortened on every public screen (000 5.8).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.engine import clock as clk
+from controller.engine.points import public_name
+from controller.engine.settings import Level
+from controller.engine.tournament import Tournament
+
+SCHEMA = 1
+
+
+def level_info(level: Level, index: int, number: int) -> dict[str, Any]:
+    return {
+        "index": index,
+        "number": number,
+        "is_break": level.is_break,
+        "seconds": level.seconds,
+        "small_blind": level.small_blind,
+        "big_blind": level.big_blind,
+        "ante": level.ante,
+        "ante_type": level.ante_type,
+        "note": level.note,
+    }
+
+
+def structure_view(t: Tournament) -> dict[str, Any]:
+    """The whole blind structure, so a kiosk can roll levels over while offline."""
+    s = t.settings
+    return {
+        "v": SCHEMA,
+        "name": s.name,
+        "language": s.language,
+        "levels": [level_info(lv, i, t.level_number(i)) for i, lv in enumerate(s.structure)],
+        "time_call": {"seconds": s.time_call.seconds, "countdown": s.time_call.countdown,
+                      "red_seconds": s.time_call.red_seconds},
+    }
+
+
+def clock_view(t: Tournament, now: float) -> dict[str, Any]:
+    """The clock anchor: "level N ends at T" (running) or "paused with R left"."""
+    s = t.settings.structure
+    c = clk.at(t.clock, s, now)
+    nxt = c.level + 1 if c.level + 1 < len(s) else None
+    brk = clk.next_break(c, s, now)
+    return {
+        "v": SCHEMA,
+        "level": c.level,
+        "running": c.running,
+        "started": c.started,
+        "ends_at": c.ends_at,
+        "remaining": c.remaining if not c.running else None,
+        "halved": c.halved,
+        "current": level_info(s[c.level], c.level, t.level_number(c.level)),
+        "next": None if nxt is None else level_info(s[nxt], nxt, t.level_number(nxt)),
+        # an anchor too: controller time the next break starts (running) or seconds to it (paused)
+        "break_at": None if brk is None or not c.running else round(now + brk, 3),
+        "break_in": None if brk is None or c.running else brk,
+    }
+
+
+def _name(t: Tournament, pid: int) -> str:
+    p = t.players[pid]
+    return public_name(p.name, p.member)
+
+
+def _move(t: Tournament, m: Any) -> dict[str, Any]:
+    d = m.as_dict()
+    d["player"] = _name(t, m.player)
+    return d
+
+
+def hfh_view(t: Tournament) -> dict[str, Any]:
+    h = t.hfh
+    return {
+        "on": h.on,
+        "hand": h.hand if h.on else None,
+        "done": sorted(h.done) if h.on else [],
+        "playing": sorted(set(t.tables) - h.done) if h.on else [],
+        "hands_played": h.hands_played,
+    }
+
+
+def summary_view(t: Tournament) -> dict[str, Any]:
+    """Players left, entries, average stack, the places that count, hand-for-hand."""
+    left = t.remaining
+    winner = t.winner
+    return {
+        "v": SCHEMA,
+        "name": t.settings.name,
+        "language": t.settings.language,
+        "drawn": t.drawn,
+        "finished": t.finished,
+        "champion": None if winner is None else _name(t, winner),
+        "players_left": left,
+        "entries": t.entries,
+        "average_stack": round(t.chips / left) if left else 0,
+        "chips_in_play": t.chips,
+        "places_paid": t.bubble_places(),
+        "tables": sorted(t.tables),
+        "final_table": t.final_table,
+        "hand_for_hand": hfh_view(t),
+        "hands_left": t.hands_left,
+    }
+
+
+def table_view(t: Tournament, number: int) -> dict[str, Any]:
+    """One table: seats and names, button and blinds, moves in and out, notices."""
+    tab = t.tables.get(number)
+    moves_out = [_move(t, m) for m in t.pending_moves() if m.from_table == number]
+    if tab is None:
+        return {"v": SCHEMA, "table": number, "in_play": False, "broken": number in t.broken,
+                "final_table": t.final_table, "moves_out": moves_out, "seats": []}
+    incoming = {m.to_seat for m in t.pending_moves() if m.to_table == number}
+    nb, nsb, nbb = tab.next_positions()
+    plan = t.plan()
+    notices = []
+    if plan["break_table"] == number:
+        notices.append("breaks")
+    if tab.final:
+        notices.append("final_table")
+    elif plan["final_table_due"]:
+        notices.append("final_table_next")
+    tc = tab.time_call
+    return {
+        "v": SCHEMA,
+        "table": number,
+        "in_play": True,
+        "final": tab.final,
+        "size": tab.size,
+        "seats": [
+            {"seat": s, "player_id": pid, "name": _name(t, pid),
+             "ghost": t.players[pid].ghost, "waiting": s in tab.waiting, "incoming": s in incoming}
+            for s, pid in sorted(tab.occupant.items())
+        ],
+        "button": tab.button,
+        "small_blind": tab.sb if tab.small_blind_posted() else None,
+        "big_blind": tab.bb,
+        "next": {"button": nb, "small_blind": nsb, "big_blind": nbb},
+        "hands": tab.hands,
+        "hands_left": tab.hands_left,
+        "moves_in": [_move(t, m) for m in t.pending_moves() if m.to_table == number],
+        "moves_out": moves_out,
+        "notices": notices,
+        "hand_for_hand": {**hfh_view(t), "this_table_done": number in t.hfh.done},
+        "time_call": None if tc is None else {
+            "started_at": tc.started_at, "seconds": tc.seconds, "countdown": tc.countdown,
+            "seat": tc.seat},
+    }
+
+
+def moves_view(t: Tournament, recent: int = 20) -> dict[str, Any]:
+    return {
+        "v": SCHEMA,
+        "pending": [_move(t, m) for m in t.pending_moves()],
+        "recent": [_move(t, m) for m in t.moves[-recent:]],
+        "plan": t.plan(),
+    }
+
+
+def results_view(t: Tournament) -> dict[str, Any]:
+    """Places so far, best first, with points when the tournament is over."""
+    from controller.engine.results import results_json, score
+
+    rows: list[dict[str, Any]]
+    try:
+        rows = results_json(score(t.settings.points, t.finishes(), entries=t.real_players()),
+                            public=True)
+    except ValueError:
+        places = t.places()
+        rows = [{"place": pl, "name": _name(t, pid)}
+                for pid, pl in sorted(places.items(), key=lambda x: x[1])]
+    return {"v": SCHEMA, "finished": t.finished, "rows": rows}
