@@ -332,7 +332,12 @@ def describe(t: Tournament, events: list[Event]) -> str:
     """One readable line for what a command did."""
     parts: list[str] = []
     places = None
+    reg = [e["name"] for e in events if e["type"] == "registered"]
+    if len(reg) > 1:
+        parts.append(f"registered {len(reg)} players: {', '.join(reg)}")
     for e in events:
+        if len(reg) > 1 and e["type"] == "registered":
+            continue
         typ = e["type"]
         if typ == "busted":
             places = places or t.places()

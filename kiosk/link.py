@@ -1,0 +1,166 @@
+"""A kiosk's connection to the controller: retained state in, dealer presses out.
+
+- Presence: a retained ``online`` message, and a last will that says
+  ``offline`` when the kiosk vanishes.
+- State: every retained ``state/…`` topic is cached; :attr:`Link.state` holds
+  the latest payload per topic suffix (``"clock"``, ``"table/3"`` …).
+- Presses: :meth:`Link.press` queues a command with a fresh id; the outbox is
+  sent in order and resent until the controller answers, across broker
+  outages. The controller applies each id once.
+- Clock: time requests on connect and every ``sync_every`` seconds keep a
+  :class:`~kiosk.sync.ClockSync` up to date.
+
+Everything arrives in paho's network thread and is handed to the main loop
+through ``notify`` (a ``queue.Queue.put`` or ``pygame.event.post`` wrapper);
+nothing here draws.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from controller import protocol
+from controller.mqtt import Broker, client
+from controller.protocol import Topics
+from kiosk.sync import ClockSync
+
+#: seconds between resends of an unanswered press
+RESEND = 2.0
+
+
+class Link:
+    """One kiosk's MQTT link. ``table=None`` for a wall screen."""
+
+    def __init__(self, broker: Broker, *, table: int | None = None, name: str | None = None,
+                 notify: Callable[[str, Any], None] | None = None,
+                 local: Callable[[], float] = time.monotonic, sync_every: float = 10.0) -> None:
+        self.broker = broker
+        self.table = table
+        self.topics = Topics(broker.prefix)
+        self.client_id = name or (f"table-{table}" if table else f"wall-{uuid.uuid4().hex[:6]}")
+        self.notify = notify or (lambda kind, data: None)
+        self.sync = ClockSync(local)
+        self.sync_every = sync_every
+        self.state: dict[str, dict[str, Any]] = {}
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.outbox: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.connected = threading.Event()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.mqtt = client(broker, self.client_id)
+        self.mqtt.will_set(self.topics.presence(self.client_id), self._presence(False), 1, True)
+        self.mqtt.on_connect = self._on_connect
+        self.mqtt.on_disconnect = self._on_disconnect
+        self.mqtt.on_message = self._on_message
+
+    # -------------------------------------------------------------- lifecycle
+    def start(self) -> None:
+        self.mqtt.connect_async(self.broker.host, self.broker.port, keepalive=5)
+        self.mqtt.loop_start()
+        self._thread = threading.Thread(target=self._pump, name="link-pump", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.connected.is_set():
+            self.mqtt.publish(self.topics.presence(self.client_id), self._presence(False), 1,
+                              True).wait_for_publish(2)
+        self.mqtt.disconnect()
+        self.mqtt.loop_stop()
+
+    def _presence(self, online: bool) -> bytes:
+        return protocol.dumps({"v": 1, "online": online,
+                               "role": "table" if self.table else "wall", "table": self.table})
+
+    # ------------------------------------------------------------------ press
+    def press(self, action: str, **fields: Any) -> str:
+        """Queue a dealer press (``bust`` with ``seat``, ``time``, ``hand_done``, ``undo``)."""
+        if self.table is None:
+            raise ValueError("a wall screen has no buttons")
+        cid = uuid.uuid4().hex
+        msg = {"v": 1, "id": cid, "reply_to": self.client_id, "action": action, **fields}
+        with self._lock:
+            self.outbox[cid] = {"payload": protocol.dumps(msg), "sent": 0.0}
+        self._flush()
+        return cid
+
+    def pending(self) -> int:
+        with self._lock:
+            return len(self.outbox)
+
+    def _flush(self, force: bool = False) -> None:
+        if not self.connected.is_set() or self.table is None:
+            return
+        now = time.monotonic()
+        with self._lock:
+            due = [(cid, m) for cid, m in self.outbox.items()
+                   if force or now - m["sent"] >= RESEND]
+            for _, m in due:
+                m["sent"] = now
+        for _, m in due:  # in queue order, so the controller sees presses in order
+            self.mqtt.publish(self.topics.table_cmd(self.table), m["payload"], 1)
+
+    def _pump(self) -> None:
+        next_sync = 0.0
+        while not self._stop.wait(0.25):
+            self._flush()
+            if self.connected.is_set() and time.monotonic() >= next_sync:
+                next_sync = time.monotonic() + self.sync_every
+                self.request_time()
+
+    def request_time(self) -> None:
+        self.mqtt.publish(self.topics.time_request(self.client_id),
+                          protocol.dumps(self.sync.request()), 0)
+
+    # ----------------------------------------------------------- mqtt thread
+    def _on_connect(self, c: mqtt.Client, u: Any, flags: Any, rc: Any, props: Any = None) -> None:
+        if rc.is_failure:
+            self.notify("refused", str(rc))
+            return
+        p = self.topics.prefix
+        c.subscribe([(f"{p}/state/#", 1), (self.topics.ack(self.client_id), 1),
+                     (self.topics.time_response(self.client_id), 0)])
+        c.publish(self.topics.presence(self.client_id), self._presence(True), 1, True)
+        self.connected.set()
+        for _ in range(3):
+            self.request_time()
+        self._flush(force=True)
+        self.notify("online", True)
+
+    def _on_disconnect(self, c: mqtt.Client, u: Any, flags: Any, rc: Any,
+                       props: Any = None) -> None:
+        self.connected.clear()
+        self.notify("online", False)
+
+    def _on_message(self, c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            data = json.loads(msg.payload) if msg.payload else None
+        except ValueError:
+            return
+        if not isinstance(data, dict):
+            return
+        topic = msg.topic
+        if topic == self.topics.time_response(self.client_id):
+            if self.sync.response(data) is not None:
+                self.notify("synced", self.sync.best)
+            return
+        if topic == self.topics.ack(self.client_id):
+            cid = data.get("id")
+            with self._lock:
+                known = self.outbox.pop(cid, None) is not None
+            if known or cid in self.answers:
+                self.answers[cid] = data
+                self.notify("answer", data)
+            return
+        key = topic[len(self.topics.prefix) + len("/state/"):]
+        self.state[key] = data
+        self.notify("state", key)
