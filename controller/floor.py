@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import signal
+from collections.abc import Callable
 from typing import Any
 
 from controller.engine.settings import TournamentSettings
@@ -29,6 +31,9 @@ class Floor:
         self.settings = settings
         self.store = store
         self.tournament = tournament
+        #: fault injection for the resilience drills: called with "before-store"
+        #: and (by the service) "after-store"; see :func:`fault_from_env`
+        self.fault: Callable[[str], None] = lambda stage: None
 
     @classmethod
     def open(cls, settings: TournamentSettings, path: str | os.PathLike[str],
@@ -70,6 +75,7 @@ class Floor:
         answer = {"ok": True, "events": [e["seq"] for e in events]}
         if not events and command_id is None:
             return answer
+        self.fault("before-store")
         try:
             self.store.append(events, command_id, answer)
         except Exception:
@@ -84,3 +90,25 @@ class Floor:
 
     def close(self) -> None:
         self.store.close()
+
+
+def fault_from_env(value: str | None = None) -> Callable[[str], None]:
+    """A fault injector for drills: ``FLOORMAN_FAULT=STAGE[:N]`` kills the process with
+    SIGKILL at STAGE ("before-store" or "after-store") of the N-th command (default 1).
+
+    Unset (the normal case) it does nothing.
+    """
+    value = os.environ.get("FLOORMAN_FAULT") if value is None else value
+    if not value:
+        return lambda stage: None
+    stage, _, n = value.partition(":")
+    left = [int(n) if n.isdigit() else 1]
+
+    def fault(at: str) -> None:
+        if at == stage:
+            left[0] -= 1
+            if left[0] <= 0:
+                log.warning("FLOORMAN_FAULT: killing the controller at %s", at)
+                os.kill(os.getpid(), signal.SIGKILL)
+
+    return fault

@@ -25,7 +25,7 @@ import paho.mqtt.client as mqtt
 from controller import protocol, views
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Event, Tournament
-from controller.floor import Floor
+from controller.floor import Floor, fault_from_env
 from controller.mqtt import Broker, client
 from controller.protocol import ProtocolError, Topics
 
@@ -59,6 +59,7 @@ class ControllerService:
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:
         self.floor = Floor.open(self.settings, self.db, now=self.wall())
+        self.floor.fault = fault_from_env()
         log.info("tournament %r: %d events replayed from %s", self.settings.name,
                  len(self.floor.log), self.db)
         c = client(self.broker, self.client_id, clean_session=False)
@@ -219,6 +220,7 @@ class ControllerService:
         now = self.wall()
         before = len(self.floor.log)
         answer = self.floor.execute(cmd, now, command_id=cid)
+        self.floor.fault("after-store")
         if answer.get("ok") and "message" not in answer:
             new = [e for e in self.floor.log[before:] if e["seq"] in set(answer["events"])]
             answer = {**answer, "message": describe(self.tournament, new)}
