@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -62,7 +63,7 @@ def _controller(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         settings = load_tournament(args.file)
-        broker = Broker.from_env(args.broker, args.prefix)
+        broker = Broker.from_env(args.broker, args.prefix, settings.broker)
     except (ConfigError, ValueError) as exc:
         print(exc, file=sys.stderr)
         return 1
@@ -129,14 +130,20 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
 
 
 def _director(args: argparse.Namespace) -> int:
+    from controller.config import ConfigError
     from controller.director import BrokerUnreachable, NoAnswer, send
     from controller.mqtt import Broker
 
     try:
-        broker = Broker.from_env(args.broker, args.prefix)
+        config = None
+        if args.config:
+            from controller.config import load_tournament
+
+            config = load_tournament(args.config).broker
+        broker = Broker.from_env(args.broker, args.prefix, config)
         cmd, cargs = _director_command(args)
         answer = send(broker, cmd, cargs, timeout=args.timeout)
-    except (ValueError, BrokerUnreachable, NoAnswer) as exc:
+    except (ValueError, BrokerUnreachable, NoAnswer, ConfigError) as exc:
         print(f"floorman {args.verb}: {exc}", file=sys.stderr)
         return 2
     if not answer.get("ok"):
@@ -205,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
         d = sub.add_parser(name, help=help)
         d.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")
         d.add_argument("--prefix", help="topic prefix (default: floorman/default)")
+        d.add_argument("--config", help="read broker address and prefix from this tournament "
+                       "file (or set $FLOORMAN_CONFIG)", default=os.environ.get("FLOORMAN_CONFIG"))
         d.add_argument("--json", action="store_true", help="print the answer as JSON")
         d.add_argument("--timeout", type=float, default=10.0)
         d.set_defaults(func=_director)

@@ -30,6 +30,7 @@ import yaml
 
 from controller.engine.settings import (
     Balancing,
+    BrokerSettings,
     ChipRace,
     Entries,
     Ghosts,
@@ -452,6 +453,7 @@ _TOP_KEYS = (
     "name", "preset", "language", "table_seats", "players_per_table", "final_table_size",
     "start_stack", "ante_type", "level_minutes", "structure", "heads_up_halves_level",
     "time_call", "balancing", "hand_for_hand", "ghosts", "entries", "points", "chip_race",
+    "broker",
 )
 _LEVEL_KEYS = ("minutes", "seconds", "blinds", "small_blind", "big_blind", "ante", "ante_type",
                "note")
@@ -654,6 +656,25 @@ _POINTS: dict[str, _Check] = {
     "bounty": _choice_check(("none", "bounty", "mystery"), "bounty mode"),
     "mystery_names": _int_check(1),
     "places": _int_check(1, allow_none=True),
+}
+_PREFIX = re.compile(r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$")
+
+
+def _prefix(v: _Validator, node: _Node, path: str) -> Any:
+    t = v.text(node, path, empty_ok=False)
+    if t is _BAD or _PREFIX.match(t):
+        return t
+    return v.bad(node, path, "must be topic levels of letters, digits, _ . - joined by / "
+                 f"(no wildcards), got {_show(t)}")
+
+
+_BROKER: dict[str, _Check] = {
+    "host": lambda v, node, path: v.text(node, path, empty_ok=False),
+    "port": _int_check(1, 65535),
+    "prefix": _prefix,
+    "username": lambda v, node, path: v.text(node, path, empty_ok=False),
+    "password": lambda v, node, path: v.text(node, path),
+    "tls_ca": lambda v, node, path: v.text(node, path, empty_ok=False),
 }
 _CHIP_RACE: dict[str, _Check] = {
     "start": _choice_check(("seat_1", "left_of_dealer"), "chip-race start"),
@@ -904,9 +925,10 @@ def _build(doc: _Node, v: _Validator, preset_ok: bool) -> TournamentSettings | N
         entries = _check_entries(v, entries, e_node, n_levels)
     points, _, _ = v.section(m, "points", Points, _POINTS)
     chip_race, _, _ = v.section(m, "chip_race", ChipRace, _CHIP_RACE)
+    broker, _, _ = v.section(m, "broker", BrokerSettings, _BROKER)
 
     parts = (name, start_stack, structure, language, table_seats, ppt, final, heads_up,
-             time_call, balancing, h4h, ghosts, entries, points, chip_race)
+             time_call, balancing, h4h, ghosts, entries, points, chip_race, broker)
     if bad or any(p is _BAD for p in parts) or v.problems:
         return None
     return TournamentSettings(
@@ -914,7 +936,7 @@ def _build(doc: _Node, v: _Validator, preset_ok: bool) -> TournamentSettings | N
         language=language, table_seats=table_seats, players_per_table=ppt,
         final_table_size=final, heads_up_halves_level=heads_up, time_call=time_call,
         balancing=balancing, hand_for_hand=h4h, ghosts=ghosts, entries=entries, points=points,
-        chip_race=chip_race,
+        chip_race=chip_race, broker=broker,
     )
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 import paho.mqtt.client as mqtt
 
+from controller.engine.settings import BrokerSettings
 from controller.protocol import DEFAULT_PREFIX
 
 
@@ -29,9 +30,12 @@ class Broker:
     prefix: str = DEFAULT_PREFIX
 
     @classmethod
-    def from_env(cls, address: str | None = None, prefix: str | None = None) -> Broker:
-        """The broker from ``address`` ("host:port"), else the environment, else defaults."""
-        b = cls()
+    def from_env(cls, address: str | None = None, prefix: str | None = None,
+                 config: BrokerSettings | None = None) -> Broker:
+        """The broker from ``address`` ("host:port"), else the environment, else the
+        tournament file's ``broker:`` section, else the defaults."""
+        c = config or BrokerSettings()
+        b = cls(c.host, c.port, c.username, c.password, c.tls_ca, c.prefix)
         address = address or os.environ.get("FLOORMAN_BROKER")
         if address:
             host, _, port = address.rpartition(":") if ":" in address else (address, "", "")

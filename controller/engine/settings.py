@@ -152,6 +152,23 @@ class ChipRace:
 
 
 @dataclass(frozen=True)
+class BrokerSettings:
+    """Where the MQTT broker is (deployment, not rules; the engine never reads it).
+
+    ``prefix``: the topic tree of this tournament (one per tournament, so a
+    festival's tournaments share a broker). Credentials are better given in
+    the environment (``FLOORMAN_USERNAME``/``FLOORMAN_PASSWORD``) than here.
+    """
+
+    host: str = "localhost"
+    port: int = 1883
+    prefix: str = "floorman/default"
+    username: str | None = None
+    password: str | None = None
+    tls_ca: str | None = None
+
+
+@dataclass(frozen=True)
 class TournamentSettings:
     """Everything the engine needs to run one tournament.
 
@@ -176,4 +193,5 @@ class TournamentSettings:
     ghosts: Ghosts = field(default_factory=Ghosts)
     entries: Entries = field(default_factory=Entries)
     points: Points = field(default_factory=Points)
+    broker: BrokerSettings = field(default_factory=BrokerSettings)
     chip_race: ChipRace = field(default_factory=ChipRace)

@@ -728,3 +728,32 @@ def test_main_check_problems(tmp_path, capsys):
 def test_main_check_missing_file(tmp_path, capsys):
     assert main_check(str(tmp_path / "x.yaml")) == 1
     assert capsys.readouterr().out == f"{tmp_path / 'x.yaml'}: file not found\n"
+
+
+# -- broker section (deployment settings kept in the tournament file)
+
+def test_broker_section_loads_and_defaults():
+    from controller.config import load_tournament_text
+
+    base = "name: T\nstart_stack: 1000\nstructure:\n  - {minutes: 10, blinds: 25/50}\n"
+    s = load_tournament_text(base)
+    assert (s.broker.host, s.broker.port, s.broker.prefix) == ("localhost", 1883,
+                                                               "floorman/default")
+    s = load_tournament_text(base + "broker:\n  host: 10.0.0.2\n  port: 8883\n"
+                             "  prefix: club/friday\n")
+    assert (s.broker.host, s.broker.port, s.broker.prefix) == ("10.0.0.2", 8883, "club/friday")
+
+
+def test_broker_section_rejects_bad_values_with_line_and_key():
+    import pytest
+
+    from controller.config import ConfigError, load_tournament_text
+
+    text = ("name: T\nstart_stack: 1000\nstructure:\n  - {minutes: 10, blinds: 25/50}\n"
+            "broker:\n  port: 70000\n  prefix: club/#\n  hots: x\n")
+    with pytest.raises(ConfigError) as err:
+        load_tournament_text(text, "t.yaml")
+    msg = str(err.value)
+    assert "t.yaml:6: broker.port:" in msg
+    assert "t.yaml:7: broker.prefix:" in msg
+    assert "t.yaml:8: broker.hots: unknown key 'hots' (did you mean 'host'?)" in msg
