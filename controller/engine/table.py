@@ -46,6 +46,9 @@ class Table:
     hands: int = 0
     #: seq of the event that started the hand in play: busts in one hand share it
     hand_id: int = 0
+    #: seq of the hand-for-hand event (on / released) whose hand is in play here; busts at
+    #: every table in one hand-for-hand hand share it (002 b). ``None`` outside hand-for-hand.
+    hfh_hand: int | None = None
     hands_left: int | None = None
     time_call: TimeCallState | None = None
     final: bool = False

@@ -274,16 +274,21 @@ class Tournament:
             clean.append(n)
         return clean
 
-    def _late_open(self) -> bool:
+    def _late_open(self, now: float | None = None) -> bool:
         levels = self.settings.entries.late_registration_levels
         if not self.clock.started:
             return True
-        return self.level_number() <= levels
+        return self._level_at(now) <= levels
+
+    def _level_at(self, now: float | None) -> int:
+        """The playing level number at ``now`` (levels the clock has rolled over count)."""
+        if now is None:
+            return self.level_number()
+        return self.level_number(clk.at(self.clock, self.settings.structure, now).level)
 
     def _late(self, now: float, name: str, member: bool, force: bool) -> None:
         self._require_running()
-        self.clock = clk.at(self.clock, self.settings.structure, now)
-        if not force and not self._late_open():
+        if not force and not self._late_open(now):
             raise Rejected(f"late registration closed after level "
                            f"{self.settings.entries.late_registration_levels}")
         pid = len(self.players) + 1
@@ -428,6 +433,10 @@ class Tournament:
         if tab.hands_left == 0:
             raise Rejected(f"table {table} has played its last hand of the day")
         self._tick(now)
+        if self.finished or self.tables.get(table) is not tab:
+            # the tick removed the ghosts and this table broke (or the final table was
+            # drawn): its hand is over with it, there is no next hand here to advance to
+            return
         if self.final_table is None and self._break_due() is None:
             plan = [m for m in seating.balance_plan(self.counts(),
                                                    self.settings.balancing.tolerance)
@@ -499,7 +508,13 @@ class Tournament:
         tab = self.tables[p.table]
         if self.remaining <= 1 and not p.ghost:
             raise Rejected("only one player is left")
-        key = (["hfh", self.hfh.hand] if self.hfh.on else ["table", tab.number, tab.hand_id])
+        # one group per hand: the table's own hand, or during hand-for-hand the hand every
+        # table plays (002 b) -- also the bubble hand after hand-for-hand ended in it. A
+        # table whose hand already had a bust before hand-for-hand began keeps its own
+        # group, so the busts of that hand are still ranked by stack (000 9.5).
+        key = ["table", tab.number, tab.hand_id]
+        if tab.hfh_hand is not None and tuple(key) not in self._group_of:
+            key = ["hfh", tab.hfh_hand]
         self._emit("busted", now, player=p.id, table=tab.number, seat=p.seat, stack=stack,
                    hand=key, by=knocker)
         self._settle(now)
@@ -516,14 +531,23 @@ class Tournament:
         st = self.settings
         if (st.heads_up_halves_level and self.remaining == 2 and not self.heads_up):
             self._emit("heads_up", now)
-        if self.final_table is None and len(self.tables) > 1 and \
-                self.seated() <= st.final_table_size:
+        if self._final_table_due():
             self._form_final_table(now, "final table")
         else:
             t = self._break_due()
             if t is not None:
                 self._break_table(now, t)
         self._hfh_auto(now)
+
+    def _final_table_due(self) -> bool:
+        """The players fit the final table (000 4.3, 002 "mode + 1", TDA RP-9).
+
+        Also when they already sit at one table that is not the final table yet
+        (a final table smaller than a playing table), but never in a tournament
+        that started on one table.
+        """
+        return (self.final_table is None and self.seated() <= self.settings.final_table_size
+                and (len(self.tables) > 1 or bool(self.broken)))
 
     def _break_due(self) -> int | None:
         if self.final_table is not None:
@@ -586,11 +610,13 @@ class Tournament:
         self._require_running()
         p = self.player(player)
         e = self.settings.entries
+        if p.ghost:
+            raise Rejected(f"{p.name} is a ghost seat, not a player")
         if not p.out:
             raise Rejected(f"{p.name} is still in the tournament")
         if p.rebuys >= e.rebuys:
             raise Rejected(f"{p.name} has no rebuy left ({e.rebuys} allowed)")
-        if self.level_number() > e.rebuy_until_level:
+        if self._level_at(now) > e.rebuy_until_level:
             raise Rejected(f"rebuys closed after level {e.rebuy_until_level}")
         self._reenter(now, p, "rebuy")
 
@@ -598,11 +624,13 @@ class Tournament:
         self._require_running()
         p = self.player(player)
         e = self.settings.entries
+        if p.ghost:
+            raise Rejected(f"{p.name} is a ghost seat, not a player")
         if not p.out:
             raise Rejected(f"{p.name} is still in the tournament")
         if p.entries - 1 >= e.reentries:
             raise Rejected(f"{p.name} has no re-entry left ({e.reentries} allowed)")
-        if self.clock.started and self.level_number() > e.reentry_until_level:
+        if self.clock.started and self._level_at(now) > e.reentry_until_level:
             raise Rejected(f"re-entry closed after level {e.reentry_until_level}")
         self._reenter(now, p, "reentry")
 
@@ -773,7 +801,6 @@ class Tournament:
                 pid = len(self.players) + 1
                 self.players[pid] = Player(pid, row[3], member=False, ghost=True,
                                            chips=self.settings.start_stack)
-                self._by_name[row[3].casefold()] = pid
                 self.chips += self.settings.start_stack
             self._sit(pid, t, s)
         for t in self.tables.values():
@@ -824,6 +851,8 @@ class Tournament:
             raise InvalidEvent(f"table {e['table']} is not in play")
         t.advance()
         t.hand_id = e["seq"]
+        if not self.hfh.on:
+            t.hfh_hand = None  # the hand-for-hand hand in play here is over
         t.time_call = None
         for m in self.moves:
             if not m.done and m.to_table == t.number:
@@ -967,11 +996,17 @@ class Tournament:
         policy = self.settings.hand_for_hand.clock
         if e["on"]:
             self.hfh = HandForHandState(on=True, hand=1, hand_started_at=e["at"])
+            for t in self.tables.values():
+                t.hfh_hand = e["seq"]
             if policy in ("stops", "deduct") and self.clock.running:
                 self.clock = clk.pause(self.clock, self.settings.structure, e["at"])
                 self.hfh.paused_clock = True
         else:
             was_paused = self.hfh.paused_clock
+            for n in self.hfh.done:
+                if n in self.tables:
+                    # this table finished the last hand-for-hand hand: its next hand is normal
+                    self.tables[n].hfh_hand = None
             self.hfh.on = False
             self.hfh.done = set()
             if was_paused and not self.clock.running and not self.finished:
@@ -989,6 +1024,8 @@ class Tournament:
         h.done = set()
         h.hands_played += 1
         h.hand_started_at = e["at"]
+        for t in self.tables.values():
+            t.hfh_hand = e["seq"]
 
     def _on_time_call(self, e: Event) -> None:
         t = self.tables.get(e["table"])
@@ -1040,8 +1077,7 @@ class Tournament:
         brk = self._break_due()
         return {
             "break_table": brk,
-            "final_table_due": self.final_table is None and len(self.tables) > 1
-            and self.seated() <= self.settings.final_table_size,
+            "final_table_due": self._final_table_due(),
             "balance": [] if brk is not None else [
                 {"from_table": f, "to_table": t}
                 for f, t in seating.balance_plan(self.counts(), self.settings.balancing.tolerance)
