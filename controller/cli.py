@@ -1,7 +1,8 @@
 """The ``floorman`` command.
 
 ``floorman check FILE`` validates a tournament file; ``floorman simulate FILE
---players N --seed S`` plays a whole tournament through the real engine.
+--players N --seed S`` plays a whole tournament through the real engine;
+``floorman kiosk FILE --table N | --wall`` runs a table or wall screen.
 """
 
 from __future__ import annotations
@@ -73,6 +74,13 @@ def _controller(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"floorman controller: {exc}", file=sys.stderr)
         return 1
+
+
+def _kiosk(args: argparse.Namespace) -> int:
+    from kiosk.app import main as kiosk_main
+
+    return kiosk_main(args.config, table=args.table, wall=args.wall, windowed=args.windowed,
+                      broker=args.broker, prefix=args.prefix)
 
 
 def _seconds(text: str) -> float:
@@ -259,6 +267,16 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("count", type=int)
     d = director("results", "the results so far")
     d.add_argument("--csv", action="store_true")
+
+    q = sub.add_parser("kiosk", help="run a table or wall screen (config/kiosk/*.yaml)")
+    q.add_argument("config", help="kiosk file, e.g. config/kiosk/table.yaml")
+    where = q.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", type=int, metavar="N", help="the table screen of table N")
+    where.add_argument("--wall", action="store_true", help="a wall screen")
+    q.add_argument("--windowed", metavar="WxH", help="a window of this size, not fullscreen")
+    q.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or the kiosk file)")
+    q.add_argument("--prefix", help="topic prefix (default: $FLOORMAN_PREFIX or the kiosk file)")
+    q.set_defaults(func=_kiosk)
 
     c = sub.add_parser("check", help="validate a tournament YAML file")
     c.add_argument("file")

@@ -36,8 +36,9 @@ DIRECTOR_COMMANDS = (
 )
 READ_ONLY = ("status", "results", "moves")
 
-_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
-_CLIENT = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
+_CLIENT = re.compile(r"^[A-Za-z0-9_.-]{1,64}\Z")
+_TABLE = re.compile(r"^[0-9]{1,3}\Z")  # ASCII only: "³".isdigit() is true but int("³") fails
 
 
 class ProtocolError(ValueError):
@@ -104,6 +105,8 @@ def _loads(payload: bytes | str) -> dict[str, Any]:
         data = json.loads(payload)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"payload is not JSON: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("payload is nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"payload must be a JSON object, got {type(data).__name__}")
     if data.get("v") != VERSION:
@@ -137,7 +140,7 @@ def _command_envelope(data: dict[str, Any]) -> None:
 def parse_table_command(payload: bytes | str, table: str | None) -> dict[str, Any]:
     data = _loads(payload)
     _command_envelope(data)
-    if table is None or not table.isdigit() or not 1 <= int(table) <= 999:
+    if table is None or not _TABLE.match(table) or not 1 <= int(table) <= 999:
         raise ProtocolError(f"table in the topic must be a number from 1 to 999, got {table!r}")
     action = data.get("action")
     if action not in TABLE_ACTIONS:
@@ -160,6 +163,8 @@ def parse_director_command(payload: bytes | str) -> dict[str, Any]:
     args = data.get("args", {})
     if not isinstance(args, dict):
         raise ProtocolError("'args' must be a JSON object")
+    if "cmd" in args or "id" in args:
+        raise ProtocolError("'args' must not contain 'cmd' or 'id'")
     extra = set(data) - {"v", "id", "reply_to", "cmd", "args"}
     if extra:
         raise ProtocolError(f"unknown field(s) {', '.join(sorted(extra))}")
@@ -205,3 +210,317 @@ def parse(kind: str, payload: bytes | str, key: str | None = None) -> dict[str, 
 
 def dumps(data: dict[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+# ------------------------------------------------------------ outbound schemas
+# The controller's own payloads (retained state, acks, time responses), checked by
+# hand-written specs: a spec is a type (``int`` never accepts true/false, ``float``
+# means any number), ``None`` (null), a tuple of alternatives, ``[spec]`` (a list
+# of spec), a dict (an object with exactly these keys), :class:`_Map` (an object
+# with any keys) or :class:`_Enum`. Unknown keys are errors, so a view that grows a
+# field without the contract (docs/protocol.md) growing with it fails the tests.
+# Clients should nevertheless ignore keys they do not know: new keys may be added
+# in version 1; a key that changes meaning gets a new ``v``.
+
+
+@dataclass(frozen=True)
+class _Enum:
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class _Map:
+    value: Any
+
+
+_TYPE_NAMES = {int: "a whole number", float: "a number", str: "text", bool: "true or false",
+               None: "null"}
+
+
+def _describe(spec: Any) -> str:
+    if isinstance(spec, tuple):
+        return " or ".join(_describe(s) for s in spec)
+    if isinstance(spec, _Enum):
+        return "one of " + ", ".join(json.dumps(v) for v in spec.values)
+    if isinstance(spec, list):
+        return "a list"
+    if isinstance(spec, (dict, _Map)):
+        return "an object"
+    return _TYPE_NAMES.get(spec, str(spec))
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check(value: Any, spec: Any, where: str) -> None:
+    """Raise :class:`ProtocolError` unless ``value`` fits ``spec``; ``where`` names it."""
+    if isinstance(spec, tuple):
+        errors = []
+        for alt in spec:
+            try:
+                _check(value, alt, where)
+                return
+            except ProtocolError as exc:
+                errors.append(exc)
+        # an object that matches no variant: the variant closest to it says why
+        objects = [e for e, alt in zip(errors, spec, strict=True) if isinstance(alt, dict)]
+        if isinstance(value, dict) and len(objects) == 1:
+            raise objects[0]
+        raise ProtocolError(f"{where} must be {_describe(spec)}, got {_show(value)}")
+    if isinstance(spec, dict):
+        if not isinstance(value, dict):
+            raise ProtocolError(f"{where} must be an object, got {_show(value)}")
+        missing = [k for k in spec if k not in value]
+        if missing:
+            raise ProtocolError(f"{where} lacks {', '.join(repr(k) for k in missing)}")
+        extra = sorted(k for k in value if k not in spec)
+        if extra:
+            raise ProtocolError(f"{where} has unknown key(s) {', '.join(map(repr, extra))}")
+        for k, sub in spec.items():
+            _check(value[k], sub, f"{where}.{k}")
+        return
+    if isinstance(spec, _Map):
+        if not isinstance(value, dict):
+            raise ProtocolError(f"{where} must be an object, got {_show(value)}")
+        for k, v in value.items():
+            _check(v, spec.value, f"{where}[{k!r}]")
+        return
+    if isinstance(spec, list):
+        if not isinstance(value, list):
+            raise ProtocolError(f"{where} must be a list, got {_show(value)}")
+        for i, v in enumerate(value):
+            _check(v, spec[0], f"{where}[{i}]")
+        return
+    if isinstance(spec, _Enum):
+        if any(v == value and type(v) is type(value) for v in spec.values):  # 1 is not true
+            return
+        raise ProtocolError(f"{where} must be {_describe(spec)}, got {_show(value)}")
+    ok = {
+        None: value is None,
+        bool: isinstance(value, bool),
+        int: isinstance(value, int) and not isinstance(value, bool),
+        float: isinstance(value, (int, float)) and not isinstance(value, bool)
+        and value == value and abs(value) != float("inf"),
+        str: isinstance(value, str),
+    }.get(spec)
+    if ok is None:
+        raise TypeError(f"bad spec {spec!r}")  # a bug in this module, never bad input
+    if not ok:
+        raise ProtocolError(f"{where} must be {_describe(spec)}, got {_show(value)}")
+
+
+_V = _Enum((VERSION,))
+_INT_OR_NULL = (int, None)
+_NUM_OR_NULL = (float, None)
+
+_LEVEL = {"index": int, "number": int, "is_break": bool, "seconds": _INT_OR_NULL,
+          "small_blind": int, "big_blind": int, "ante": int,
+          "ante_type": _Enum(("standard", "big_blind")), "note": str}
+_HFH = {"on": bool, "hand": _INT_OR_NULL, "done": [int], "playing": [int], "hands_played": int}
+_MOVE = {"player": str, "player_id": int, "from": {"table": int, "seat": int},
+         "to": {"table": int, "seat": int}, "reason": str, "waiting_for_button": bool,
+         "done": bool}
+_PLAN = {"break_table": _INT_OR_NULL, "final_table_due": bool,
+         "balance": [{"from_table": int, "to_table": int}]}
+_CLIENT_STATE = {"online": bool, "role": _Enum(("table", "wall", "director", "controller",
+                                                 "unknown")), "table": _INT_OR_NULL}
+
+STRUCTURE = {"v": _V, "name": str, "language": str, "levels": [_LEVEL],
+             "time_call": {"seconds": int, "countdown": int, "red_seconds": int}}
+CLOCK = {"v": _V, "level": int, "running": bool, "started": bool, "ends_at": _NUM_OR_NULL,
+         "remaining": _NUM_OR_NULL, "halved": bool, "current": _LEVEL, "next": (_LEVEL, None),
+         "break_at": _NUM_OR_NULL, "break_in": _NUM_OR_NULL}
+SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": bool,
+           "champion": (str, None), "players_left": int, "entries": int, "average_stack": int,
+           "chips_in_play": int, "places_paid": int, "tables": [int],
+           "final_table": _INT_OR_NULL, "hand_for_hand": _HFH, "hands_left": _INT_OR_NULL}
+MOVES = {"v": _V, "pending": [_MOVE], "recent": [_MOVE], "plan": _PLAN}
+RESULTS = {"v": _V, "finished": bool, "rows": [(
+    # scored (the points system knows this field size) ...
+    {"place": int, "player_id": int, "name": str, "points": float, "knockouts": int,
+     "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool},
+    # ... or places only
+    {"place": int, "name": str},
+)]}
+PRESENCE = {"v": _V, "clients": _Map(_CLIENT_STATE)}
+TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size": int,
+         "seats": [{"seat": int, "player_id": int, "name": str, "ghost": bool, "waiting": bool,
+                    "incoming": bool}],
+         "button": _INT_OR_NULL, "small_blind": _INT_OR_NULL, "big_blind": _INT_OR_NULL,
+         "next": {"button": _INT_OR_NULL, "small_blind": _INT_OR_NULL,
+                  "big_blind": _INT_OR_NULL},
+         "hands": int, "hands_left": _INT_OR_NULL, "moves_in": [_MOVE], "moves_out": [_MOVE],
+         "notices": [_Enum(("breaks", "final_table", "final_table_next"))],
+         "hand_for_hand": {**_HFH, "this_table_done": bool},
+         "time_call": ({"started_at": float, "seconds": int, "countdown": int,
+                        "seat": _INT_OR_NULL}, None)}
+#: a table that is not (or no longer) in play: broken, or merged into the final table
+TABLE_GONE = {"v": _V, "table": int, "in_play": _Enum((False,)), "broken": bool,
+              "final_table": _INT_OR_NULL, "moves_out": [_MOVE], "seats": [None]}  # always []
+
+#: the retained ``state/<name>`` payloads; ``table`` stands for ``table/<n>``
+STATE: dict[str, Any] = {
+    "structure": STRUCTURE, "clock": CLOCK, "summary": SUMMARY, "moves": MOVES,
+    "results": RESULTS, "presence": PRESENCE, "table": (TABLE, TABLE_GONE),
+}
+
+STATUS_RESULT = {"summary": SUMMARY, "clock": CLOCK, "presence": _Map(_CLIENT_STATE),
+                 "offline": [str], "server_time": float}
+_ANSWER_ID = str
+ACK_OK_EVENTS = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)), "events": [int],
+                 "message": str}
+ACK_OK_RESULT = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)),
+                 "result": (STATUS_RESULT, RESULTS, MOVES), "message": str}
+ACK_REJECTED = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((False,)), "reason": str}
+TIME_RESPONSE = {"v": _V, "id": (str, int), "t0": float, "t1": float, "t2": float}
+
+#: the arguments of each director command: name → (spec, required); read-only queries take none
+DIRECTOR_ARGS: dict[str, dict[str, tuple[Any, bool]]] = {
+    "register": {"names": (([str], str), True), "member": (bool, False), "force": (bool, False)},
+    "late": {"name": (str, True), "member": (bool, False), "force": (bool, False)},
+    "draw": {"seed": (int, False)},
+    "start": {}, "pause": {}, "resume": {},
+    "level": {"to": ((_Enum(("next", "prev")), int), False)},
+    "time": {"op": (_Enum(("add", "set")), False), "seconds": (float, False)},
+    "bust": {"table": (int, False), "seat": (int, False), "player": ((int, str), False),
+             "stack": (int, False), "by": ((int, str), False)},
+    "undo": {"target": (int, False)},
+    "rebuy": {"player": ((int, str), True)},
+    "reentry": {"player": ((int, str), True)},
+    "addon": {},
+    "hfh": {"on": (bool, True)},
+    "move_apply": {},
+    "seated": {"player": ((int, str), True)},
+    "break_table": {"table": (int, True)},
+    "final_table": {},
+    "time_call": {"table": (int, True), "op": (_Enum(("start", "cancel", "expire")), False),
+                  "seat": (int, False)},
+    "hand_done": {"table": (int, True)},
+    "hands_left": {"count": (int, True)},
+    "status": {}, "results": {}, "moves": {},
+}
+
+
+def _as_dict(payload: dict[str, Any] | bytes | str) -> dict[str, Any]:
+    if isinstance(payload, dict):
+        return payload
+    return _loads(payload)
+
+
+def validate_state(name: str, payload: dict[str, Any] | bytes | str) -> dict[str, Any]:
+    """Check a retained ``state/<name>`` payload (``name`` as in the topic: ``"clock"``,
+    ``"table/3"`` …); returns it as a dict, raises :class:`ProtocolError`."""
+    data = _as_dict(payload)
+    base, _, number = name.partition("/")
+    if base == "table":
+        if not _TABLE.match(number):
+            raise ProtocolError(f"state/{name}: a table topic ends in its number")
+    elif number or base not in STATE:
+        raise ProtocolError(f"state/{name} is not a state topic (known: "
+                            f"{', '.join(k if k != 'table' else 'table/N' for k in STATE)})")
+    spec = STATE[base]
+    if base == "table":
+        spec = TABLE if data.get("in_play") is not False else TABLE_GONE
+    _check(data, spec, f"state/{name}")
+    if base == "table" and data["table"] != int(number):
+        raise ProtocolError(f"state/{name} carries table {data['table']}")
+    return data
+
+
+def validate_ack(payload: dict[str, Any] | bytes | str) -> dict[str, Any]:
+    """Check an ``ack/<client>`` payload: accepted (``events`` or ``result``) or rejected."""
+    data = _as_dict(payload)
+    if data.get("ok") is False:
+        spec: Any = ACK_REJECTED
+    elif "result" in data:
+        spec = ACK_OK_RESULT
+    else:
+        spec = ACK_OK_EVENTS
+    _check(data, spec, "ack")
+    return data
+
+
+def validate_time_response(payload: dict[str, Any] | bytes | str) -> dict[str, Any]:
+    """Check a ``time/response/<client>`` payload (``t1``/``t2`` never before each other)."""
+    data = _as_dict(payload)
+    _check(data, TIME_RESPONSE, "time response")
+    if data["t2"] < data["t1"]:
+        raise ProtocolError("time response: t2 (sent) is before t1 (received)")
+    return data
+
+
+def validate_director_args(cmd: str, args: dict[str, Any]) -> None:
+    """Check a director command's ``args`` against :data:`DIRECTOR_ARGS` (names and types).
+
+    The controller itself leaves this to the engine, whose reasons are more specific;
+    this is the contract a third-party director client can check against."""
+    known = DIRECTOR_ARGS.get(cmd)
+    if known is None:
+        raise ProtocolError(f"unknown command {cmd!r}")
+    extra = sorted(set(args) - set(known))
+    if extra:
+        raise ProtocolError(f"{cmd}: unknown argument(s) {', '.join(extra)}; "
+                            f"{cmd} takes {', '.join(known) or 'none'}")
+    for key, (spec, required) in known.items():
+        if key not in args:
+            if required:
+                raise ProtocolError(f"{cmd}: argument {key!r} is required")
+            continue
+        _check(args[key], spec, f"{cmd}: argument {key!r}")
+
+
+def _bytes(payload: dict[str, Any] | bytes | str) -> bytes | str:
+    return dumps(payload) if isinstance(payload, dict) else payload
+
+
+def validate_example(kind: str, payload: dict[str, Any] | bytes | str) -> dict[str, Any]:
+    """Validate any payload of the protocol by its topic below the prefix.
+
+    ``kind``: ``state/clock``, ``state/table/3``, ``cmd/director``, ``cmd/table/3``,
+    ``ack/<client>``, ``time/request/<client>``, ``time/response/<client>``,
+    ``presence/<client>``; or a kind of :meth:`Topics.classify` (``director``,
+    ``table/3``, ``time``, ``presence``). Director commands also have their ``args``
+    checked (:func:`validate_director_args`). Raises :class:`ProtocolError`."""
+    parts = kind.split("/")
+    head = parts[0]
+    if head == "state" and len(parts) >= 2:
+        return validate_state("/".join(parts[1:]), payload)
+    if parts == ["cmd", "director"] or parts == ["director"]:
+        data = parse_director_command(_bytes(payload))
+        validate_director_args(data["cmd"], data.get("args", {}))
+        return data
+    if (parts[:2] == ["cmd", "table"] and len(parts) == 3) or (head == "table"
+                                                               and len(parts) == 2):
+        return parse_table_command(_bytes(payload), parts[-1])
+    if head == "ack" and len(parts) <= 2:
+        return validate_ack(payload)
+    if parts[:2] == ["time", "request"] or parts == ["time"]:
+        return parse_time_request(_bytes(payload))
+    if parts[:2] == ["time", "response"]:
+        return validate_time_response(payload)
+    if head == "presence" and len(parts) <= 2:
+        return parse_presence(_bytes(payload))
+    raise ProtocolError(f"no payload kind {kind!r}")
+
+
+#: every kind of payload the contract documents, as in :func:`validate_example`
+#: (``<n>`` a table number, ``<client>`` a client id)
+EXAMPLE_KINDS = (
+    "state/structure", "state/clock", "state/summary", "state/moves", "state/results",
+    "state/presence", "state/table/<n>", "cmd/director", "cmd/table/<n>", "ack/<client>",
+    "time/request/<client>", "time/response/<client>", "presence/<client>",
+)
+
+
+def example_family(kind: str) -> str:
+    """The :data:`EXAMPLE_KINDS` entry of a kind (``state/table/3`` → ``state/table/<n>``)."""
+    parts = kind.split("/")
+    if parts[:2] in (["state", "table"], ["cmd", "table"]) and len(parts) == 3:
+        return f"{parts[0]}/table/<n>"
+    if parts[0] in ("ack", "presence") and len(parts) == 2:
+        return f"{parts[0]}/<client>"
+    if parts[0] == "time" and len(parts) == 3:
+        return f"time/{parts[1]}/<client>"
+    return kind

@@ -3,8 +3,8 @@
 One thread does all the tournament work: paho's network thread only puts
 inbound messages on a queue (and answers clock-sync requests at once, which
 needs nothing but the clock). Each command is executed by the engine, its
-events and answer stored durably, and only then acknowledged; the retained
-state topics are republished where they changed.
+events and answer stored durably; then the retained state topics are
+republished where they changed, and only then is the command acknowledged.
 
 Run it with ``floorman controller CONFIG``. SIGTERM/SIGINT stop it cleanly;
 a fatal error (the log cannot be opened or written) exits non-zero.
@@ -17,7 +17,7 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -33,6 +33,9 @@ log = logging.getLogger("floorman.controller")
 
 #: how often the service looks at the clock for level changes and expired time calls (s)
 TICK = 0.5
+#: events that change the clock anchor and nothing else: after them only state/clock is
+#: recomputed (every table view and its JSON cost ~2 ms a publish with 100 tables)
+CLOCK_ONLY_EVENTS = frozenset({"clock", "level_started"})
 
 
 class ControllerService:
@@ -166,7 +169,7 @@ class ControllerService:
                 data = protocol.parse_presence(payload)
                 self.presence[key or "?"] = {"online": data["online"], "role": data["role"],
                                              "table": data.get("table")}
-                self.publish_state()
+                self.publish_state(only={"presence"})
                 return
             if kind == "director":
                 data = protocol.parse_director_command(payload)
@@ -183,9 +186,11 @@ class ControllerService:
             if reply and cid:
                 self._ack(reply, {"v": 1, "id": cid, "ok": False, "reason": str(exc)})
             return
-        self._ack(data["reply_to"], {"v": 1, "id": data["id"], **answer})
         if answer.get("ok") and answer.get("events"):
-            self.publish_state()
+            self.publish_state(only=self._touched(answer["events"]))
+        # the ack after the state: the broker keeps our order, so whoever has the ack finds
+        # the command's effect in the retained state (docs/protocol.md, "Ordering")
+        self._ack(data["reply_to"], {"v": 1, "id": data["id"], **answer})
 
     def director(self, cmd: str, args: dict[str, Any], cid: str) -> dict[str, Any]:
         """A director command (engine command or read-only query) → the answer."""
@@ -210,19 +215,24 @@ class ControllerService:
             cmd = {"cmd": "time_call", "table": table, "op": action.split("_")[1]}
         else:  # undo: the last press of this table that is not undone yet
             target = _last_table_group(t.log, table)
-            if target is None:
+            if target is None and self.floor is not None \
+                    and self.floor.store.answer(data["id"]) is None:
                 return {"ok": False, "reason": f"nothing to undo at table {table}"}
+            # (the resend of an undo that was applied gets its stored answer from _execute,
+            # although the table may have nothing left to undo by now)
             cmd = {"cmd": "undo", "target": target}
         return self._execute(cmd, data["id"])
 
     def _execute(self, cmd: dict[str, Any], cid: str) -> dict[str, Any]:
         assert self.floor is not None
         now = self.wall()
-        before = len(self.floor.log)
         answer = self.floor.execute(cmd, now, command_id=cid)
         self.floor.fault("after-store")
         if answer.get("ok") and "message" not in answer:
-            new = [e for e in self.floor.log[before:] if e["seq"] in set(answer["events"])]
+            # the events by seq (= position + 1), not "what is new": a resent command gets
+            # its stored answer, whose events are older, and must be told the same message
+            events = self.floor.log
+            new = [events[s - 1] for s in answer["events"] if 0 < s <= len(events)]
             answer = {**answer, "message": describe(self.tournament, new)}
         if not answer.get("ok"):
             log.info("rejected %s: %s", cmd.get("cmd"), answer.get("reason"))
@@ -251,17 +261,17 @@ class ControllerService:
             return
         t = self.tournament
         now = self.wall()
-        changed = False
+        seqs: list[int] = []
         if t.drawn and not t.finished:
-            changed |= bool(self.floor.execute({"cmd": "tick"}, now).get("events"))
+            seqs += self.floor.execute({"cmd": "tick"}, now).get("events") or []
             for n, tab in sorted(t.tables.items()):
                 tc = tab.time_call
                 if tc is not None and now >= tc.started_at + tc.seconds + tc.countdown:
                     answer = self.floor.execute({"cmd": "time_call", "table": n, "op": "expire"},
                                                 now)
-                    changed |= bool(answer.get("events"))
-        if changed:
-            self.publish_state()
+                    seqs += answer.get("events") or []
+        if seqs:
+            self.publish_state(only=self._touched(seqs))
 
     # ---------------------------------------------------------------- publish
     def _ack(self, reply_to: str, answer: dict[str, Any]) -> None:
@@ -274,29 +284,57 @@ class ControllerService:
                               protocol.dumps({"v": 1, "online": True, "role": "controller"}),
                               1, True)
 
-    def state_messages(self) -> dict[str, dict[str, Any]]:
-        """Every retained state topic and its payload, as of now."""
+    def state_messages(self, only: set[str] | None = None) -> dict[str, dict[str, Any]]:
+        """Every retained state topic and its payload, as of now (``only``: just these
+        state names, ``"tables"`` for every ``table/N``)."""
+        return dict(self._state_items(only))
+
+    def _state_items(self, only: set[str] | None = None
+                     ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """(topic, payload) one at a time, so each is sent as soon as it is made: the clock,
+        the summary and the tables first, then the rest."""
         t = self.tournament
         now = self.wall()
         top = self.topics
-        msgs = {
-            top.state("structure"): views.structure_view(t),
-            top.state("clock"): views.clock_view(t, now),
-            top.state("summary"): views.summary_view(t),
-            top.state("moves"): views.moves_view(t),
-            top.state("results"): views.results_view(t),
-            top.state("presence"): {"v": 1, "clients": self.presence},
-        }
-        for n in set(t.tables) | set(t.broken):
-            msgs[top.table_state(n)] = views.table_view(t, n)
-        return msgs
+        first: tuple[tuple[str, Callable[[], dict[str, Any]]], ...] = (
+            ("clock", lambda: views.clock_view(t, now)),
+            ("summary", lambda: views.summary_view(t)),
+        )
+        rest: tuple[tuple[str, Callable[[], dict[str, Any]]], ...] = (
+            ("moves", lambda: views.moves_view(t)),
+            ("results", lambda: views.results_view(t)),
+            ("structure", lambda: views.structure_view(t)),
+            ("presence", lambda: {"v": 1, "clients": self.presence}),
+        )
+        for name, make in first:
+            if only is None or name in only:
+                yield top.state(name), make()
+        if only is None or "tables" in only:
+            plan, pending = t.plan(), t.pending_moves()  # once, not once per table
+            for n in sorted(set(t.tables) | set(t.broken)):
+                yield top.table_state(n), views.table_view(t, n, plan=plan, pending=pending)
+        for name, make in rest:
+            if only is None or name in only:
+                yield top.state(name), make()
 
-    def publish_state(self) -> int:
-        """Publish the retained state topics whose payload changed; returns how many."""
+    def _touched(self, seqs: list[int]) -> set[str] | None:
+        """The state names events ``seqs`` can have changed; ``None``: any of them."""
+        assert self.floor is not None
+        events = self.floor.log
+        types = {events[s - 1]["type"] for s in seqs if 0 < s <= len(events)}
+        if types and types <= CLOCK_ONLY_EVENTS:
+            return {"clock"}  # time add/set, pause, resume, a level change: no table changed
+        return None
+
+    def publish_state(self, only: set[str] | None = None) -> int:
+        """Publish the retained state topics whose payload changed; returns how many.
+
+        ``only``: recompute just these state names (see :meth:`state_messages`); the
+        others are known not to have changed."""
         if self.mqtt is None or self.floor is None:
             return 0
         sent = 0
-        for topic, data in self.state_messages().items():
+        for topic, data in self._state_items(only):
             payload = protocol.dumps(data)
             if self._published.get(topic) == payload:
                 continue

@@ -58,7 +58,9 @@ class Simulation:
             "balancing_moves": c["moved"],
             "tables_broken": c["table_broken"] + (1 if t.final_table is not None else 0),
             "final_table": t.final_table is not None,
-            "hand_for_hand_hands": c["hfh_released"] + c["hfh"] // 2,
+            # every release starts a hand-for-hand hand, and so does each "on"
+            "hand_for_hand_hands": c["hfh_released"] + sum(
+                1 for e in self.events if e["type"] == "hfh" and e["on"]),
             "rebuys": c["rebuy"],
             "reentries": c["reentry"],
             "time_calls": sum(1 for e in self.events
@@ -152,7 +154,7 @@ def _deal_hand(floor: Floor, number: int, rng: random.Random, now: float, sim: S
         if tab is None or seat not in tab.occupant or t.finished:
             return
         pid = tab.occupant[seat]
-        others = [p for s, p in tab.occupant.items() if s != seat]
+        others = [p for s, p in tab.occupant.items() if s != seat and not t.players[p].ghost]
         by = rng.choice(others) if others else None
         start = timer()
         answer = floor.execute({"cmd": "bust", "table": number, "seat": seat, "stack": stack,

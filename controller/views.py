@@ -112,16 +112,23 @@ def summary_view(t: Tournament) -> dict[str, Any]:
     }
 
 
-def table_view(t: Tournament, number: int) -> dict[str, Any]:
-    """One table: seats and names, button and blinds, moves in and out, notices."""
+def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None,
+               pending: list[Any] | None = None) -> dict[str, Any]:
+    """One table: seats and names, button and blinds, moves in and out, notices.
+
+    ``plan`` (:meth:`Tournament.plan`) and ``pending`` (:meth:`Tournament.pending_moves`)
+    may be passed in when every table is drawn at once: both cost time in the number of
+    tables, so computing them per table made a publish quadratic in the tables.
+    """
     tab = t.tables.get(number)
-    moves_out = [_move(t, m) for m in t.pending_moves() if m.from_table == number]
+    pending = t.pending_moves() if pending is None else pending
+    moves_out = [_move(t, m) for m in pending if m.from_table == number]
     if tab is None:
         return {"v": SCHEMA, "table": number, "in_play": False, "broken": number in t.broken,
                 "final_table": t.final_table, "moves_out": moves_out, "seats": []}
-    incoming = {m.to_seat for m in t.pending_moves() if m.to_table == number}
+    incoming = {m.to_seat for m in pending if m.to_table == number}
     nb, nsb, nbb = tab.next_positions()
-    plan = t.plan()
+    plan = t.plan() if plan is None else plan
     notices = []
     if plan["break_table"] == number:
         notices.append("breaks")
@@ -147,7 +154,7 @@ def table_view(t: Tournament, number: int) -> dict[str, Any]:
         "next": {"button": nb, "small_blind": nsb, "big_blind": nbb},
         "hands": tab.hands,
         "hands_left": tab.hands_left,
-        "moves_in": [_move(t, m) for m in t.pending_moves() if m.to_table == number],
+        "moves_in": [_move(t, m) for m in pending if m.to_table == number],
         "moves_out": moves_out,
         "notices": notices,
         "hand_for_hand": {**hfh_view(t), "this_table_done": number in t.hfh.done},

@@ -1064,7 +1064,9 @@ class Tournament:
         """Every placed player as a :class:`~controller.engine.results.Finish` for scoring."""
         places = self.places()
         return [
-            Finish(p.id, p.name, places[p.id], member=p.member, eliminated_by=p.knocked_by,
+            Finish(p.id, p.name, places[p.id], member=p.member,
+                   eliminated_by=None if p.knocked_by is None
+                   or self.players[p.knocked_by].ghost else p.knocked_by,
                    removed_as_ghost=p.removed and not p.ghost)
             for p in self.players.values() if p.id in places and not p.ghost
         ]
