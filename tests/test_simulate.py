@@ -1,4 +1,4 @@
-"""`floorman simulate` finishes a 27- and a 300-player tournament with every preset (issue: engine)."""
+"""`floorman simulate` finishes a 27- and a 300-player tournament with every preset."""
 
 from __future__ import annotations
 
