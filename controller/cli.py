@@ -76,6 +76,31 @@ def _controller(args: argparse.Namespace) -> int:
         return 1
 
 
+def _demo(args: argparse.Namespace) -> int:
+    import logging
+
+    from kiosk.app import parse_size
+    from kiosk.demo import Demo
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if args.screenshots and not args.headless:
+        print("floorman demo: --screenshots needs --headless", file=sys.stderr)
+        return 2
+    try:
+        size = parse_size(args.windowed) if args.windowed else (1920, 1080)
+    except ValueError as exc:
+        print(f"floorman demo: {exc}", file=sys.stderr)
+        return 2
+    demo = Demo(Path(args.config), speed=args.speed, simulate=args.simulate or args.headless,
+                headless=args.headless,
+                screenshots=Path(args.screenshots) if args.screenshots else None,
+                size=size, seed=args.seed)
+    rc = demo.run(timeout=args.timeout)
+    if args.screenshots:
+        print(f"{len(demo.shots)} screenshots in {args.screenshots}: {', '.join(demo.moments)}")
+    return rc
+
+
 def _kiosk(args: argparse.Namespace) -> int:
     from kiosk.app import main as kiosk_main
 
@@ -267,6 +292,20 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("count", type=int)
     d = director("results", "the results so far")
     d.add_argument("--csv", action="store_true")
+
+    m = sub.add_parser("demo", help="the whole system on this computer: broker, controller, "
+                       "wall and three table screens in one window")
+    m.add_argument("--config", default=str(Path(__file__).resolve().parent.parent
+                                           / "config/tournaments/sample.yaml"))
+    m.add_argument("--speed", type=float, default=1.0, help="clock runs N times faster")
+    m.add_argument("--simulate", action="store_true", help="play the dealers")
+    m.add_argument("--headless", action="store_true", help="no window (implies --simulate); "
+                   "exits when the tournament has a champion")
+    m.add_argument("--screenshots", help="with --headless: write PNGs of every screen here")
+    m.add_argument("--windowed", help="window size WxH (default 1920x1080)")
+    m.add_argument("--seed", type=int, help="seed of the simulated dealers")
+    m.add_argument("--timeout", type=float, help="give up after this many seconds")
+    m.set_defaults(func=_demo)
 
     q = sub.add_parser("kiosk", help="run a table or wall screen (config/kiosk/*.yaml)")
     q.add_argument("config", help="kiosk file, e.g. config/kiosk/table.yaml")
