@@ -69,7 +69,8 @@ def clock_view(t: Tournament, now: float) -> dict[str, Any]:
 
 def _name(t: Tournament, pid: int) -> str:
     p = t.players[pid]
-    return public_name(p.name, p.member)
+    # a ghost seat ("Ghost 2") is no guest to shorten into "Ghost 2."
+    return public_name(p.name, p.member or p.ghost)
 
 
 def _move(t: Tournament, m: Any) -> dict[str, Any]:
@@ -122,7 +123,9 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
     """
     tab = t.tables.get(number)
     pending = t.pending_moves() if pending is None else pending
-    moves_out = [_move(t, m) for m in pending if m.from_table == number]
+    # a seat change within the table (final-table redraw) is shown once, as a move in
+    moves_out = [_move(t, m) for m in pending
+                 if m.from_table == number and m.to_table != number]
     if tab is None:
         return {"v": SCHEMA, "table": number, "in_play": False, "broken": number in t.broken,
                 "final_table": t.final_table, "moves_out": moves_out, "seats": []}

@@ -870,6 +870,7 @@ class Tournament:
             raise InvalidEvent(f"player {pid} was not at table {e['from_table']} "
                                f"seat {e['from_seat']}")
         self._sit(pid, e["to_table"], e["to_seat"], e["waiting"])
+        self._close_moves(pid)
         self.moves.append(Move(e["seq"], pid, self.players[pid].name, frm[0], frm[1],
                                e["to_table"], e["to_seat"], e["reason"], e["waiting"]))
 
@@ -885,6 +886,7 @@ class Tournament:
         for pid, t, s, waiting in e["moves"]:
             frm = self._stand(pid)
             self._sit(pid, t, s, waiting)
+            self._close_moves(pid)
             self.moves.append(Move(e["seq"], pid, self.players[pid].name, frm[0], frm[1], t, s,
                                    e["reason"], waiting))
         if self.tables[number].occupant:
@@ -906,16 +908,24 @@ class Tournament:
         for pid, s in e["seats"]:
             self._sit(pid, e["table"], s)
             if origin[pid] != (e["table"], s):
+                self._close_moves(pid)
                 self.moves.append(Move(e["seq"], pid, self.players[pid].name, *origin[pid],
                                        e["table"], s, e["reason"]))
         ft.first_hand(e["button"])
         self.final_table = e["table"]
+
+    def _close_moves(self, pid: int) -> None:
+        """A newer move (or a bust) ends any move of ``pid`` still pending."""
+        for m in self.moves:
+            if m.player == pid and not m.done:
+                m.done = True
 
     def _on_busted(self, e: Event) -> None:
         p = self.players[e["player"]]
         if p.out:
             raise InvalidEvent(f"{p.name} is already out")
         self._stand(p.id)
+        self._close_moves(p.id)
         p.out = True
         p.knocked_by = e.get("by")
         if p.ghost:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from conftest import make_settings
+from factories import make_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

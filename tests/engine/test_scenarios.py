@@ -6,7 +6,7 @@ Every test names its scenario and the rule it comes from.
 from __future__ import annotations
 
 import pytest
-from conftest import make_settings
+from factories import make_settings
 
 from controller.engine import seating
 from controller.engine.points import psc_ranking_points

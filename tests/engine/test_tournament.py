@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from conftest import make_settings
+from factories import make_settings
 
 from controller.engine import clock as clk
 from controller.engine.settings import (
@@ -1031,3 +1031,19 @@ def test_a_real_player_called_ghost_keeps_his_name():
     t.execute({"cmd": "register", "names": [f"P{i}" for i in range(9)] + ["Ghost 1"]}, 0)
     t.execute({"cmd": "draw"}, 1)
     assert t.player("Ghost 1").ghost is False
+
+
+def test_a_move_ends_when_the_player_busts_or_moves_again():
+    # a move is an instruction until the player is seated; a bust or a newer move ends it
+    s = make_settings()
+    t = Tournament.new(s, seed=2)
+    t.execute({"cmd": "register", "names": [f"P{i}" for i in range(18)]}, 0)
+    t.execute({"cmd": "draw"}, 1)
+    while not t.pending_moves():
+        tab = t.tables[max(t.tables)]
+        t.execute({"cmd": "bust", "table": tab.number, "seat": min(tab.occupant)}, 2)
+    pending = t.pending_moves()
+    for m in pending[:1]:
+        t.execute({"cmd": "bust", "player": m.player}, 3)
+    assert all(m.player != pending[0].player for m in t.pending_moves())
+    assert len({m.player for m in t.pending_moves()}) == len(t.pending_moves())

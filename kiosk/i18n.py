@@ -1,0 +1,178 @@
+"""Every word the screens show, in German and English, and how numbers are written.
+
+``tr(key, lang, **values)`` looks a label up (unknown languages fall back to
+English, an unknown key shows itself so a missing label is visible, never a
+crash). Numbers: German writes ``10.000``, English ``10,000``. Pure Python,
+no pygame.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+LANGUAGES = ("de", "en")
+
+#: key -> (English, German)
+LABELS: dict[str, tuple[str, str]] = {
+    # the clock
+    "level": ("Level", "Level"),
+    "level_n": ("LEVEL {n}", "LEVEL {n}"),
+    "break": ("Break", "Pause"),
+    "break_title": ("BREAK", "PAUSE"),
+    "next_level": ("Next level", "Nächstes Level"),
+    "next_is_break": ("Next: break, {min} min", "Danach: Pause, {min} Min."),
+    "next_is_break_note": ("Next: break, {min} min · {note}", "Danach: Pause, {min} Min. · {note}"),
+    "last_level": ("Last level", "Letztes Level"),
+    "break_in": ("Break in", "Pause in"),
+    "ante": ("Ante {a}", "Ante {a}"),
+    "bb_ante": ("Big blind ante {a}", "Big-Blind-Ante {a}"),
+    "ante_short": ("ante {a}", "Ante {a}"),
+    "bb_ante_short": ("BB ante {a}", "BB-Ante {a}"),
+    "no_ante": ("No ante", "Keine Ante"),
+    "paused": ("PAUSED", "ANGEHALTEN"),
+    "not_started": ("NOT STARTED", "NICHT GESTARTET"),
+    "no_limit": ("no time limit", "ohne Zeitlimit"),
+    "colour_up": ("Colour-up", "Chips tauschen"),
+    # players
+    "players": ("Players", "Spieler"),
+    "players_left": ("Players left", "Spieler übrig"),
+    "entries": ("Entries", "Teilnehmer"),
+    "average": ("Average", "Durchschnitt"),
+    "places_paid": ("Points places", "Punkteplätze"),
+    "table": ("Table", "Tisch"),
+    "table_n": ("TABLE {n}", "TISCH {n}"),
+    "seat": ("Seat", "Platz"),
+    "empty": ("free", "frei"),
+    "waits": ("waits for button", "wartet auf Button"),
+    "incoming": ("arriving", "kommt"),
+    # moves: what a player understands
+    "move_out": ("Seat {seat} {name} → Table {table}, Seat {to}",
+                 "Platz {seat} {name} → Tisch {table}, Platz {to}"),
+    "move_in": ("Table {table}, Seat {frm} {name} → Seat {seat}",
+                "Tisch {table}, Platz {frm} {name} → Platz {seat}"),
+    "move_here": ("Seat {frm} {name} → Seat {seat}", "Platz {frm} {name} → Platz {seat}"),
+    "move_wall": ("{name} → Table {t2}, Seat {s2}", "{name} → Tisch {t2}, Platz {s2}"),
+    "moves": ("Moves", "Umsetzungen"),
+    "please_move": ("Please move:", "Bitte umsetzen:"),
+    # notices
+    "table_breaks": ("This table breaks", "Tisch wird aufgelöst"),
+    "final_table": ("Final table", "Finaltisch"),
+    "final_table_next": ("Final table next", "Als Nächstes: Finaltisch"),
+    "offline": ("offline", "offline"),
+    # hand-for-hand
+    "hfh": ("Hand for hand", "Hand für Hand"),
+    "hfh_hand": ("Hand for hand · hand {n}", "Hand für Hand · Hand {n}"),
+    "deal": ("DEAL", "GEBEN"),
+    "waiting_for": ("waiting for tables {tables}", "warten auf Tisch {tables}"),
+    "waiting_for_one": ("waiting for table {tables}", "warten auf Tisch {tables}"),
+    "this_done": ("This table is done", "Dieser Tisch ist fertig"),
+    "still_playing": ("still playing: tables {tables}", "es spielen noch: Tisch {tables}"),
+    "still_playing_one": ("still playing: table {tables}", "es spielt noch: Tisch {tables}"),
+    "all_done": ("all tables done", "alle Tische fertig"),
+    "playing": ("playing", "spielt"),
+    "done": ("done", "fertig"),
+    # time call
+    "time": ("Time", "Zeit"),
+    "time_call": ("TIME", "ZEIT"),
+    "countdown": ("COUNTDOWN", "COUNTDOWN"),
+    "time_up": ("TIME IS UP", "ZEIT ABGELAUFEN"),
+    # end of the day
+    "hands_left": ("Hands left: {n}", "Noch {n} Hände"),
+    "last_hand": ("Last hand of the day", "Letzte Hand des Tages"),
+    "no_hands_left": ("Day over: no more hands", "Tagesende: keine Hand mehr"),
+    # end
+    "champion": ("CHAMPION", "SIEGER"),
+    "finished": ("Tournament over", "Turnier beendet"),
+    "results": ("Results", "Ergebnis"),
+    "out": ("Out", "Ausgeschieden"),
+    "points": ("{p} pts", "{p} Pkt."),
+    "point": ("{p} pt", "{p} Pkt."),
+    # the dealer's buttons
+    "hold": ("Hold to confirm", "Halten zum Bestätigen"),
+    "hold_bust": ("Hold: bust", "Halten: ausscheiden"),
+    "hold_undo": ("Hold: undo", "Halten: rückgängig"),
+    "fb_sent": ("sent …", "gesendet …"),
+    "fb_accepted": ("accepted", "angenommen"),
+    "fb_rejected": ("rejected", "abgelehnt"),
+    # waiting
+    "waiting_controller": ("Waiting for the tournament …", "Warte auf das Turnier …"),
+    "waiting_draw": ("Seats not drawn yet", "Plätze noch nicht ausgelost"),
+    "not_in_play": ("Table {n} is not in play", "Tisch {n} ist nicht in Betrieb"),
+    "seating": ("Seating", "Sitzplan"),
+    "page": ("{p}/{n}", "{p}/{n}"),
+}
+
+
+def lang_of(language: str | None) -> str:
+    return language if language in LANGUAGES else "en"
+
+
+def tr(key: str, lang: str, **values: Any) -> str:
+    """The label ``key`` in ``lang`` with ``values`` filled in."""
+    pair = LABELS.get(key)
+    if pair is None:
+        return key
+    text = pair[1] if lang_of(lang) == "de" else pair[0]
+    return text.format(**values) if values else text
+
+
+def num(n: float | int | None, lang: str) -> str:
+    """A chip amount or count: ``10,000`` (en) / ``10.000`` (de)."""
+    if n is None:
+        return "–"
+    s = f"{round(n):,}"
+    return s.replace(",", ".") if lang_of(lang) == "de" else s
+
+
+def number_list(numbers: list[int], lang: str) -> str:
+    """Table numbers for a sentence: ``2, 5`` (and ``2, 5 and 7`` is not needed on a screen)."""
+    return ", ".join(str(n) for n in numbers)
+
+
+def blinds(level: dict[str, Any], lang: str) -> str:
+    """``200 / 400``."""
+    return f"{num(level.get('small_blind', 0), lang)} / {num(level.get('big_blind', 0), lang)}"
+
+
+def ante(level: dict[str, Any], lang: str, short: bool = False) -> str:
+    """``Ante 25`` or ``Big blind ante 400``; empty when the level has no ante."""
+    a = level.get("ante") or 0
+    if not a:
+        return ""
+    bb = level.get("ante_type") == "big_blind"
+    key = ("bb_ante" if bb else "ante") + ("_short" if short else "")
+    return tr(key, lang, a=num(a, lang))
+
+
+def level_line(level: dict[str, Any], lang: str) -> str:
+    """``200 / 400 · Ante 25`` (for "next level" and small clocks)."""
+    a = ante(level, lang, short=True)
+    return blinds(level, lang) + (f" · {a}" if a else "")
+
+
+def points(p: float | int, lang: str) -> str:
+    """``18 pts`` / ``1 pt`` / ``0.5 pts``; German ``18 Pkt.``, ``0,5 Pkt.``."""
+    text = f"{p:g}" if isinstance(p, float) else str(p)
+    if lang_of(lang) == "de":
+        text = text.replace(".", ",")
+    return tr("point" if p == 1 else "points", lang, p=text)
+
+
+def shown_seconds(seconds: float) -> int:
+    """Whole seconds a countdown shows: it counts 18:00 … 0:01 and flips at the exact second."""
+    return max(0, math.ceil(seconds - 1e-6))
+
+
+def clock(seconds: float | None) -> str:
+    """``17:59`` or ``1:29:59``; ``∞`` for a level without end."""
+    if seconds is None:
+        return "∞"
+    s = shown_seconds(seconds)
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
+
+
+def minutes(seconds: float | None) -> str:
+    return "?" if seconds is None else str(round(seconds / 60))

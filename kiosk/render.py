@@ -1,0 +1,164 @@
+"""Draw a :class:`~kiosk.view.ScreenView`: the table screen or the wall screen.
+
+The main loop (:mod:`kiosk.app`) owns the display and the timing::
+
+    renderer = Renderer(screen.get_size(), language="de")
+    while True:
+        view = …                                   # fill the ScreenView
+        dirty = renderer.draw(screen, view)        # [] when nothing changed
+        if dirty:
+            pygame.display.update(dirty)
+        pygame.event.wait(int(renderer.next_change(view) * 1000) + 1)
+
+How it stays cheap on a Pi:
+
+- the screen is laid out again only when what it shows changes (the retained
+  state, the level, online/offline, the selected seat, a press's feedback …);
+  then ``draw`` returns the whole screen as dirty;
+- otherwise only the *slots* are redrawn: the remaining time, the break
+  countdown and the time-call seconds sit in fixed character cells, and a new
+  second redraws just the cells that changed (one digit, usually) and returns
+  that small rect; the hold-to-confirm bar is redrawn on its own;
+- rendered text is kept in an LRU cache (text, face, size, colours);
+- ``next_change`` says how long nothing will change by itself (next second
+  of a running clock or time call, a feedback line expiring, the wall's
+  seating page turning), so the loop sleeps instead of polling.
+
+The wall's seating list turns a page when ``view.wall_page`` changes; the
+loop sets it with :func:`wall_page` (one page every :data:`WALL_PAGE_SECONDS`).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import time
+from collections.abc import Callable
+
+import pygame
+
+from kiosk.screens import table, wall
+from kiosk.screens.common import FEEDBACK_SECONDS, Frame, frame_of, tick
+from kiosk.screens.widgets import Canvas, Fonts, TextCache
+from kiosk.view import ScreenView
+
+__all__ = ["FEEDBACK_SECONDS", "MAX_WAIT", "Renderer", "WALL_PAGE_SECONDS", "headless",
+           "wall_page"]
+
+#: the wall's seating list shows each page this long
+WALL_PAGE_SECONDS = 12.0
+#: ``next_change`` never asks the loop to sleep longer than this
+MAX_WAIT = 60.0
+
+
+def wall_page(now: float) -> int:
+    """The seating page the wall shows at controller time ``now`` (for ``view.wall_page``)."""
+    return int(now // WALL_PAGE_SECONDS)
+
+
+class Renderer:
+    """Draws table and wall screens at one size (1920×1080, 800×480 or anything between).
+
+    ``items``: every text drawn in the last layout with its rect on the screen
+    (slots are kept up to date as their seconds change). ``monotonic``: the
+    kiosk's local clock, to expire :attr:`ScreenView.feedback` (its ``since``
+    is local monotonic time).
+    """
+
+    def __init__(self, size: tuple[int, int], language: str = "en", *,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.size = (int(size[0]), int(size[1]))
+        self.language = language
+        self.monotonic = monotonic
+        self.items: list[tuple[str, pygame.Rect]] = []
+        self.fonts = Fonts()
+        self.cache = TextCache(self.fonts)
+        self.layouts = 0  #: full layouts so far (for tests and the benchmark)
+        self._canvas: Canvas | None = None
+        self._key: tuple | None = None
+        self._state: dict | None = None
+        self._surface_id: int | None = None
+        self._pages = 1
+
+    # ------------------------------------------------------------------ API
+    def draw(self, surface: pygame.Surface, view: ScreenView) -> list[pygame.Rect]:
+        """Draw the frame for ``view``; returns the dirty rects ([] = nothing changed)."""
+        size = surface.get_size()
+        frame = frame_of(view, self.language, self.monotonic(), size)
+        c = self._canvas
+        if (c is None or frame.key != self._key or id(surface) != self._surface_id
+                or c.surface is not surface or view.state != self._state):
+            self._layout(surface, frame)
+            return [surface.get_rect()]
+        dirty: list[pygame.Rect] = []
+        for name, s in c.slots.items():
+            value = frame.values.get(name)
+            if value is None:
+                continue
+            r = c.update_slot(s, value)
+            if r is not None:
+                dirty.append(r)
+        hold = c.bars.get("hold")
+        if hold is not None and view.hold is not None:
+            r = c.update_bar(hold, view.hold[1])
+            if r is not None:
+                dirty.append(r)
+        self.items = c.items
+        return dirty
+
+    def next_change(self, view: ScreenView) -> float:
+        """Seconds until the picture changes by itself (at most :data:`MAX_WAIT`)."""
+        mono = self.monotonic()
+        frame = frame_of(view, self.language, mono, self.size)
+        waits = [MAX_WAIT]
+        cn = frame.cn
+        if cn is not None and cn.running and frame.mode != "champion":
+            for value in (cn.remaining, cn.break_in):
+                t = tick(value)
+                if t is not None:
+                    waits.append(t)
+        if frame.timecall is not None and frame.mode == "timecall":
+            t = tick(frame.timecall.left)
+            if t is not None:
+                waits.append(t)
+        if frame.feedback is not None:
+            fb = frame.feedback
+            waits.append(fb.since + FEEDBACK_SECONDS.get(fb.kind, 5.0) - mono + 0.002)
+        if view.role == "wall" and self._pages > 1:
+            waits.append(WALL_PAGE_SECONDS - view.now % WALL_PAGE_SECONDS + 0.002)
+        return max(0.0, min(waits))
+
+    # ------------------------------------------------------------ internals
+    @property
+    def pages(self) -> int:
+        """Seating pages on the wall at the last layout."""
+        return self._pages
+
+    def _layout(self, surface: pygame.Surface, frame: Frame) -> None:
+        w, h = surface.get_size()
+        unit = min(w / 1920, h / 1080)
+        # the smallest text: 22 px on a big screen; a 7" screen is read from closer
+        min_size = max(15, round(22 * unit)) if h >= 600 else max(15, round(34 * unit))
+        c = Canvas(surface, self.fonts, self.cache, unit, min_size)
+        if frame.view.role == "wall":
+            self._pages = wall.draw(c, frame)
+        else:
+            self._pages = 1
+            table.draw(c, frame)
+        self._canvas = c
+        self.items = c.items
+        self._key = frame.key
+        self._state = copy.deepcopy(frame.view.state)
+        self._surface_id = id(surface)
+        self.layouts += 1
+
+
+def headless() -> None:
+    """Set SDL up for drawing without a screen (tests, screenshots, benchmarks)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+

@@ -1,0 +1,465 @@
+"""What a frame shows, worked out once per draw, and the panels both screens share.
+
+:func:`frame_of` turns a :class:`~kiosk.view.ScreenView` into a :class:`Frame`:
+the values that change by themselves every second (``values``: the slots)
+and a ``key`` of everything else. The renderer lays the screen out again only
+when the key (or the retained state) changes; otherwise it redraws the slots.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from kiosk import i18n
+from kiosk.i18n import tr
+from kiosk.screens.widgets import (
+    BG,
+    BLACK,
+    BOLD,
+    COND,
+    DARKRED,
+    DIM,
+    FG,
+    GOLD,
+    GREEN,
+    PANEL,
+    RED,
+    Canvas,
+    Colour,
+    inset,
+    stack,
+    template_of,
+)
+from kiosk.view import ClockNow, Feedback, ScreenView, clock_now
+
+#: how long the answer to a press stays on the screen (seconds, by kind)
+FEEDBACK_SECONDS: dict[str, float] = {"sent": 6.0, "accepted": 3.0, "rejected": 8.0,
+                                      "info": 5.0}
+#: marked in red at the end of a time call when the structure does not say
+DEFAULT_RED_SECONDS = 10
+
+
+@dataclass
+class TimeCall:
+    seat: int | None
+    left: float  #: seconds until the hand is dead (may be ≤ 0)
+    countdown: int
+    red_seconds: int
+
+    @property
+    def phase(self) -> str:
+        if self.left <= 0:
+            return "over"
+        if self.left <= max(self.countdown, self.red_seconds):
+            return "red"
+        return "normal"
+
+
+@dataclass
+class Frame:
+    view: ScreenView
+    lang: str
+    cn: ClockNow | None
+    mode: str
+    values: dict[str, tuple[str, Colour]]
+    timecall: TimeCall | None
+    feedback: Feedback | None
+    key: tuple
+
+    @property
+    def state(self) -> dict[str, dict[str, Any]]:
+        return self.view.state
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        return self.view.state.get("summary") or {}
+
+    @property
+    def table(self) -> dict[str, Any] | None:
+        if self.view.table is None:
+            return None
+        return self.view.state.get(f"table/{self.view.table}")
+
+
+def visible_feedback(fb: Feedback | None, mono: float) -> Feedback | None:
+    if fb is None:
+        return None
+    return fb if mono - fb.since < FEEDBACK_SECONDS.get(fb.kind, 5.0) else None
+
+
+def time_call_of(view: ScreenView) -> TimeCall | None:
+    if view.role != "table" or view.table is None:
+        return None
+    tab = view.state.get(f"table/{view.table}") or {}
+    tc = tab.get("time_call")
+    if not tc:
+        return None
+    struct = view.state.get("structure") or {}
+    red = (struct.get("time_call") or {}).get("red_seconds", DEFAULT_RED_SECONDS)
+    seconds = tc.get("seconds") or 0
+    countdown = tc.get("countdown") or 0
+    left = tc.get("started_at", view.now) + seconds + countdown - view.now
+    return TimeCall(tc.get("seat"), left, countdown, red if red is not None else 0)
+
+
+def frame_of(view: ScreenView, default_lang: str, mono: float, size: tuple[int, int]) -> Frame:
+    lang = i18n.lang_of(view.language if view.language in i18n.LANGUAGES else default_lang)
+    cn = clock_now(view)
+    summary = view.state.get("summary") or {}
+    fb = visible_feedback(view.feedback, mono) if view.role == "table" else None
+    tc = time_call_of(view)
+    values: dict[str, tuple[str, Colour]] = {}
+    if cn is None:
+        mode = "wait"
+    elif summary.get("finished"):
+        mode = "champion"
+    elif tc is not None:
+        mode = "timecall"
+    elif cn.level.get("is_break"):
+        mode = "break"
+    else:
+        mode = "clock"
+    if cn is not None:
+        colour = FG if cn.running else GOLD
+        values["clock"] = (i18n.clock(cn.remaining), colour)
+        if cn.break_in and not cn.level.get("is_break"):
+            values["break"] = (i18n.clock(cn.break_in), FG)
+    if tc is not None:
+        red = tc.phase != "normal"
+        values["tc"] = (str(i18n.shown_seconds(tc.left)), RED if red else FG)
+    key = (
+        size, view.role, view.table, lang, view.online, view.selected_seat,
+        view.hold[0] if view.hold else None,
+        (fb.kind, fb.text) if fb else None,
+        view.wall_page, mode,
+        None if cn is None else (cn.level.get("index"), cn.running, cn.started,
+                                 cn.remaining is None),
+        None if tc is None else (tc.phase, tc.seat),
+        tuple(sorted((k, template_of(v[0])) for k, v in values.items())),
+    )
+    return Frame(view, lang, cn, mode, values, tc, fb, key)
+
+
+def tick(seconds: float | None) -> float | None:
+    """Seconds until a countdown showing whole seconds flips (``None``: it will not)."""
+    if seconds is None:
+        return None
+    shown = i18n.shown_seconds(seconds)
+    if shown <= 0:
+        return None
+    return max(0.0, seconds - (shown - 1)) + 0.002
+
+
+# ---------------------------------------------------------------- panels
+def header(c: Canvas, rect: pygame.Rect, title: str, middle: str,
+           badges: list[tuple[str, Colour, Colour]], title_colour: Colour = GOLD) -> None:
+    """Top bar: title left, a name in the middle, badges (text, fg, bg) right."""
+    c.fill(rect, PANEL)
+    pad = max(6, rect.height // 6)
+    inner = inset(rect, pad * 2, pad)
+    x_right = inner.right
+    bh = inner.height
+    for text, fg, bg in reversed(badges):
+        size = c.fit_size(text, BOLD, inner.width // 3, int(bh * 0.8), "ink")
+        w, ink = c.measure(text, BOLD, size)
+        bw = ink.width + 2 * pad
+        br = pygame.Rect(x_right - bw, inner.y, bw, bh)
+        c.fill(br, bg, radius=pad)
+        c.draw_at(text, br, BOLD, size, fg, bg, "center", "ink")
+        x_right -= bw + pad
+    avail = pygame.Rect(inner.x, inner.y, max(0, x_right - inner.x - pad), bh)
+    tsize = c.fit_size(title, BOLD, avail.width // 2, int(bh * 0.72), "ink")
+    tr_ = c.text(title, avail, colour=title_colour, bg=PANEL, box="ink", size=tsize)
+    if middle and tr_ is not None:
+        rest = pygame.Rect(tr_.right + pad * 3, inner.y, max(0, avail.right - tr_.right - pad * 3),
+                           bh)
+        c.text(middle, rest, face=COND, colour=DIM, bg=PANEL, max_size=int(bh * 0.55),
+               align="right" if badges else "left")
+
+
+def badge_list(frame: Frame) -> list[tuple[str, Colour, Colour]]:
+    badges = []
+    if not frame.view.online:
+        badges.append((tr("offline", frame.lang).upper(), FG, DARKRED))
+    return badges
+
+
+def status_badge(c: Canvas, rect: pygame.Rect, text: str, fg: Colour, bg: Colour,
+                 panel: Colour, align: str = "right") -> pygame.Rect:
+    pad = max(4, rect.height // 6)
+    size = c.fit_size(text, BOLD, rect.width, int(rect.height * 0.55), "ink")
+    _, ink = c.measure(text, BOLD, size)
+    w = ink.width + 3 * pad
+    x = rect.right - w if align == "right" else rect.x
+    br = pygame.Rect(x, rect.y + rect.height // 8, w, rect.height - rect.height // 4)
+    c.fill(br, bg, radius=pad)
+    c.draw_at(text, br, BOLD, size, fg, bg, "center", "ink")
+    return br
+
+
+def label_slot(c: Canvas, rect: pygame.Rect, label: str, name: str,
+               value: tuple[str, Colour], bg: Colour = BG, label_colour: Colour = DIM,
+               max_size: int | None = None) -> None:
+    """``Break in 42:10``: a label and a time slot on one line."""
+    text = f"{label} {value[0]}"
+    size = c.fit_size(text, BOLD, rect.width, rect.height, "line", max_size)
+    size = max(size, c.min_size)
+    r = c.draw_at(label, rect, BOLD, size, label_colour, bg, "left", "line")
+    gap = c.fonts.get(BOLD, size).size(" ")[0]
+    srect = pygame.Rect(r.right + gap, rect.y, max(0, rect.right - r.right - gap), rect.height)
+    c.slot(name, value, srect, bg=bg, align="left", size=size, valign="line")
+
+
+def next_level_text(cn: ClockNow, lang: str) -> str:
+    nxt = cn.next_level
+    if nxt is None:
+        return tr("last_level", lang)
+    if nxt.get("is_break"):
+        note = nxt.get("note") or ""
+        key = "next_is_break_note" if note else "next_is_break"
+        return tr(key, lang, min=i18n.minutes(nxt.get("seconds")), note=note)
+    return f"{tr('next_level', lang)}: {i18n.level_line(nxt, lang)}"
+
+
+def players_text(summary: dict[str, Any], lang: str) -> str:
+    if not summary:
+        return ""
+    left = summary.get("players_left")
+    entries = summary.get("entries")
+    avg = summary.get("average_stack")
+    parts = []
+    if left is not None:
+        parts.append(f"{tr('players', lang)} {i18n.num(left, lang)}"
+                     + (f" / {i18n.num(entries, lang)}" if entries else ""))
+    if avg:
+        parts.append(f"{tr('average', lang)} {i18n.num(avg, lang)}")
+    return " · ".join(parts)
+
+
+def blinds_row(c: Canvas, rect: pygame.Rect, level: dict[str, Any], lang: str,
+               bg: Colour) -> None:
+    """``200 / 400`` as big as the row allows, the ante beside it on the same baseline.
+
+    The ante is never cut: it gets shorter ("BB ante 400") and the blinds smaller first.
+    """
+    text = i18n.blinds(level, lang)
+    best = c.fit_size(text, BOLD, rect.width, rect.height, "ink")
+    antes = [a for a in (i18n.ante(level, lang), i18n.ante(level, lang, short=True)) if a]
+    if not antes:
+        c.text(text, rect, colour=FG, bg=bg, box="ink", size=best)
+        return
+    gap = c.px(36)
+    size, a, asize = best, antes[-1], c.min_size
+    for k, cand in enumerate(antes):
+        floor = best * 8 // 10 if k < len(antes) - 1 else 6
+        size = c.fit_size(text, BOLD, rect.width * 7 // 10, rect.height, "ink")
+        while True:
+            asize = max(c.min_size, size * 4 // 10)
+            need = c.measure(text, BOLD, size)[1].width + gap + \
+                c.fonts.get(BOLD, asize).size(cand)[0]
+            if need <= rect.width or size <= floor:
+                break
+            size -= max(1, size // 25)
+        if need <= rect.width:
+            a = cand
+            break
+    r = c.text(text, rect, colour=FG, bg=bg, box="ink", size=size)
+    if r is None:
+        return
+    font = c.fonts.get(BOLD, size)
+    ink = c.measure(text, BOLD, size)[1]
+    baseline = rect.centery - ink.height // 2 - ink.y + font.get_ascent()
+    room = pygame.Rect(r.right + gap, rect.y, max(0, rect.right - r.right - gap), rect.height)
+    if c.fonts.get(BOLD, asize).size(a)[0] > room.width:
+        a = c.ellipsize(a, BOLD, asize, room.width)
+    af = c.fonts.get(BOLD, asize)
+    top = baseline - af.get_ascent()
+    c.draw_at(a, pygame.Rect(room.x, top, room.width, af.get_height()), BOLD, asize, GOLD, bg)
+
+
+def clock_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
+                show_players: bool = True, min_clock: float = 285) -> None:
+    """Level, blinds and ante, the remaining time (the biggest thing), next level, break,
+    players."""
+    cn = frame.cn
+    assert cn is not None
+    lang = frame.lang
+    lv = cn.level
+    gap = c.px(6)
+    specs = [(c.px(56), 0.7), (c.px(100), 1.4), (c.px(min_clock), 3.0), (c.px(44), 0.3),
+             (c.px(44), 0.3)]
+    if show_players:
+        specs.append((c.px(44), 0.3))
+    rows = stack(rect, specs, gap)
+    r_level, r_blinds, r_clock, r_next, r_break = rows[:5]
+    # level row: "LEVEL 5" and the clock's state
+    status = None
+    if not cn.started:
+        status = tr("not_started", lang)
+    elif not cn.running:
+        status = tr("paused", lang)
+    badge_w = 0
+    if status:
+        b = status_badge(c, r_level, status, BLACK, GOLD, bg)
+        badge_w = b.width + c.px(16)
+    lr = pygame.Rect(r_level.x, r_level.y, r_level.width - badge_w, r_level.height)
+    c.text(tr("level_n", lang, n=lv.get("number", "?")), inset(lr, 0, r_level.height // 8),
+           colour=GOLD, bg=bg, box="ink")
+    blinds_row(c, inset(r_blinds, 0, r_blinds.height // 12), lv, lang, bg)
+    c.slot("clock", frame.values["clock"], r_clock, bg=bg)
+    c.text(next_level_text(cn, lang), r_next, face=COND, colour=DIM, bg=bg)
+    if "break" in frame.values:
+        label_slot(c, r_break, tr("break_in", lang), "break", frame.values["break"], bg=bg)
+    elif cn.remaining is None:
+        c.text(tr("no_limit", lang), r_break, face=COND, colour=DIM, bg=bg)
+    if show_players:
+        c.text(players_text(frame.summary, lang), rows[5], face=COND, colour=DIM, bg=bg)
+
+
+def break_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
+                show_players: bool = True, min_clock: float = 285) -> None:
+    """The break: title, countdown, the colour-up note, the level after the break."""
+    cn = frame.cn
+    assert cn is not None
+    lang = frame.lang
+    note = cn.level.get("note") or ""
+    gap = c.px(6)
+    specs = [(c.px(90), 1.0), (c.px(min_clock), 3.0), (c.px(80 if note else 10), 0.8),
+             (c.px(44), 0.3)]
+    if show_players:
+        specs.append((c.px(44), 0.4))
+    rows = stack(rect, specs, gap)
+    title_r = rows[0]
+    status = None if cn.running else tr("paused", lang)
+    bw = 0
+    if status:
+        bw = status_badge(c, title_r, status, BLACK, GOLD, bg).width + c.px(16)
+    c.text(tr("break_title", lang), inset(pygame.Rect(title_r.x, title_r.y, title_r.width - bw,
+                                                      title_r.height), 0, title_r.height // 10),
+           colour=GOLD, bg=bg, box="ink")
+    c.slot("clock", frame.values["clock"], rows[1], bg=bg)
+    if note:
+        c.runs([(f"{tr('colour_up', lang)}:", COND, rows[2].height * 5 // 10, DIM),
+                (note, BOLD, rows[2].height * 7 // 10, GOLD)], rows[2], bg=bg, gap=c.px(20))
+    nxt = cn.next_level
+    if nxt is not None and not nxt.get("is_break"):
+        c.text(f"{tr('next_level', lang)}: {i18n.level_line(nxt, lang)}", rows[3], face=COND,
+               colour=FG, bg=bg)
+    if show_players:
+        c.text(players_text(frame.summary, lang), rows[4], face=COND, colour=DIM, bg=bg)
+
+
+def champion_panel(c: Canvas, rect: pygame.Rect, frame: Frame, bg: Colour = BG) -> None:
+    lang = frame.lang
+    s = frame.summary
+    rows = stack(rect, [(c.px(40), 1.0), (c.px(110), 1.4), (c.px(160), 2.2), (c.px(50), 0.6),
+                        (c.px(40), 1.0)], c.px(10))
+    c.text(tr("champion", lang), inset(rows[1], rect.width // 10, 0), colour=GOLD, bg=bg,
+           box="ink", align="center")
+    c.text(s.get("champion") or "?", inset(rows[2], c.px(20), 0), colour=FG, bg=bg, box="ink",
+           align="center")
+    c.text(s.get("name") or tr("finished", lang), inset(rows[3], c.px(40), 0), face=COND,
+           colour=DIM, bg=bg, align="center")
+
+
+def waiting_panel(c: Canvas, rect: pygame.Rect, text: str, bg: Colour = BG) -> None:
+    mid = pygame.Rect(rect.x, rect.centery - c.px(50), rect.width, c.px(100))
+    c.text(text, inset(mid, c.px(40), 0), colour=DIM, bg=bg, align="center")
+
+
+def banner(c: Canvas, rect: pygame.Rect, text: str, fg: Colour, bg: Colour,
+           sub: str = "", align: str = "center") -> None:
+    """A coloured band with a big word and an optional smaller line."""
+    c.fill(rect, bg, radius=max(4, rect.height // 10))
+    inner = inset(rect, max(6, rect.height // 6), max(3, rect.height // 12))
+    if sub:
+        big, small = stack(inner, [(0, 2.2), (0, 1.0)], max(2, rect.height // 20))
+        c.text(text, big, colour=fg, bg=bg, box="ink", align=align)
+        c.text(sub, small, face=COND, colour=fg, bg=bg, align=align)
+    else:
+        c.text(text, inset(inner, 0, inner.height // 10), colour=fg, bg=bg, box="ink",
+               align=align)
+
+
+def fit_sentence(c: Canvas, rect: pygame.Rect, key: str, lang: str, name: str, *,
+                 colour: Colour = FG, bg: Colour = BG, face: str = COND,
+                 max_size: int | None = None, **kw: Any) -> None:
+    """A sentence with a name in it: shrink it to fit, and if it is still too long cut the
+    name (never the table and seat numbers)."""
+    full = tr(key, lang, name=name, **kw)
+    size = c.fit_size(full, face, rect.width, rect.height, "line", max_size)
+    if size >= c.min_size:
+        c.draw_at(full, rect, face, size, colour, bg, "left", "line")
+        return
+    size = c.min_size
+    font = c.fonts.get(face, size)
+    without = font.size(tr(key, lang, name="", **kw))[0]
+    short = c.ellipsize(name, face, size, max(font.size("M…")[0], rect.width - without))
+    text = tr(key, lang, name=short, **kw)
+    text = c.ellipsize(text, face, size, rect.width)
+    c.draw_at(text, rect, face, size, colour, bg, "left", "line")
+
+
+def footer(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
+    """The dealer's last press: feedback line, or the hold-to-confirm bar."""
+    c.fill(rect, PANEL)
+    view, lang = frame.view, frame.lang
+    inner = inset(rect, c.px(24), max(3, rect.height // 7))
+    if view.hold is not None:
+        action, progress = view.hold
+        label = tr(f"hold_{action}", lang) if f"hold_{action}" in i18n.LABELS else \
+            f"{tr('hold', lang)}: {action}"
+        seat = view.selected_seat
+        if seat is not None and action == "bust":
+            label += f" · {tr('seat', lang)} {seat}"
+        lw = min(inner.width // 2, c.fonts.get(BOLD, inner.height).size(label)[0] + c.px(10))
+        lr, br = pygame.Rect(inner.x, inner.y, lw, inner.height), None
+        c.text(label, lr, colour=GOLD, bg=PANEL)
+        br = pygame.Rect(lr.right + c.px(20), inner.y + inner.height // 6,
+                         max(10, inner.right - lr.right - c.px(20)), inner.height * 2 // 3)
+        c.bar("hold", br, progress, GOLD, PANEL)
+        return
+    fb = frame.feedback
+    if fb is None:
+        return
+    colour = {"sent": DIM, "accepted": GREEN, "rejected": RED}.get(fb.kind, FG)
+    mark = pygame.Rect(inner.x, inner.y, max(6, inner.height // 3), inner.height)
+    c.fill(mark, colour)
+    text = fb.text or tr(f"fb_{fb.kind}", lang)
+    c.text(text, pygame.Rect(mark.right + c.px(16), inner.y, inner.right - mark.right - c.px(16),
+                             inner.height), face=COND, colour=colour, bg=PANEL)
+
+
+def live_moves(state: dict[str, dict[str, Any]],
+               moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The moves still worth telling: the latest one per player, and only while the player
+    really sits at the destination (a player who busted or was moved again since is
+    dropped). A destination table whose payload is missing is trusted."""
+    latest: dict[Any, dict[str, Any]] = {}
+    order: list[Any] = []
+    for m in moves:
+        k = m.get("player_id", id(m))
+        if k not in latest:
+            order.append(k)
+        latest[k] = m
+    out = []
+    for k in order:
+        m = latest[k]
+        to = m.get("to") or {}
+        dest = state.get(f"table/{to.get('table')}")
+        if dest and dest.get("in_play", True) and dest.get("seats") is not None:
+            here = next((s for s in dest["seats"] if s.get("seat") == to.get("seat")), None)
+            if here is None or here.get("player_id") != m.get("player_id"):
+                continue
+        elif dest and not dest.get("in_play", True):
+            continue
+        out.append(m)
+    return out
+
+
+def pages(n: int, per_page: int) -> int:
+    return max(1, math.ceil(n / max(1, per_page)))

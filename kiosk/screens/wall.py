@@ -1,0 +1,317 @@
+"""The wall screen: the clock for the room, the seating, the moves and hand-for-hand.
+
+Layout::
+
+    +--------------------------------------------------------------+
+    | tournament name                     [HAND FOR HAND][OFFLINE] |
+    +-----------------------------------+--------------------------+
+    | LEVEL 5                           | Players left   25 / 27   |
+    | 200 / 400   Ante 25               | Average        10,800    |
+    |          17:59                    | Points places  14        |
+    | Next level … · Break in 42:10     | Out: 26. Anna S. …       |
+    +-----------------------------------+--------------------------+
+    | Seating 1/2  (alphabetical, paged)| Moves / hand for hand    |
+    +-----------------------------------+--------------------------+
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+import pygame
+
+from kiosk import i18n
+from kiosk.i18n import tr
+from kiosk.screens import common
+from kiosk.screens.common import Frame
+from kiosk.screens.widgets import (
+    BG,
+    BLACK,
+    BLUE,
+    BOLD,
+    COND,
+    DARKGOLD,
+    DIM,
+    FG,
+    GOLD,
+    GREEN,
+    LINE,
+    PANEL,
+    PANEL2,
+    Canvas,
+    inset,
+    split_h,
+    stack,
+)
+
+
+def sort_key(name: str) -> str:
+    """Alphabetical the way people expect: Ä with A, case ignored."""
+    norm = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in norm if not unicodedata.combining(ch)).casefold()
+
+
+def seating(state: dict[str, dict[str, Any]]) -> list[tuple[str, int, int]]:
+    """Every player (no ghosts) as (name, table, seat), alphabetically."""
+    rows = []
+    for topic, payload in state.items():
+        if not topic.startswith("table/") or not payload or not payload.get("in_play", True):
+            continue
+        for s in payload.get("seats") or []:
+            if s.get("ghost"):
+                continue
+            rows.append((s.get("name") or "?", payload.get("table", 0), s.get("seat", 0)))
+    rows.sort(key=lambda r: (sort_key(r[0]), r[1], r[2]))
+    return rows
+
+
+def draw(c: Canvas, frame: Frame) -> int:
+    """Draw the wall; returns the number of seating pages."""
+    surf = c.surface
+    W, H = surf.get_size()
+    lang = frame.lang
+    surf.fill(BG)
+    s = frame.summary
+    header_h = max(30, c.px(72))
+    margin = c.px(20)
+    badges = common.badge_list(frame)
+    hfh = s.get("hand_for_hand") or {}
+    if hfh.get("on"):
+        badges.insert(0, (tr("hfh", lang).upper(), BLACK, GOLD))
+    elif s.get("final_table") is not None and not s.get("finished"):
+        badges.insert(0, (tr("final_table", lang).upper(), BLACK, GOLD))
+    common.header(c, pygame.Rect(0, 0, W, header_h), s.get("name") or "Floorman", "", badges)
+    body = pygame.Rect(margin, header_h + margin // 2, W - 2 * margin,
+                       H - header_h - margin - margin // 2)
+    if frame.mode == "wait":
+        common.waiting_panel(c, body, tr("waiting_controller", lang))
+        return 1
+    if frame.mode == "champion":
+        top, bottom = stack(body, [(c.px(420), 1.0), (c.px(300), 1.0)], c.px(16))
+        common.champion_panel(c, top, frame)
+        results(c, bottom, frame, final=True)
+        return 1
+    top, bottom = stack(body, [(c.px(560), 1.4), (c.px(300), 1.0)], c.px(16))
+    left, right = split_h(top, round(top.width * 0.62), c.px(30))
+    if frame.mode == "break":
+        common.break_panel(c, left, frame, show_players=False, min_clock=300)
+    else:
+        common.clock_panel(c, left, frame, show_players=False, min_clock=300)
+    stats(c, right, frame)
+    b_left, b_right = split_h(bottom, round(bottom.width * 0.62), c.px(30))
+    n_pages = seating_list(c, b_left, frame)
+    side(c, b_right, frame)
+    return n_pages
+
+
+def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
+    """Players left, entries, average stack, the places that count, the last results."""
+    lang = frame.lang
+    s = frame.summary
+    c.fill(rect, PANEL, radius=c.px(12))
+    inner = inset(rect, c.px(24), c.px(16))
+    rows: list[tuple[str, str]] = []
+    if s:
+        rows.append((tr("players_left", lang), f"{i18n.num(s.get('players_left'), lang)}"))
+        rows.append((tr("entries", lang), i18n.num(s.get("entries"), lang)))
+        if s.get("average_stack"):
+            rows.append((tr("average", lang), i18n.num(s.get("average_stack"), lang)))
+        if s.get("places_paid"):
+            rows.append((tr("places_paid", lang), i18n.num(s.get("places_paid"), lang)))
+    res = (frame.state.get("results") or {}).get("rows") or []
+    specs = [(c.px(70), 1.0)] * len(rows) + ([(c.px(190), 2.2)] if res else [])
+    parts = stack(inner, specs, c.px(6)) if specs else []
+    if rows:
+        rh = min(p.height for p in parts[: len(rows)])
+        lw = round(inner.width * 0.6)
+        # one size for all labels and one for all values: the block reads as a table
+        lsize = min(c.fit_size(label, COND, lw - c.px(10), rh, "line", round(rh * 0.6))
+                    for label, _ in rows)
+        vsize = min(c.fit_size(value, BOLD, inner.width - lw, rh, "line", round(rh * 0.85))
+                    for _, value in rows)
+        for r, (label, value) in zip(parts, rows, strict=False):
+            c.text(label, pygame.Rect(r.x, r.y, lw, r.height), face=COND, colour=DIM, bg=PANEL,
+                   size=max(lsize, c.min_size))
+            c.text(value, pygame.Rect(r.x + lw, r.y, r.width - lw, r.height), colour=FG,
+                   bg=PANEL, align="right", size=max(vsize, c.min_size))
+    if res:
+        results(c, parts[-1], frame, final=False, bg=PANEL)
+
+
+def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
+            bg: tuple[int, int, int] = BG) -> None:
+    """The best places so far (during play: the last players out)."""
+    lang = frame.lang
+    res = (frame.state.get("results") or {}).get("rows") or []
+    if not res:
+        return
+    title_h = max(c.min_size + 8, min(c.px(56), rect.height // 4))
+    title = pygame.Rect(rect.x, rect.y, rect.width, title_h)
+    c.text(tr("results" if final else "out", lang), title, colour=GOLD, bg=bg,
+           max_size=round(title_h * 0.75))
+    area = pygame.Rect(rect.x, title.bottom, rect.width, rect.height - title_h)
+    lh = max(c.min_size + 8, min(c.px(52), area.height // 3))
+    per_col = max(1, area.height // lh)
+    cols = 1 if not final or len(res) <= per_col else min(3, -(-len(res) // per_col))
+    col_w = (area.width - c.px(30) * (cols - 1)) // cols
+    for i, row in enumerate(res[: per_col * cols]):
+        col, k = divmod(i, per_col)
+        r = pygame.Rect(area.x + col * (col_w + c.px(30)), area.y + k * lh, col_w, lh)
+        r = inset(r, 0, max(1, lh // 12))
+        pts = row.get("points")
+        right = ""
+        if row.get("prize"):
+            right = str(row["prize"])
+        elif final and pts:
+            right = i18n.points(pts, lang)
+        rw = 0
+        if right:
+            rw = min(r.width // 3, c.fonts.get(BOLD, max(c.min_size, round(r.height * 0.7)))
+                     .size(right)[0] + 2)
+            c.text(right, pygame.Rect(r.right - rw, r.y, rw, r.height), colour=GOLD, bg=bg,
+                   align="right", max_size=round(r.height * 0.75))
+        nw = round(r.height * 1.9)
+        c.text(f"{row.get('place', '?')}.", pygame.Rect(r.x, r.y, nw, r.height), colour=DIM,
+               bg=bg, align="right", max_size=round(r.height * 0.75))
+        c.text(row.get("name") or "?", pygame.Rect(r.x + nw + c.px(12), r.y,
+                                                   r.width - nw - c.px(24) - rw, r.height),
+               face=COND, colour=FG, bg=bg, max_size=round(r.height * 0.75))
+
+
+def seating_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> int:
+    """All players alphabetically with table and seat, one page of it (``view.wall_page``)."""
+    lang = frame.lang
+    rows = seating(frame.state)
+    c.fill(rect, PANEL, radius=c.px(12))
+    inner = inset(rect, c.px(20), c.px(12))
+    title_h = max(c.min_size + 8, c.px(54))
+    title = pygame.Rect(inner.x, inner.y, inner.width, title_h)
+    area = pygame.Rect(inner.x, title.bottom + c.px(6), inner.width,
+                       inner.height - title_h - c.px(6))
+    lh = max(c.min_size + 8, c.px(46))
+    per_col = max(1, area.height // lh)
+    cols = 3 if rect.width >= c.px(1000) else 2
+    if inner.width < 600:
+        cols = 2
+    per_page = per_col * cols
+    n_pages = common.pages(len(rows), per_page)
+    page = frame.view.wall_page % n_pages
+    label = tr("seating", lang)
+    if n_pages > 1:
+        label += "  " + tr("page", lang, p=page + 1, n=n_pages)
+    col_w = (area.width - c.px(24) * (cols - 1)) // cols
+    hs = max(c.min_size, round(title_h * 0.4))
+    heads = [tr("table", lang), tr("seat", lang)]
+    num_w = max(c.fonts.get(BOLD, max(c.min_size, round(lh * 0.6))).size("00")[0],
+                *(c.fonts.get(COND, hs).size(h)[0] for h in heads)) + c.px(8)
+    # title, and the column heads over every column's numbers
+    c.text(label, pygame.Rect(title.x, title.y, col_w - 2 * num_w - c.px(16), title.height),
+           colour=GOLD, bg=PANEL, max_size=round(title_h * 0.75))
+    for col in range(cols):
+        right = area.x + col * (col_w + c.px(24)) + col_w - c.px(8)
+        for i, h in enumerate(heads):
+            x = right - (2 - i) * num_w
+            c.text(h, pygame.Rect(x, title.bottom - hs * 3 // 2, num_w, hs * 3 // 2), face=COND,
+                   colour=DIM, bg=PANEL, align="right", size=hs)
+    if not rows:
+        c.text(tr("waiting_draw", lang), inset(area, 0, area.height // 3), face=COND,
+               colour=DIM, bg=PANEL)
+        return n_pages
+    shown = rows[page * per_page:(page + 1) * per_page]
+    inner_h = lh - 2 * max(1, lh // 10)
+    name_w = col_w - 2 * c.px(8) - 2 * num_w - c.px(8)
+    size = round(inner_h * 0.8)
+    # one size for the page; a name longer than most shrinks alone, then is cut
+    common_size = min(c.fit_size(n, COND, name_w, inner_h, "line", size) for n, _, _ in shown)
+    name_size = max(common_size, round(size * 0.75), c.min_size)
+    for i, (name, table, seat) in enumerate(shown):
+        col, k = divmod(i, per_col)
+        r = pygame.Rect(area.x + col * (col_w + c.px(24)), area.y + k * lh, col_w, lh)
+        bg = PANEL2 if k % 2 == 0 else PANEL
+        c.fill(r, bg)
+        r = inset(r, c.px(8), max(1, lh // 10))
+        nr = pygame.Rect(r.x, r.y, r.width - 2 * num_w - c.px(8), r.height)
+        fits = c.fonts.get(COND, name_size).size(name)[0] <= nr.width
+        c.text(name, nr, face=COND, colour=FG, bg=bg, size=name_size if fits else None,
+               max_size=name_size)
+        c.text(str(table), pygame.Rect(r.right - 2 * num_w, r.y, num_w, r.height), colour=GOLD,
+               bg=bg, align="right", max_size=size)
+        c.text(str(seat), pygame.Rect(r.right - num_w, r.y, num_w, r.height), colour=FG, bg=bg,
+               align="right", max_size=size)
+    return n_pages
+
+
+def side(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
+    """Hand-for-hand at every table, and the latest moves."""
+    s = frame.summary
+    hfh = s.get("hand_for_hand") or {}
+    c.fill(rect, PANEL, radius=c.px(12))
+    inner = inset(rect, c.px(20), c.px(12))
+    specs = []
+    if hfh.get("on"):
+        specs.append((c.px(200), 1.0))
+    specs.append((c.px(120), 1.2))
+    parts = stack(inner, specs, c.px(12))
+    if hfh.get("on"):
+        hfh_status(c, parts[0], frame, hfh)
+    moves_list(c, parts[-1], frame)
+
+
+def hfh_status(c: Canvas, rect: pygame.Rect, frame: Frame, hfh: dict[str, Any]) -> None:
+    lang = frame.lang
+    tables = frame.summary.get("tables") or sorted(set(hfh.get("done") or [])
+                                                   | set(hfh.get("playing") or []))
+    done = set(hfh.get("done") or [])
+    title_h = min(c.px(54), rect.height // 3)
+    c.text(tr("hfh_hand", lang, n=hfh.get("hand") or 1),
+           pygame.Rect(rect.x, rect.y, rect.width, title_h), colour=GOLD, bg=PANEL,
+           max_size=round(title_h * 0.75))
+    area = pygame.Rect(rect.x, rect.y + title_h + c.px(6), rect.width,
+                       rect.height - title_h - c.px(6))
+    if not tables:
+        return
+    per_row = 2 if len(tables) > 3 else 1
+    nrows = -(-len(tables) // per_row)
+    ch = min(c.px(56), area.height // max(1, nrows))
+    cw = (area.width - c.px(12) * (per_row - 1)) // per_row
+    for i, t in enumerate(tables):
+        row, col = divmod(i, per_row)
+        r = pygame.Rect(area.x + col * (cw + c.px(12)), area.y + row * ch, cw, ch - c.px(4))
+        is_done = t in done
+        bg = (14, 70, 30) if is_done else DARKGOLD
+        c.fill(r, bg, radius=max(3, r.height // 6))
+        word = tr("done", lang) if is_done else tr("playing", lang)
+        c.runs([(f"{tr('table', lang)} {t}", BOLD, round(r.height * 0.55), FG),
+                (("✓ " if is_done else "… ") + word, COND, round(r.height * 0.5),
+                 GREEN if is_done else GOLD)], inset(r, c.px(10), 2), bg=bg, gap=c.px(14))
+
+
+def moves_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
+    lang = frame.lang
+    mv = frame.state.get("moves") or {}
+    items = list(reversed(common.live_moves(frame.state, mv.get("pending") or [])))
+    seen = {m.get("player_id") for m in items}
+    for m in reversed(mv.get("recent") or []):
+        if m.get("done") and m.get("player_id") not in seen:
+            seen.add(m.get("player_id"))
+            items.append(m)
+    title_h = max(c.min_size + 8, min(c.px(54), rect.height // 3))
+    c.text(tr("moves", lang), pygame.Rect(rect.x, rect.y, rect.width, title_h), colour=GOLD,
+           bg=PANEL, max_size=round(title_h * 0.75))
+    area = pygame.Rect(rect.x, rect.y + title_h + c.px(4), rect.width,
+                       rect.height - title_h - c.px(4))
+    if not items:
+        c.text("–", pygame.Rect(area.x, area.y, area.width, min(area.height, c.px(50))),
+               colour=LINE, bg=PANEL)
+        return
+    lh = max(c.min_size + 6, c.px(54))
+    n = max(1, area.height // lh)
+    for i, m in enumerate(items[:n]):
+        r = pygame.Rect(area.x, area.y + i * lh, area.width, lh)
+        frm, to = m.get("from") or {}, m.get("to") or {}
+        common.fit_sentence(c, inset(r, 0, max(1, lh // 12)), "move_wall", lang,
+                            (m.get("player") or "?"), colour=DIM if m.get("done") else BLUE,
+                            bg=PANEL, max_size=round(lh * 0.7),
+                            t1=frm.get("table", "?"), s1=frm.get("seat", "?"),
+                            t2=to.get("table", "?"), s2=to.get("seat", "?"))

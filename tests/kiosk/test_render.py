@@ -1,0 +1,454 @@
+"""The kiosk renderer: every screen state at 1920×1080 and 800×480, drawn from real engine states.
+
+Each moment (``kiosk.shots.MOMENTS``) is drawn, saved as a PNG in the test's
+tmp_path, and checked through ``Renderer.items``: the expected words are
+there, no two texts overlap, every text is on the screen, and at 1920×1080 the
+remaining time is at least a quarter of the screen tall.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pygame
+import pytest
+
+from kiosk import i18n, shots
+from kiosk.render import MAX_WAIT, WALL_PAGE_SECONDS, Renderer, wall_page
+from kiosk.screens.widgets import RED
+from kiosk.view import clock_now
+
+BIG, SMALL = (1920, 1080), (800, 480)
+SIZES = [BIG, SMALL]
+
+#: words each moment must show (English); None: the clock's own value
+EXPECT: dict[str, list[str]] = {
+    "table_waiting": ["Waiting for the tournament …", "OFFLINE"],
+    "table_before_start": ["TABLE 1", "NOT STARTED", "LEVEL 1", "50 / 100", "18:00"],
+    "table_running": ["TABLE 1", "LEVEL 1", "50 / 100", "17:59", "Next level: 75 / 150",
+                      "Break in", "1:11:59", "Players 27 / 27 · Average 10,000", "D", "SB",
+                      "BB", "Mia Fischer"],
+    "table_paused": ["PAUSED", "13:00"],
+    "table_ante": ["LEVEL 6", "300 / 600", "Ante 50", "Next level: 400 / 800 · ante 75"],
+    "table_bb_ante": ["LEVEL 2", "50 / 100", "ante 100"],
+    "table_break": ["BREAK", "07:57", "Colour-up:", "Chipraise 25",
+                    "Next level: 800 / 1,600 · ante 200"],
+    "table_hfh_playing": ["Hand for hand · hand 2 · still playing: table 1"],
+    "table_hfh_waiting": ["Waiting for table 2", "PAUSED"],
+    "table_hfh_deal": ["DEAL"],
+    "table_time_call": ["TIME · Seat 4 · Frieda Wolf", "45"],
+    "table_time_call_red": ["COUNTDOWN · Seat 4 · Frieda Wolf", "7"],
+    "table_moves_out": ["Seat 3 LARS NEUMANN → Table 2, Seat 7"],
+    "table_moves_in": ["Table 3, Seat 3 LARS NEUMANN → Seat 7",
+                       "Table 1, Seat 3 VERA KRÜGER → Seat 8", "→ arriving"],
+    "table_broken": ["TABLE 3", "This table breaks", "Please move:",
+                     "Seat 1 CEM YILMAZ → Table 2, Seat 7"],
+    "table_breaks_notice": ["This table breaks", "17:59"],
+    "table_final": ["FINAL TABLE"],
+    "table_final_moves": ["FINAL TABLE", "Seat 5 NILS HOFFMANN → Seat 2",
+                          "Table 2, Seat 1 TINA BECKER → Seat 1"],
+    "table_offline": ["OFFLINE", "16:24"],
+    "table_feedback_sent": ["Bust seat 4 … sent"],
+    "table_feedback_accepted": ["Seat 4 Frieda Wolf is out: 27th place"],
+    "table_feedback_rejected": ["rejected: seat 9 at table 1 is empty"],
+    "table_hold": ["Hold: bust · Seat 4"],
+    "table_hands_left": ["Hands left: 3"],
+    "table_finished": ["CHAMPION"],
+    "table_long_names": ["10"],
+    "wall_running": ["LEVEL 1", "50 / 100", "Players left", "24", "Entries",
+                     "27", "Average", "11,250", "Points places", "14", "Moves",
+                     "Vera Krüger → Table 2, Seat 8", "Anna Schmidt", "Table", "Seat"],
+    "wall_page2": [],
+    "wall_break": ["BREAK", "Chipraise 25"],
+    "wall_hfh": ["HAND FOR HAND", "Hand for hand · hand 1", "Table 1", "✓ done", "Table 2",
+                 "… playing"],
+    "wall_finished": ["CHAMPION", "Results", "1.", "18 pts"],
+    "wall_long_names": [],
+}
+
+EXPECT_DE: dict[str, list[str]] = {
+    "table_running": ["TISCH 1", "LEVEL 1", "17:59", "Nächstes Level: 75 / 150", "Pause in",
+                      "Spieler 27 / 27 · Durchschnitt 10.000"],
+    "table_break": ["PAUSE", "07:57", "Chips tauschen:", "Chipraise 25",
+                    "Nächstes Level: 800 / 1.600 · Ante 200"],
+    "table_hfh_deal": ["GEBEN"],
+    "table_hfh_waiting": ["Warten auf Tisch 2", "ANGEHALTEN"],
+    "table_time_call_red": ["COUNTDOWN · Platz 4 · Frieda Wolf"],
+    "table_moves_in": ["Tisch 3, Platz 3 LARS NEUMANN → Platz 7", "→ kommt"],
+    "table_broken": ["TISCH 3", "Tisch wird aufgelöst", "Bitte umsetzen:",
+                     "Platz 1 CEM YILMAZ → Tisch 2, Platz 7"],
+    "table_long_names": ["TISCH 1"],
+    "wall_running": ["Spieler übrig", "Teilnehmer", "Durchschnitt", "11.250",
+                     "Punkteplätze", "Umsetzungen", "Vera Krüger → Tisch 2, Platz 8", "Tisch",
+                     "Platz"],
+    "wall_hfh": ["HAND FÜR HAND", "Hand für Hand · Hand 1", "✓ fertig", "… spielt"],
+    "wall_finished": ["SIEGER", "Ergebnis", "18 Pkt."],
+}
+
+#: moments whose main picture is the level clock
+CLOCK_MOMENTS = [n for n in shots.MOMENTS
+                 if n not in ("table_waiting", "table_time_call", "table_time_call_red",
+                              "table_broken", "table_finished", "wall_finished")]
+
+
+def render(view, size=BIG, mono=shots.MONO):
+    r = Renderer(size, monotonic=lambda: mono)
+    surface = pygame.Surface(size)
+    dirty = r.draw(surface, view)
+    return r, surface, dirty
+
+
+def texts(r: Renderer) -> list[str]:
+    return [t for t, _ in r.items]
+
+
+def check_layout(r: Renderer, size: tuple[int, int]) -> None:
+    screen = pygame.Rect((0, 0), size)
+    assert r.items, "nothing drawn"
+    for text, rect in r.items:
+        assert screen.contains(rect), f"{text!r} at {rect} runs off the {size} screen"
+    for i, (t1, r1) in enumerate(r.items):
+        for t2, r2 in r.items[i + 1:]:
+            assert not r1.colliderect(r2), f"{t1!r} {r1} overlaps {t2!r} {r2}"
+
+
+def clock_item(r: Renderer, view) -> tuple[str, pygame.Rect]:
+    shown = i18n.clock(clock_now(view).remaining)
+    hits = [(t, rc) for t, rc in r.items if t == shown]
+    assert hits, f"remaining time {shown!r} not drawn"
+    return max(hits, key=lambda h: h[1].height)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", list(shots.MOMENTS))
+def test_every_moment(name, size, tmp_path):
+    view = shots.moment(name, "en")
+    r, surface, dirty = render(view, size)
+    pygame.image.save(surface, str(tmp_path / f"{name}_{size[0]}x{size[1]}.png"))
+    assert dirty == [surface.get_rect()]
+    check_layout(r, size)
+    drawn = texts(r)
+    for word in EXPECT[name]:
+        assert any(word in t for t in drawn) if word.startswith("ante") else word in drawn, \
+            f"{word!r} missing in {name}: {drawn}"
+    if name.startswith("wall") and name != "wall_finished":
+        page = view.wall_page + 1
+        assert any(t.startswith(f"Seating  {page}/") or t == "Seating" for t in drawn)
+    if name in CLOCK_MOMENTS:
+        _, rect = clock_item(r, view)
+        if size == BIG:
+            assert rect.height >= 270, f"clock only {rect.height} px tall"
+        # the remaining time is the biggest text on the screen
+        assert rect.height == max(rc.height for _, rc in r.items)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", list(EXPECT_DE))
+def test_german(name, size, tmp_path):
+    view = shots.moment(name, "de")
+    r, surface, _ = render(view, size)
+    pygame.image.save(surface, str(tmp_path / f"{name}_de_{size[0]}x{size[1]}.png"))
+    check_layout(r, size)
+    drawn = texts(r)
+    for word in EXPECT_DE[name]:
+        assert word in drawn, f"{word!r} missing in {name} (de): {drawn}"
+    english = {"Next level", "Break in", "Players", "Average", "Table", "Seat", "DEAL",
+               "Hand for hand", "This table breaks", "Please move:", "Seating"}
+    assert not [t for t in drawn for e in english if t.startswith(e)], drawn
+
+
+def test_language_falls_back_to_the_renderers():
+    view = shots.moment("table_running")
+    view.language = "fr"
+    r = Renderer(BIG, language="de", monotonic=lambda: shots.MONO)
+    r.draw(pygame.Surface(BIG), view)
+    assert "TISCH 1" in texts(r)
+
+
+# ------------------------------------------------------------------ long names
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", ["table_long_names", "wall_long_names"])
+def test_ten_long_names_are_cut_not_overlapping(name, size):
+    view = shots.moment(name)
+    tab = view.state["table/1"]
+    assert len(tab["seats"]) == 10
+    assert all(s["name"].startswith(shots.LONG_NAME) for s in tab["seats"])
+    r, _, _ = render(view, size)
+    check_layout(r, size)
+    names = [t for t in texts(r) if t.startswith("Maximilian")]
+    assert len(names) >= 10
+    assert all(t.endswith("…") for t in names), names  # cut, never running off
+
+
+def test_seat_markers_and_selection():
+    view = shots.moment("table_hold")
+    tab = view.state["table/1"]
+    r, surface, _ = render(view)
+    marks = {t: rc for t, rc in r.items if t in ("D", "SB", "BB")}
+    assert set(marks) == {"D", "SB", "BB"}
+    name = {s["seat"]: s["name"] for s in tab["seats"]}
+    rows = {t: rc for t, rc in r.items if t in name.values()}
+    # the marker sits on its seat's row
+    assert abs(marks["D"].centery - rows[name[tab["button"]]].centery) < 12
+    assert abs(marks["BB"].centery - rows[name[tab["big_blind"]]].centery) < 12
+    # the selected seat's row is highlighted (its background differs from the others)
+    sel = rows[name[4]]
+    other = rows[name[6]]
+    assert surface.get_at((sel.right + 8, sel.centery)) != surface.get_at(
+        (other.right + 8, other.centery))
+
+
+def test_dead_small_blind_shows_no_sb_marker():
+    view = shots.moment("table_running")
+    view.state["table/1"]["small_blind"] = None
+    r, _, _ = render(view)
+    drawn = texts(r)
+    assert "SB" not in drawn and "BB" in drawn and "D" in drawn
+
+
+@pytest.mark.parametrize(("patch", "word"), [
+    ({"notices": ["final_table_next"]}, "Final table next"),
+    ({"hands_left": 1}, "Last hand of the day"),
+    ({"hands_left": 0}, "Day over: no more hands"),
+])
+def test_notices(patch, word):
+    view = shots.moment("table_running")
+    view.state["table/1"].update(patch)
+    for size in SIZES:
+        r, _, _ = render(view, size)
+        check_layout(r, size)
+        assert word in texts(r)
+
+
+def test_waiting_player_is_marked():
+    view = shots.moment("table_running")
+    view.state["table/1"]["seats"][2]["waiting"] = True
+    r, _, _ = render(view)
+    assert "waits for button" in texts(r)
+
+
+# ------------------------------------------------------------------ dirty rects
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", ["table_running", "table_break", "wall_running"])
+def test_same_view_twice_draws_nothing_and_a_second_only_the_clock(name, size):
+    view = shots.moment(name)
+    r, surface, dirty = render(view, size)
+    assert dirty == [surface.get_rect()]
+    assert r.draw(surface, view) == []
+    layouts = r.layouts
+    before = clock_item(r, view)
+    later = dataclasses.replace(view, now=view.now + 1.0)
+    dirty = r.draw(surface, later)
+    assert r.layouts == layouts, "a new second must not lay the screen out again"
+    assert dirty, "the clock changed"
+    area = sum(d.width * d.height for d in dirty)
+    assert area < 0.1 * size[0] * size[1], f"dirty {dirty} is not small"
+    after = clock_item(r, later)
+    assert after[0] != before[0]
+    assert all(d.colliderect(before[1]) or d.width * d.height < 0.02 * size[0] * size[1]
+               for d in dirty)
+    # what was redrawn is exactly what a full layout of the new view shows
+    fresh, fresh_surface, _ = render(later, size)
+    assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(fresh_surface, "RGB")
+    assert r.draw(surface, later) == []
+
+
+def test_only_the_changed_digit_is_redrawn():
+    view = shots.moment("table_running")  # 17:59.0 left
+    r, surface, _ = render(view)
+    _, clock = clock_item(r, view)
+    dirty = r.draw(surface, dataclasses.replace(view, now=view.now + 1.0))  # 17:58
+    on_clock = [d for d in dirty if d.colliderect(clock)]
+    assert len(on_clock) == 1 and len(dirty) == 2  # and the break countdown's last digit
+    assert on_clock[0].width < clock.width / 3
+    assert on_clock[0].height <= clock.height
+
+
+def test_state_change_lays_out_again():
+    view = shots.moment("table_running")
+    r, surface, _ = render(view)
+    changed = dataclasses.replace(view, state={**view.state})
+    changed.state["table/1"] = {**view.state["table/1"], "button": 1}
+    assert r.draw(surface, changed) == [surface.get_rect()]
+    for change in ({"online": False}, {"selected_seat": 3}, {"language": "de"},
+                   {"hold": ("bust", 0.1)}):
+        v = dataclasses.replace(changed, **change)
+        assert r.draw(surface, v) == [surface.get_rect()], change
+        assert r.draw(surface, v) == []
+
+
+def test_hold_progress_redraws_only_the_bar():
+    view = shots.moment("table_hold")
+    r, surface, _ = render(view)
+    dirty = r.draw(surface, dataclasses.replace(view, hold=("bust", 0.9)))
+    assert len(dirty) == 1
+    assert dirty[0].height < 60 and dirty[0].bottom > 1000
+
+
+def test_level_rollover_lays_out_the_next_level():
+    view = shots.moment("table_running")
+    r, surface, _ = render(view)
+    at_end = dataclasses.replace(view, now=view.now + 1079.0 + 0.5)  # level 2 has begun
+    assert r.draw(surface, at_end) == [surface.get_rect()]
+    assert "LEVEL 2" in texts(r) and "75 / 150" in texts(r) and "18:00" in texts(r)
+    assert r.draw(surface, dataclasses.replace(at_end, now=at_end.now + 1.0)) != [
+        surface.get_rect()]
+    assert "17:59" in texts(r)
+
+
+def test_offline_clock_keeps_counting():
+    view = shots.moment("table_offline")
+    r, surface, _ = render(view)
+    assert "OFFLINE" in texts(r)
+    dirty = r.draw(surface, dataclasses.replace(view, now=view.now + 1.0))
+    assert dirty and "16:23" in texts(r)
+
+
+def test_feedback_expires():
+    view = shots.moment("table_feedback_accepted")
+    mono = [shots.MONO]
+    r = Renderer(BIG, monotonic=lambda: mono[0])
+    surface = pygame.Surface(BIG)
+    r.draw(surface, view)
+    assert view.feedback.text in texts(r)
+    wait = r.next_change(view)
+    assert 0 < wait <= 3.0
+    mono[0] += 3.0
+    assert r.draw(surface, view) == [surface.get_rect()]
+    assert view.feedback.text not in texts(r)
+
+
+def test_feedback_kinds_have_their_colour():
+    for name, colour in (("table_feedback_rejected", RED),):
+        view = shots.moment(name)
+        r, surface, _ = render(view)
+        rect = next(rc for t, rc in r.items if t == view.feedback.text)
+        pixels = {tuple(surface.get_at((x, rect.centery)))[:3]
+                  for x in range(rect.x, rect.right)}
+        assert colour in pixels
+
+
+# ------------------------------------------------------------------ time call
+def _red_share(surface: pygame.Surface, rect: pygame.Rect) -> float:
+    red = total = 0
+    for x in range(rect.x, rect.right, 3):
+        for y in range(rect.y, rect.bottom, 3):
+            r, g, b, _ = surface.get_at((x, y))
+            total += 1
+            red += r > 200 and g < 120 and b < 120
+    return red / max(1, total)
+
+
+def test_time_call_takes_over_and_turns_red():
+    normal = shots.moment("table_time_call")
+    r, surface, _ = render(normal)
+    tc = max(((t, rc) for t, rc in r.items if t == "45"), key=lambda h: h[1].height)
+    assert tc[1].height >= 0.4 * BIG[1]  # readable from every seat
+    assert _red_share(surface, tc[1]) == 0
+    # 45 → 11: still white; 10: the countdown, in red, and only the digits are redrawn
+    v = dataclasses.replace(normal, now=normal.now + 34.0)
+    assert r.draw(surface, v) != [surface.get_rect()]
+    assert "11" in texts(r)
+    v = dataclasses.replace(normal, now=normal.now + 35.0)
+    assert r.draw(surface, v) == [surface.get_rect()]  # the heading says COUNTDOWN now
+    assert any(t.startswith("COUNTDOWN") for t in texts(r))
+    ten = max(((t, rc) for t, rc in r.items if t == "10"), key=lambda h: h[1].height)
+    assert _red_share(surface, ten[1]) > 0.1
+
+
+def test_time_call_red_seconds_without_countdown():
+    """003 35: 30 s ultimatum, no countdown, the last 10 s red."""
+    view = shots.moment("table_time_call")
+    tc = view.state["table/1"]["time_call"]
+    tc.update(seconds=30, countdown=0)
+    view.state["structure"]["time_call"] = {"seconds": 30, "countdown": 0, "red_seconds": 10}
+    at = dataclasses.replace(view, now=tc["started_at"] + 15.0)  # 15 left: white
+    r, surface, _ = render(at)
+    assert texts(r)[0] and "15" in texts(r)
+    assert any(t.startswith("TIME") for t in texts(r))
+    at = dataclasses.replace(view, now=tc["started_at"] + 21.0)  # 9 left: red, still "TIME"
+    r, surface, _ = render(at)
+    nine = max(((t, rc) for t, rc in r.items if t == "9"), key=lambda h: h[1].height)
+    assert _red_share(surface, nine[1]) > 0.1
+    assert any(t.startswith("TIME ·") for t in texts(r))
+    over = dataclasses.replace(view, now=tc["started_at"] + 31.0)
+    r, _, _ = render(over)
+    assert any(t.startswith("TIME IS UP") for t in texts(r)) and "0" in texts(r)
+
+
+# ------------------------------------------------------------------ next_change
+def test_next_change_running_clock():
+    view = shots.moment("table_running")
+    r = Renderer(BIG, monotonic=lambda: shots.MONO)
+    assert r.next_change(view) == pytest.approx(1.0, abs=0.01)
+    v = dataclasses.replace(view, now=view.now + 0.25)
+    assert r.next_change(v) == pytest.approx(0.75, abs=0.01)
+    # waking up at that moment shows the next second
+    woke = dataclasses.replace(v, now=v.now + r.next_change(v))
+    assert i18n.clock(clock_now(woke).remaining) == "17:58"
+
+
+def test_next_change_paused_and_waiting_sleep_long():
+    r = Renderer(BIG, monotonic=lambda: shots.MONO)
+    assert r.next_change(shots.moment("table_paused")) == MAX_WAIT
+    assert r.next_change(shots.moment("table_waiting")) == MAX_WAIT
+    assert r.next_change(shots.moment("table_before_start")) == MAX_WAIT
+
+
+def test_next_change_time_call_ticks_while_the_clock_is_paused():
+    view = shots.moment("table_time_call")
+    view.state["clock"] = {**view.state["clock"], "running": False, "ends_at": None,
+                           "remaining": 500.0}
+    r = Renderer(BIG, monotonic=lambda: shots.MONO)
+    v = dataclasses.replace(view, now=view.now + 0.4)
+    assert r.next_change(v) == pytest.approx(0.6, abs=0.01)
+
+
+def test_next_change_feedback_expiry():
+    view = shots.moment("table_feedback_rejected")
+    view.state["clock"] = {**view.state["clock"], "running": False, "ends_at": None,
+                           "remaining": 500.0}
+    r = Renderer(BIG, monotonic=lambda: shots.MONO)
+    assert r.next_change(view) == pytest.approx(7.5, abs=0.01)
+
+
+def test_wall_pages_turn():
+    view = shots.moment("wall_running")
+    r, surface, _ = render(view)
+    assert r.pages == 2
+    view.state["clock"] = {**view.state["clock"], "running": False, "ends_at": None,
+                           "remaining": 500.0}
+    v = dataclasses.replace(view, now=WALL_PAGE_SECONDS * 10 + 4.0)
+    assert r.next_change(v) == pytest.approx(WALL_PAGE_SECONDS - 4.0, abs=0.01)
+    assert wall_page(v.now) == 10 and wall_page(v.now + 8.01) == 11
+    first = set(texts(r))
+    r.draw(surface, dataclasses.replace(v, wall_page=1))
+    second = set(texts(r))
+    assert "Seating  2/2" in second and "Seating  1/2" in first
+    names = {s["name"] for k, p in view.state.items() if k.startswith("table/")
+             for s in p.get("seats") or []}
+    # every player is on one page or the other
+    assert names <= first | second
+
+
+# ------------------------------------------------------------------ cache and speed
+def test_text_cache_is_bounded_and_reused():
+    view = shots.moment("wall_running")
+    r, surface, _ = render(view)
+    misses = r.cache.misses
+    r.draw(pygame.Surface(BIG), view)  # a new surface: full layout, all from the cache
+    assert r.cache.misses == misses
+    assert len(r.cache) <= r.cache.limit
+    r.cache.limit = 5
+    r.draw(surface, dataclasses.replace(view, language="de"))
+    assert len(r.cache) <= 5
+
+
+def test_missing_or_odd_state_does_not_crash():
+    for view in (shots.moment("table_waiting"),
+                 dataclasses.replace(shots.moment("table_running"), table=7),
+                 dataclasses.replace(shots.moment("table_running"), table=None),
+                 dataclasses.replace(shots.moment("wall_running"), state={})):
+        for size in SIZES:
+            r, _, _ = render(view, size)
+            check_layout(r, size)
