@@ -1,0 +1,509 @@
+"""The kiosk's main loop: one pygame screen, one :class:`~kiosk.render.Renderer`, one
+:class:`~kiosk.link.Link`, and (at a table) the button box.
+
+Threads: paho's network thread (via ``Link.notify``) and gpiozero's pin thread
+(via :class:`~kiosk.buttons.ButtonBox`) only put items into :attr:`KioskApp.inbox`;
+everything else (the button logic, the state, drawing, sounds) happens in the
+main thread, in :meth:`KioskApp.step`.
+
+How the loop sleeps: until the earliest of the renderer's
+``next_change(view)`` (the clock's next visible second, a feedback message
+disappearing, the wall's next seating page; at most 1 s), a hold's next
+progress-bar frame (30 fps while a button is held), a debounce window closing
+or a hold completing, a time call's next tick, or an item in the inbox. Two
+ways, chosen by the kiosk file's ``input_poll_ms``:
+
+- ``input_poll_ms > 0`` (default 50): it blocks on the inbox queue, so GPIO and
+  network events wake it at once, and looks at pygame's own events (keys,
+  window) at least every ``input_poll_ms``. Idle: 20 short wake-ups a second.
+- ``input_poll_ms: 0``: it sleeps in ``pygame.event.wait(timeout)``; the
+  threads wake it with a posted event. Keys arrive at once, but SDL's wait is a
+  poll loop that wakes every millisecond inside (~1000 wake-ups a second, idle).
+
+It draws only when something changed or the renderer said the picture changes,
+and updates only the dirty rectangles the renderer returns.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import queue
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from controller.mqtt import Broker
+from kiosk.buttons import ButtonBox, Outcome, TableControls
+from kiosk.config import KioskConfig
+from kiosk.link import Link
+from kiosk.sound import Cues, Sounds
+from kiosk.view import Feedback, ScreenView
+
+log = logging.getLogger(__name__)
+
+__all__ = ["KioskApp", "main", "parse_size"]
+
+#: longest sleep, whatever the renderer says (s)
+MAX_WAIT = 1.0
+#: frame interval while a hold's progress bar fills (s)
+HOLD_FRAME = 1 / 30
+#: shortest interval between two frames the renderer asks for (s)
+MIN_FRAME = 1 / 60
+#: window size when leaving fullscreen without --windowed
+DEFAULT_WINDOW = (1280, 720)
+
+#: pygame key → dealer action (the box's buttons on a keyboard)
+KEYS = {"left": "seat_prev", "right": "seat_next", "b": "bust", "t": "time",
+        "h": "hand_done", "return": "hand_done", "enter": "hand_done", "u": "undo"}
+
+#: the texts the loop itself writes into Feedback: key -> (English, German)
+TEXTS: dict[str, tuple[str, str]] = {
+    "bust": ("Bust: seat {seat}", "Ausgeschieden: Platz {seat}"),
+    "time": ("Time call", "Zeit"),
+    "time_cancel": ("Cancel time call", "Zeit abbrechen"),
+    "hand_done": ("Hand done", "Hand fertig"),
+    "undo": ("Undo", "Rückgängig"),
+    "sent": ("{what}: sent …", "{what}: gesendet …"),
+    "queued": ("{what}: offline, will be sent", "{what}: offline, wird gesendet"),
+    "accepted": ("accepted", "angenommen"),
+    "rejected": ("rejected: {reason}", "abgelehnt: {reason}"),
+    "no_seat": ("Select a seat first", "Erst einen Platz wählen"),
+    "no_players": ("No players at this table", "Keine Spieler an diesem Tisch"),
+}
+
+
+def text(key: str, lang: str, **values: Any) -> str:
+    en, de = TEXTS.get(key, (key, key))
+    return (de if lang == "de" else en).format(**values)
+
+
+def parse_size(value: str) -> tuple[int, int]:
+    """``"800x480"`` → ``(800, 480)``."""
+    w, sep, h = value.lower().partition("x")
+    if not sep or not w.isdigit() or not h.isdigit() or int(w) < 64 or int(h) < 64:
+        raise ValueError(f"window size must be WIDTHxHEIGHT like 800x480, got {value!r}")
+    return int(w), int(h)
+
+
+class KioskApp:
+    """A table screen (``role="table"``, ``table=N``) or a wall screen (``role="wall"``).
+
+    ``size``: window size, ``None`` for fullscreen (``config.fullscreen``; a window
+    of :data:`DEFAULT_WINDOW` if that is false). ``headless``: SDL's dummy video and
+    audio drivers (tests, measurements). ``pin_factory``: gpiozero's (tests pass a
+    ``MockFactory``; ``None``: gpiozero's default, and no box if there is no GPIO).
+    ``renderer_factory(size, language)``: default :class:`kiosk.render.Renderer`.
+
+    :meth:`start` connects; :meth:`step` handles what arrived and draws one
+    frame; :meth:`run` steps until Esc, the window closes or SIGTERM; :meth:`close`.
+    """
+
+    def __init__(self, config: KioskConfig, role: str = "table", table: int | None = None,
+                 size: tuple[int, int] | None = None, broker: Broker | None = None,
+                 headless: bool = False, *, pin_factory: Any = None,
+                 renderer_factory: Callable[..., Any] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if role not in ("table", "wall"):
+            raise ValueError(f"role must be table or wall, got {role!r}")
+        if role == "table" and (table is None or not 1 <= table <= 999):
+            raise ValueError(f"a table screen needs a table number from 1 to 999, got {table!r}")
+        if role == "wall":
+            table = None
+        self.config = config
+        self.role = role
+        self.table = table
+        self.clock = clock
+        self.headless = headless
+        self.running = True
+        self._started = False
+        self.inbox: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+        self.poll = config.input_poll_ms / 1000
+        self._wake_posted = threading.Event()
+
+        # pygame: only display and font; pygame.init() would also open the audio device
+        if headless:
+            os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+            os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        import pygame
+
+        self.pg = pygame
+        pygame.display.init()
+        pygame.font.init()
+        self.WAKE = pygame.event.custom_type()
+        self.fullscreen = size is None and config.fullscreen
+        self.window_size = size or DEFAULT_WINDOW
+        self.screen = self._set_mode()
+        caption = f"Floorman — table {table}" if table else "Floorman — wall"
+        pygame.display.set_caption(caption)
+        pygame.event.set_blocked(None)
+        pygame.event.set_allowed([pygame.QUIT, pygame.KEYDOWN, pygame.KEYUP, pygame.WINDOWEXPOSED,
+                                  pygame.WINDOWFOCUSLOST, pygame.VIDEOEXPOSE, self.WAKE])
+
+        # state, owned by the main thread (paho's thread writes link.state; we copy)
+        self.state: dict[str, dict[str, Any]] = {}
+        self.language = config.language or "en"
+        self.view = ScreenView(role=role, table=table, state=self.state,  # type: ignore[arg-type]
+                               language=self.language)
+        self._renderer_factory = renderer_factory
+        self.renderer = self._make_renderer()
+        self.frames = 0  #: frames that changed pixels
+        self.last_rects: list[Any] = []
+        self._dirty = True
+        self._full = True  # the next frame shows the whole surface (new window/renderer)
+        self._due = 0.0  # next time step() must look at the clocks
+        self._draw_due = 0.0
+        self._cue_due = math.inf
+        self._pending: dict[str, Outcome] = {}  # our presses without an answer
+        self._last_cid: str | None = None
+
+        self.link = Link(broker or Broker.from_env(None, None, config.broker), table=table,
+                         notify=self._notify)
+        self.sounds = Sounds(config.sounds, clock=clock)
+        self.cues = Cues()
+        self.controls: TableControls | None = None
+        self.box: ButtonBox | None = None
+        if role == "table":
+            self.controls = TableControls(config.buttons, self._send)
+            if config.buttons.pins:
+                try:
+                    self.box = ButtonBox(config.buttons, self._edge, clock=clock,
+                                         pin_factory=pin_factory)
+                except Exception as exc:  # noqa: BLE001 - no GPIO here: keys only
+                    log.warning("no button box (%s: %s); keyboard only",
+                                type(exc).__name__, exc)
+
+    # ------------------------------------------------------------------ display
+    def _set_mode(self) -> Any:
+        pg = self.pg
+        if self.fullscreen:
+            screen = pg.display.set_mode((0, 0), pg.FULLSCREEN)
+            pg.mouse.set_visible(False)
+        else:
+            screen = pg.display.set_mode(self.window_size)
+            if screen.get_size() != tuple(self.window_size):
+                # SDL leaves fullscreen at the fullscreen size; the second call resizes
+                screen = pg.display.set_mode(self.window_size)
+            pg.mouse.set_visible(True)
+        return screen
+
+    def _make_renderer(self) -> Any:
+        factory = self._renderer_factory
+        if factory is None:
+            from kiosk.render import Renderer
+
+            factory = Renderer
+        self._dirty = self._full = True
+        return factory(self.screen.get_size(), self.language)
+
+    def toggle_fullscreen(self) -> None:
+        self.fullscreen = not self.fullscreen
+        self.screen = self._set_mode()
+        self.renderer = self._make_renderer()
+
+    # ------------------------------------------------------------------ threads → inbox
+    def _post(self, item: tuple[Any, ...]) -> None:
+        """Hand an item to the main loop (any thread)."""
+        self.inbox.put(item)
+        if self.poll == 0 and not self._wake_posted.is_set():
+            self._wake_posted.set()
+            try:
+                self.pg.event.post(self.pg.event.Event(self.WAKE))
+            except Exception:  # noqa: BLE001 - display gone while closing
+                pass
+
+    def _notify(self, kind: str, data: Any) -> None:  # paho's thread
+        self._post(("link", kind, data))
+
+    def _edge(self, action: str, pressed: bool, at: float) -> None:  # gpiozero's thread
+        self._post(("edge", action, pressed, at))
+
+    def _send(self, action: str, **fields: Any) -> str:
+        return self.link.press(action, **fields)
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> KioskApp:
+        if not self._started:
+            self._started = True
+            self.link.start()
+        return self
+
+    def close(self) -> None:
+        self.running = False
+        if self.box is not None:
+            self.box.close()
+            self.box = None
+        self.link.stop()
+        self.sounds.close()
+
+    def __enter__(self) -> KioskApp:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def run(self) -> int:
+        """Step until asked to stop (Esc, window closed, SIGTERM/SIGINT). Returns 0."""
+        def stop(signum: int, frame: Any) -> None:
+            self.running = False
+            self._post(("quit",))
+
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, stop)
+            signal.signal(signal.SIGINT, stop)
+        self.start()
+        try:
+            while self.running:
+                self.step(MAX_WAIT)
+        finally:
+            self.close()
+            self.pg.display.quit()
+        return 0
+
+    # ------------------------------------------------------------------ the loop
+    def step(self, max_wait: float = MAX_WAIT) -> bool:
+        """Sleep until something is due (at most ``max_wait`` s), handle what arrived,
+        draw a frame if anything changed. Returns whether the app still runs."""
+        now = self.clock()
+        self._wait(max(0.0, min(max_wait, self._due - now)))
+        now = self.clock()
+        if self.controls is not None:
+            self._outcomes(self.controls.advance(now), now)
+        self._tick(now)
+        self._refresh(now)
+        if self._dirty or now >= self._draw_due:
+            self._sounds(now)
+            self._draw(now)
+        elif now >= self._cue_due:
+            self._sounds(now)
+        self._due = self._next_due(now)
+        return self.running
+
+    def _wait(self, timeout: float) -> None:
+        pg = self.pg
+        items: list[tuple[Any, ...]] = []
+        if self.poll > 0:
+            try:
+                items.append(self.inbox.get(timeout=min(timeout, self.poll)) if timeout > 0
+                             else self.inbox.get_nowait())
+            except queue.Empty:
+                pass
+            events = pg.event.get()
+        else:
+            first = pg.event.wait(max(1, round(timeout * 1000))) if timeout > 0 else None
+            events = ([first] if first is not None and first.type != pg.NOEVENT else [])
+            events += pg.event.get()
+            self._wake_posted.clear()
+        while True:
+            try:
+                items.append(self.inbox.get_nowait())
+            except queue.Empty:
+                break
+        for item in items:
+            self._item(item)
+        for ev in events:
+            self._event(ev)
+
+    def _item(self, item: tuple[Any, ...]) -> None:
+        kind = item[0]
+        if kind == "edge":
+            _, name, pressed, at = item
+            if self.controls is not None:
+                self._outcomes(self.controls.edge(name, pressed, at), self.clock())
+        elif kind == "link":
+            self._link(item[1], item[2])
+        elif kind == "quit":
+            self.running = False
+
+    def _link(self, kind: str, data: Any) -> None:
+        self._dirty = True
+        if kind == "state":
+            value = self.link.state.get(data)
+            if value is None:
+                return
+            self.state[data] = value
+            if data in ("structure", "summary"):
+                self._language()
+            if self.controls is not None and data == f"table/{self.table}":
+                self.controls.update_table(value)
+        elif kind == "answer":
+            self._answer(data)
+        elif kind == "refused":
+            log.error("the broker refused the connection: %s", data)
+
+    def _event(self, ev: Any) -> None:
+        pg = self.pg
+        if ev.type == pg.QUIT:
+            self.running = False
+        elif ev.type in (pg.KEYDOWN, pg.KEYUP):
+            down = ev.type == pg.KEYDOWN
+            if ev.key == pg.K_ESCAPE and down:
+                self.running = False
+            elif ev.key == pg.K_F11 and down:
+                self.toggle_fullscreen()
+            else:
+                action = KEYS.get(pg.key.name(ev.key))
+                if action is not None and self.controls is not None:
+                    self._outcomes(self.controls.edge(f"key:{action}", down, self.clock()),
+                                   self.clock())
+        elif ev.type == pg.WINDOWFOCUSLOST and self.controls is not None:
+            # a key held while the window lost focus never sends its key-up
+            for name in [n for n in self.controls.inputs.inputs if n.startswith("key:")]:
+                self._outcomes(self.controls.edge(name, False, self.clock()), self.clock())
+        elif ev.type in (pg.WINDOWEXPOSED, pg.VIDEOEXPOSE):
+            self._full = True
+            self._dirty = True
+
+    # ------------------------------------------------------------------ presses and answers
+    def _outcomes(self, outcomes: list[Outcome], now: float) -> None:
+        lang = self.language
+        for out in outcomes:
+            self._dirty = True
+            if out.kind == "sent" and out.cid is not None:
+                what = self._label(out)
+                key = "sent" if self.link.connected.is_set() else "queued"
+                self._feedback(Feedback("sent", text(key, lang, what=what), now))
+                self._pending[out.cid] = out
+                self._last_cid = out.cid
+            elif out.kind == "info":
+                self._feedback(Feedback("info", text(out.message, lang), now))
+
+    def _label(self, out: Outcome) -> str:
+        if out.action == "bust":
+            return text("bust", self.language, seat=out.seat)
+        if out.action == "time":
+            tab = self.state.get(f"table/{self.table}") or {}
+            return text("time_cancel" if tab.get("time_call") else "time", self.language)
+        return text(out.action, self.language)
+
+    def _answer(self, data: dict[str, Any]) -> None:
+        cid = data.get("id")
+        out = self._pending.pop(cid, None) if isinstance(cid, str) else None
+        if out is None:
+            return
+        now = self.clock()
+        if data.get("ok"):
+            if cid == self._last_cid:
+                msg = data.get("message") or text("accepted", self.language)
+                self._feedback(Feedback("accepted", msg, now))
+        else:  # a rejection is always shown, even of an older press
+            reason = data.get("reason") or "?"
+            self._feedback(Feedback("rejected", text("rejected", self.language, reason=reason),
+                                    now))
+
+    def _feedback(self, fb: Feedback) -> None:
+        # how long it stays visible is the renderer's business (Feedback.since)
+        self.view.feedback = fb
+        self._dirty = True
+
+    # ------------------------------------------------------------------ time passing
+    def _tick(self, now: float) -> None:
+        self.sounds.tick(now)
+
+    def _language(self) -> None:
+        if self.config.language:
+            return
+        lang = ((self.state.get("structure") or {}).get("language")
+                or (self.state.get("summary") or {}).get("language") or "en")
+        if lang != self.language:
+            self.language = self.view.language = lang
+            self._dirty = True
+
+    def _refresh(self, now: float) -> None:
+        v = self.view
+        v.now = self.link.sync.now()
+        if self.role == "wall":
+            # the page follows the controller's clock, so every wall shows the same page
+            from kiosk.render import wall_page
+
+            page = wall_page(v.now)
+            if page != v.wall_page:
+                v.wall_page = page
+                self._dirty = True
+        online = self.link.connected.is_set()
+        if online != v.online:
+            v.online = online
+            self._dirty = True
+        if self.controls is not None:
+            hold = self.controls.progress(now)
+            if hold != v.hold:
+                v.hold = hold
+                self._dirty = True
+            if self.controls.selected != v.selected_seat:
+                v.selected_seat = self.controls.selected
+                self._dirty = True
+
+    def _sounds(self, now: float) -> None:
+        """Level and break chimes, time-call ticks: looked at with every frame (a level
+        ends on a second the renderer wakes us for) and on a time call's seconds."""
+        if self.link.sync.synced:  # before the first sync view.now is not the controller's
+            for cue in self.cues(self.view):
+                self.sounds.play(cue)
+        t = self.cues.next_due(self.view)
+        self._cue_due = math.inf if t is None else now + t + 0.01
+
+    def _draw(self, now: float) -> None:
+        rects = self.renderer.draw(self.screen, self.view)
+        if self._full:
+            self.pg.display.flip()
+            self._full = False
+            self.frames += 1
+        elif rects:
+            self.pg.display.update(rects)
+            self.frames += 1
+        self.last_rects = list(rects)
+        self._dirty = False
+        try:
+            change = float(self.renderer.next_change(self.view))
+        except Exception:  # noqa: BLE001 - a renderer bug must not spin the loop
+            log.exception("renderer.next_change failed")
+            change = MAX_WAIT
+        if not change >= 0:  # NaN
+            change = MAX_WAIT
+        self._draw_due = now + min(MAX_WAIT, max(MIN_FRAME, change + 0.005))
+
+    def _next_due(self, now: float) -> float:
+        due = [self._draw_due, now + MAX_WAIT]
+        if self.controls is not None:
+            d = self.controls.next_due()
+            if d is not None:
+                due.append(d)
+            if self.view.hold is not None:
+                due.append(now + HOLD_FRAME)
+        due.append(self._cue_due)
+        s = self.sounds.next_due()
+        if s is not None:
+            due.append(s)
+        return min(due)
+
+
+def main(config_path: str, *, table: int | None, wall: bool, windowed: str | None = None,
+         broker: str | None = None, prefix: str | None = None) -> int:
+    """``floorman kiosk``: load the kiosk file, connect, run until stopped."""
+    import sys
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from controller.config import ConfigError
+    from kiosk.config import load_kiosk
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        cfg = load_kiosk(config_path)
+        size = parse_size(windowed) if windowed else None
+        b = Broker.from_env(broker, prefix, cfg.broker)
+        app = KioskApp(cfg, "wall" if wall else "table", table, size, b)
+    except (ConfigError, ValueError) as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    except pygame.error as exc:
+        print(f"floorman kiosk: cannot open the screen: {exc}", file=sys.stderr)
+        return 1
+    log.info("%s screen, broker %s, prefix %s", f"table {table}" if table else "wall", b,
+             b.prefix)
+    return app.run()

@@ -1,0 +1,301 @@
+"""The dealer's button box: six buttons on GPIO pins, and the same logic for a keyboard.
+
+Three layers, so the logic can be tested without hardware or time passing:
+
+- :class:`ButtonBox` owns the gpiozero input devices and does nothing but
+  report raw edges ``(input, pressed, time)`` to a callback, from gpiozero's
+  thread. The callback hands them to the main loop (a queue); nothing here draws.
+- :class:`Inputs` turns timestamped raw edges into actions, in the main
+  thread: our own debounce (an edge within ``debounce`` of the last accepted
+  edge of that input is ignored; when the window closes the last raw level
+  wins, so a tap shorter than the window is not lost and a button never sticks),
+  and hold-to-confirm (``bust``/``undo`` fire once, when held for ``hold``
+  seconds; a tap fires nothing). Every decision uses the edges' own timestamps,
+  so a main loop that was late still measures holds correctly.
+- :class:`TableControls` is the table's dealer: seat selection over the
+  occupied seats and the presses sent to the controller.
+
+gpiozero's ``bounce_time`` is not used: its MockFactory does not simulate it,
+and it drops the release of a tap shorter than the bounce time. Each pin is a
+``DigitalInputDevice`` (what gpiozero's ``Button`` is made of) rather than a
+``Button``: a ``Button`` starts a hold thread that wakes ten times a second even
+when nobody touches it (six buttons: 60 wake-ups a second on an idle Pi), and
+our hold timing is our own anyway.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.config import ACTIONS, HOLD_ACTIONS, ButtonConfig
+
+log = logging.getLogger(__name__)
+
+__all__ = ["ACTIONS", "HOLD_ACTIONS", "ButtonBox", "Inputs", "Outcome", "TableControls",
+           "occupied_seats", "step_seat"]
+
+Edge = Callable[[str, bool, float], None]
+
+
+# --------------------------------------------------------------------------- debounce + hold
+
+
+@dataclass
+class _Input:
+    action: str
+    debounce: float
+    hold: float | None  #: None: fires when pressed
+    level: bool = False  #: the debounced state
+    raw: bool = False  #: the last raw edge
+    accepted_at: float = -math.inf  #: time of the last accepted edge
+    down_at: float | None = None  #: when the accepted press began
+    fired: bool = False  #: this press already fired
+
+
+class Inputs:
+    """Debounce and hold logic for any number of named inputs (pure; time passed in).
+
+    ``add("bust", "bust", debounce=0.05, hold=1.5)`` for the box's button,
+    ``add("key:bust", "bust", debounce=0, hold=1.5)`` for the keyboard's B.
+    :meth:`edge` and :meth:`advance` return the actions that fired, in order.
+    """
+
+    def __init__(self) -> None:
+        self.inputs: dict[str, _Input] = {}
+
+    def add(self, name: str, action: str, *, debounce: float = 0.0,
+            hold: float | None = None) -> None:
+        self.inputs[name] = _Input(action, debounce, hold)
+
+    def edge(self, name: str, pressed: bool, at: float) -> list[str]:
+        """A raw edge of input ``name`` at time ``at``."""
+        fired = self.advance(at)
+        inp = self.inputs.get(name)
+        if inp is None:
+            return fired
+        inp.raw = pressed
+        if at - inp.accepted_at < inp.debounce:
+            return fired  # bounce: the window's end settles on the last raw level
+        if pressed != inp.level:
+            fired += self._accept(inp, pressed, at)
+        return fired
+
+    def advance(self, now: float) -> list[str]:
+        """Let time pass to ``now``: close debounce windows, complete holds."""
+        fired: list[str] = []
+        for inp in self.inputs.values():
+            settle = inp.accepted_at + inp.debounce
+            if inp.raw != inp.level and now >= settle:
+                fired += self._accept(inp, inp.raw, settle)
+            if (inp.level and not inp.fired and inp.hold is not None and inp.down_at is not None
+                    and now >= inp.down_at + inp.hold):
+                inp.fired = True
+                fired.append(inp.action)
+        return fired
+
+    def _accept(self, inp: _Input, pressed: bool, at: float) -> list[str]:
+        inp.level = pressed
+        inp.accepted_at = at
+        if not pressed:
+            inp.down_at = None
+            return []
+        inp.down_at = at
+        inp.fired = inp.hold is None
+        return [inp.action] if inp.hold is None else []
+
+    def release_all(self) -> None:
+        """Forget every press (focus lost: a key-up will never come)."""
+        for inp in self.inputs.values():
+            inp.level = inp.raw = False
+            inp.down_at = None
+
+    def progress(self, now: float) -> tuple[str, float] | None:
+        """The hold in progress as ``(action, 0..1)``, the furthest one if several."""
+        best: tuple[str, float] | None = None
+        for inp in self.inputs.values():
+            if inp.level and not inp.fired and inp.hold and inp.down_at is not None:
+                p = min(1.0, max(0.0, (now - inp.down_at) / inp.hold))
+                if best is None or p > best[1]:
+                    best = (inp.action, p)
+        return best
+
+    def next_due(self) -> float | None:
+        """The earliest time :meth:`advance` has something to do (``None``: nothing)."""
+        due = [inp.accepted_at + inp.debounce for inp in self.inputs.values()
+               if inp.raw != inp.level]
+        due += [inp.down_at + inp.hold for inp in self.inputs.values()
+                if inp.level and not inp.fired and inp.hold is not None
+                and inp.down_at is not None]
+        return min(due) if due else None
+
+
+# --------------------------------------------------------------------------- GPIO
+
+
+class ButtonBox:
+    """A gpiozero input per configured action (pull-up, no gpiozero debounce); raw edges
+    go to ``on_edge``.
+
+    ``on_edge(action, pressed, time)`` is called from gpiozero's thread (or, with
+    the MockFactory, from whoever drives the pin): it must only hand the edge on.
+    ``clock`` stamps the edges (default ``time.monotonic``).
+    """
+
+    def __init__(self, config: ButtonConfig, on_edge: Edge, *,
+                 clock: Callable[[], float] = time.monotonic, pin_factory: Any = None) -> None:
+        from gpiozero import DigitalInputDevice, PinFactoryFallback
+
+        self.config = config
+        self.on_edge = on_edge
+        self.clock = clock
+        self.buttons: dict[str, Any] = {}
+        try:
+            for action, pin in config.pins.items():
+                with warnings.catch_warnings():  # the factories tried on the way: noise
+                    warnings.simplefilter("ignore", PinFactoryFallback)
+                    b = DigitalInputDevice(pin, pull_up=config.pull_up, bounce_time=None,
+                                           pin_factory=pin_factory)
+                b.when_activated = self._handler(action, True)
+                b.when_deactivated = self._handler(action, False)
+                self.buttons[action] = b
+        except Exception:
+            self.close()
+            raise
+
+    def _handler(self, action: str, pressed: bool) -> Callable[[], None]:
+        def handler() -> None:
+            self.on_edge(action, pressed, self.clock())
+        return handler
+
+    def pressed(self) -> dict[str, bool]:
+        """The pins' levels now (for a start with a button already down)."""
+        return {a: bool(b.is_active) for a, b in self.buttons.items()}
+
+    def close(self) -> None:
+        for b in self.buttons.values():
+            b.when_activated = b.when_deactivated = None
+            b.close()
+        self.buttons.clear()
+
+
+# --------------------------------------------------------------------------- the table's dealer
+
+
+def occupied_seats(table_state: dict[str, Any] | None) -> list[int]:
+    """Seat numbers with a player in them, ascending (from a retained ``table/N`` payload)."""
+    if not table_state:
+        return []
+    return sorted(s["seat"] for s in table_state.get("seats", ()) if s.get("player_id")
+                  is not None or s.get("name"))
+
+
+def step_seat(seats: Iterable[int], current: int | None, direction: int) -> int | None:
+    """The next (``direction=1``) or previous (``-1``) occupied seat after ``current``,
+    wrapping around; from no selection (or an empty seat) the nearest in that direction."""
+    seats = sorted(seats)
+    if not seats:
+        return None
+    if current is None:
+        return seats[0] if direction > 0 else seats[-1]
+    if direction > 0:
+        return next((s for s in seats if s > current), seats[0])
+    return next((s for s in reversed(seats) if s < current), seats[-1])
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an action did: ``sent`` a press (``cid``), ``selected`` a seat, or an ``info``."""
+
+    action: str
+    kind: str  #: "sent", "selected", "info"
+    seat: int | None = None
+    cid: str | None = None
+    message: str = ""  #: for "info": a key of kiosk.app's texts ("no_seat", "no_players")
+
+
+class TableControls:
+    """One table's dealer controls: the button box and keyboard inputs, the selected seat,
+    and the presses (``send(action, **fields) -> command id``, e.g. ``Link.press``).
+
+    Feed raw edges with :meth:`edge` (input names are the actions for the box and
+    ``"key:<action>"`` for the keyboard), let time pass with :meth:`advance`; both
+    return :class:`Outcome` s. :meth:`update_table` with each new ``table/N`` state.
+    """
+
+    def __init__(self, config: ButtonConfig, send: Callable[..., str], *,
+                 keyboard: bool = True) -> None:
+        self.config = config
+        self.send = send
+        self.inputs = Inputs()
+        debounce = config.debounce_ms / 1000
+        for action in ACTIONS:
+            if action in config.pins:
+                self.inputs.add(action, action, debounce=debounce, hold=config.hold(action))
+            if keyboard:
+                self.inputs.add(f"key:{action}", action, hold=config.hold(action))
+        self.table: dict[str, Any] | None = None
+        self.selected: int | None = None
+        self._selected_player: Any = None
+
+    # -- state
+    def update_table(self, table_state: dict[str, Any] | None) -> bool:
+        """A new ``table/N`` payload; clears the selection when its player left the seat
+        (a bust must never hit whoever sits down there next). True if the selection changed."""
+        self.table = table_state
+        if self.selected is None:
+            return False
+        if self._occupant(self.selected) != self._selected_player \
+                or self.selected not in occupied_seats(table_state):
+            self.selected = None
+            self._selected_player = None
+            return True
+        return False
+
+    def _occupant(self, seat: int) -> Any:
+        for s in (self.table or {}).get("seats", ()):
+            if s.get("seat") == seat:
+                return s.get("player_id", s.get("name"))
+        return None
+
+    def select(self, seat: int | None) -> None:
+        self.selected = seat
+        self._selected_player = None if seat is None else self._occupant(seat)
+
+    # -- input
+    def edge(self, name: str, pressed: bool, at: float) -> list[Outcome]:
+        return self._run(self.inputs.edge(name, pressed, at))
+
+    def advance(self, now: float) -> list[Outcome]:
+        return self._run(self.inputs.advance(now))
+
+    def progress(self, now: float) -> tuple[str, float] | None:
+        return self.inputs.progress(now)
+
+    def next_due(self) -> float | None:
+        return self.inputs.next_due()
+
+    def _run(self, actions: list[str]) -> list[Outcome]:
+        return [self.do(a) for a in actions]
+
+    def do(self, action: str) -> Outcome:
+        """Carry out a confirmed action (a tap of a tap button, a completed hold)."""
+        if action in ("seat_next", "seat_prev"):
+            seats = occupied_seats(self.table)
+            if not seats:
+                return Outcome(action, "info", message="no_players")
+            self.select(step_seat(seats, self.selected, 1 if action == "seat_next" else -1))
+            return Outcome(action, "selected", seat=self.selected)
+        if action == "bust":
+            if self.selected is None:
+                return Outcome(action, "info", message="no_seat")
+            seat = self.selected
+            return Outcome(action, "sent", seat=seat, cid=self.send("bust", seat=seat))
+        if action not in ("time", "hand_done", "undo"):
+            raise ValueError(f"unknown action {action!r}")
+        return Outcome(action, "sent", cid=self.send(action))
