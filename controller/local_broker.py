@@ -63,7 +63,7 @@ class LocalBroker:
     def _start_mosquitto(self, exe: str) -> None:
         conf = Path(self._tmp.name) / "mosquitto.conf"
         conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
-                        "persistence false\nlog_type error\n")
+                        "persistence false\nlog_type error\nset_tcp_nodelay true\n")
         self._proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL)
         self.kind = "mosquitto"

@@ -98,11 +98,23 @@ class Topics:
 
 
 # ---------------------------------------------------------------- validation
+def _no_constant(name: str) -> float:
+    # Python reads NaN and Infinity, JSON has neither; a NaN in "time add" skipped a level
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text} is out of range")
+    return value
+
+
 def _loads(payload: bytes | str) -> dict[str, Any]:
     if len(payload) > MAX_PAYLOAD:
         raise ProtocolError(f"payload of {len(payload)} bytes is larger than {MAX_PAYLOAD}")
     try:
-        data = json.loads(payload)
+        data = json.loads(payload, parse_constant=_no_constant, parse_float=_finite)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"payload is not JSON: {exc}") from None
     except RecursionError:

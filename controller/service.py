@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import re
 import signal
 import threading
 import time
@@ -43,13 +44,15 @@ class ControllerService:
 
     def __init__(self, settings: TournamentSettings, db: str, broker: Broker,
                  *, wall: Callable[[], float] = time.time,
-                 client_id: str = "floorman-controller") -> None:
+                 client_id: str | None = None) -> None:
         self.settings = settings
         self.db = db
         self.broker = broker
         self.topics = Topics(broker.prefix)
         self.wall = wall
-        self.client_id = client_id
+        # one per tournament: two controllers with one client id on a broker throw each
+        # other off, and with a persistent session one gets the other's commands
+        self.client_id = client_id or controller_client_id(broker.prefix)
         self.inbox: queue.Queue[tuple[str, bytes, float]] = queue.Queue()
         self.floor: Floor | None = None
         self.presence: dict[str, dict[str, Any]] = {}
@@ -310,6 +313,7 @@ class ControllerService:
             if only is None or name in only:
                 yield top.state(name), make()
         if only is None or "tables" in only:
+            time.sleep(0)  # let paho's network thread send the summary before the tables
             plan, pending = t.plan(), t.pending_moves()  # once, not once per table
             for n in sorted(set(t.tables) | set(t.broken)):
                 yield top.table_state(n), views.table_view(t, n, plan=plan, pending=pending)
@@ -342,6 +346,11 @@ class ControllerService:
             self._published[topic] = payload
             sent += 1
         return sent
+
+
+def controller_client_id(prefix: str) -> str:
+    """The controller's MQTT client id for a topic prefix (unique per tournament)."""
+    return "floorman-controller-" + re.sub(r"[^A-Za-z0-9_.-]", "-", prefix)
 
 
 def _envelope(payload: bytes) -> tuple[str | None, str | None]:

@@ -8,7 +8,7 @@ from controller.engine.settings import Level, Points, TournamentSettings
 
 
 def make_settings(**overrides) -> TournamentSettings:
-    """Small default tournament: 9 players per 9-seat table, 12 ten-minute levels, a break after 4."""
+    """Small tournament: 9 players per 9-seat table, 12 ten-minute levels, a break after 4."""
     levels = []
     for i in range(12):
         levels.append(Level("level", 600, 25 * 2**i, 50 * 2**i, 0))

@@ -393,6 +393,8 @@ class Tournament:
             raise Rejected(f"time takes add or set, got {op!r}")
         if op == "set" and seconds < 0:
             raise Rejected("the time left cannot be negative")
+        if not abs(seconds) <= 24 * 3600:
+            raise Rejected(f"{seconds} seconds is more than a day; give at most 86400")
         if clk.left(self.clock, self.settings.structure, now) is None:
             raise Rejected("this level has no end")
         self._emit("clock", now, op=op, value=float(seconds))

@@ -1,4 +1,4 @@
-"""The demo's broker: Mosquitto when installed, else the embedded amqtt — both carry retained state."""
+"""The demo's broker: Mosquitto when installed, else embedded amqtt; both keep retained state."""
 
 from __future__ import annotations
 
