@@ -56,7 +56,7 @@ def send(broker: Broker, cmd: str, args: dict[str, Any] | None = None, *,
     def on_message(c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
         try:
             data = json.loads(msg.payload)
-        except ValueError:
+        except (ValueError, RecursionError):  # an exception here would end paho's thread
             return
         if isinstance(data, dict) and data.get("id") == cid:
             answer.update(data)

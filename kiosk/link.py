@@ -34,10 +34,22 @@ from kiosk.sync import ClockSync
 
 #: seconds between resends of an unanswered press
 RESEND = 2.0
+#: seconds between time requests while no request has been answered yet
+UNSYNCED_RETRY = 0.5
+
+
+def _account(broker: Broker) -> str | None:
+    """A kiosk that logs in is called by its user name (``table-3``, ``wall``): the broker's
+    ACL (``floorman broker-config``) grants ``presence/<user>`` and ``ack/<user>`` per account,
+    so the client id must be the user name. ``None`` when there is no usable user name."""
+    user = broker.username
+    return user if user and protocol._CLIENT.match(user) else None
 
 
 class Link:
-    """One kiosk's MQTT link. ``table=None`` for a wall screen."""
+    """One kiosk's MQTT link. ``table=None`` for a wall screen.
+
+    Client id: ``name``, else the broker user name, else ``table-<n>`` / ``wall-<random>``."""
 
     def __init__(self, broker: Broker, *, table: int | None = None, name: str | None = None,
                  notify: Callable[[str, Any], None] | None = None,
@@ -45,7 +57,8 @@ class Link:
         self.broker = broker
         self.table = table
         self.topics = Topics(broker.prefix)
-        self.client_id = name or (f"table-{table}" if table else f"wall-{uuid.uuid4().hex[:6]}")
+        self.client_id = name or _account(broker) or (
+            f"table-{table}" if table else f"wall-{uuid.uuid4().hex[:6]}")
         self.notify = notify or (lambda kind, data: None)
         self.sync = ClockSync(local)
         self.sync_every = sync_every
@@ -114,7 +127,10 @@ class Link:
         while not self._stop.wait(0.25):
             self._flush()
             if self.connected.is_set() and time.monotonic() >= next_sync:
-                next_sync = time.monotonic() + self.sync_every
+                # not synced yet (the controller was down when we connected: nobody
+                # answered): ask again soon, the screen shows no clock until then
+                next_sync = time.monotonic() + (self.sync_every if self.sync.synced
+                                                else UNSYNCED_RETRY)
                 self.request_time()
 
     def request_time(self) -> None:
@@ -144,7 +160,7 @@ class Link:
     def _on_message(self, c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
         try:
             data = json.loads(msg.payload) if msg.payload else None
-        except ValueError:
+        except (ValueError, RecursionError):  # an exception here would end paho's thread
             return
         if not isinstance(data, dict):
             return
@@ -155,6 +171,8 @@ class Link:
             return
         if topic == self.topics.ack(self.client_id):
             cid = data.get("id")
+            if not isinstance(cid, str):
+                return
             with self._lock:
                 known = self.outbox.pop(cid, None) is not None
             if known or cid in self.answers:

@@ -11,6 +11,7 @@ delay among the last few wins.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections import deque
 from collections.abc import Callable
@@ -50,12 +51,16 @@ class ClockSync:
         """Take a time response; returns the sample, or ``None`` if it is not ours or malformed."""
         t3 = self.local()
         try:
-            t0 = self._sent.pop(data["id"])
+            t0 = self._sent[data["id"]]
             t1, t2 = float(data["t1"]), float(data["t2"])
-        except (KeyError, TypeError, ValueError):
+            echoed = float(data.get("t0", t0))
+        except (KeyError, TypeError, ValueError, OverflowError):
             return None
-        if abs(float(data.get("t0", t0)) - t0) > 1e-6:
+        # NaN would make a sample with delay 0 that wins as the best one forever; and a
+        # broken response must not use up the request, whose real answer may still come
+        if not (math.isfinite(t1) and math.isfinite(t2)) or not abs(echoed - t0) <= 1e-6:
             return None
+        del self._sent[data["id"]]
         s = Sample(offset=((t1 - t0) + (t2 - t3)) / 2, delay=max(0.0, (t3 - t0) - (t2 - t1)))
         self.samples.append(s)
         return s
