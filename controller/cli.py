@@ -21,6 +21,20 @@ def _check(args: argparse.Namespace) -> int:
     return main_check(args.file)
 
 
+def _broker_config(args: argparse.Namespace) -> int:
+    from controller.brokerconfig import write
+
+    try:
+        report = write(args.out, args.tables, walls=args.walls, prefix=args.prefix,
+                       rotate=args.rotate, hash_with=args.hasher)
+    except (ValueError, RuntimeError, OSError) as exc:
+        print(f"floorman broker-config: {exc}", file=sys.stderr)
+        return 2
+    for status, path in report:
+        print(f"{status} {path}")
+    return 0
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from controller.config import ConfigError, load_tournament
     from controller.engine.results import results_csv
@@ -128,7 +142,10 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
             return "level", {"to": args.number}
         return "level", {"to": args.what}
     if v == "time":
-        return "time", {"op": args.op, "seconds": _seconds(args.value)}
+        seconds = _seconds(args.value)
+        if args.op == "remove":
+            return "time", {"op": "add", "seconds": -abs(seconds)}
+        return "time", {"op": args.op, "seconds": seconds}
     if v == "register":
         return "register", {"names": args.names, "member": not args.guest}
     if v == "late":
@@ -258,8 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
     d = director("level", "level next|prev|set N")
     d.add_argument("what", choices=["next", "prev", "set"])
     d.add_argument("number", nargs="?", type=int)
-    d = director("time", "time add|set SECONDS or M:SS (negative removes)")
-    d.add_argument("op", choices=["add", "set"])
+    d = director("time", "time add|remove|set SECONDS or M:SS")
+    d.add_argument("op", choices=["add", "remove", "set"])
     d.add_argument("value")
     d = director("register", "register NAME… (quote names with spaces)")
     d.add_argument("names", nargs="+")
@@ -316,6 +333,20 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or the kiosk file)")
     q.add_argument("--prefix", help="topic prefix (default: $FLOORMAN_PREFIX or the kiosk file)")
     q.set_defaults(func=_kiosk)
+
+    b = sub.add_parser("broker-config", help="Mosquitto password file, ACL and one "
+                       "credentials file per client for a locked-down broker")
+    b.add_argument("--tables", type=int, required=True, help="accounts table-1 … table-N")
+    b.add_argument("--walls", type=int, default=1, help="wall screens: wall, wall-2 … "
+                   "(default 1)")
+    b.add_argument("--out", required=True, help="folder for floorman.passwd, floorman.acl "
+                   "and credentials/")
+    b.add_argument("--prefix", default=os.environ.get("FLOORMAN_PREFIX") or "floorman/default",
+                   help="topic prefix (default: $FLOORMAN_PREFIX or floorman/default)")
+    b.add_argument("--rotate", action="store_true", help="new passwords for every account")
+    b.add_argument("--hasher", choices=["auto", "mosquitto_passwd", "python"], default="auto",
+                   help="who hashes the passwords (auto: mosquitto_passwd when installed)")
+    b.set_defaults(func=_broker_config)
 
     c = sub.add_parser("check", help="validate a tournament YAML file")
     c.add_argument("file")
