@@ -75,7 +75,7 @@ def test_every_director_verb(broker, prefix, controller_factory):
     # 21 players on three tables of 9: after one move apply (if the bust left 8/7/6) the
     # tables are balanced; too many for one table, no room to break one
     r = floorman(a, p, "move", "apply")
-    assert (r.returncode == 0 and r.stdout.startswith("move Player")) or \
+    assert (r.returncode == 0 and r.stdout.startswith("move ")) or \
         "the tables are balanced" in r.stderr
     assert "the tables are balanced" in rejected("move", "apply")
     assert "do not fit at one table" in rejected("final-table")
