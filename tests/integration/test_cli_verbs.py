@@ -83,7 +83,7 @@ def test_every_director_verb(broker, prefix, controller_factory):
 
 
 def test_unreachable_broker_is_a_clear_error(tmp_path):
-    from conftest import free_port
+    from controller.local_broker import free_port
 
     r = floorman(f"127.0.0.1:{free_port()}", "nowhere", "status")
     assert r.returncode == 2
