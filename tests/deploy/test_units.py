@@ -1,0 +1,117 @@
+"""The systemd units: what they say, and ``systemd-analyze verify`` on them as the
+installer put them into a throwaway root (their ExecStart paths point into that root
+for the check; everything else is verified as shipped)."""
+
+from __future__ import annotations
+
+import configparser
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from deploykit import ROOT
+
+ANALYZE = shutil.which("systemd-analyze")
+KIOSK = ROOT / "systemd" / "floorman-kiosk@.service"
+CONTROLLER = ROOT / "systemd" / "floorman-controller.service"
+
+
+def unit(path: Path) -> dict[str, dict[str, list[str]]]:
+    """A unit file as {section: {key: [values]}} (keys may repeat)."""
+    out: dict[str, dict[str, list[str]]] = {}
+    section = None
+    for raw in path.read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            out[section] = {}
+            continue
+        key, _, value = line.partition("=")
+        assert section is not None
+        out[section].setdefault(key, []).append(value)
+    return out
+
+
+def test_kiosk_unit_runs_the_screen_on_tty1_as_floorman():
+    u = unit(KIOSK)
+    s = u["Service"]
+    assert s["User"] == ["floorman"] and s["Group"] == ["floorman"]
+    assert "SDL_VIDEODRIVER=kmsdrm" in s["Environment"]
+    assert s["TTYPath"] == ["/dev/tty1"] and s["StandardInput"] == ["tty"]
+    # with a tty as input the output would go there too: the journal takes it
+    assert s["StandardOutput"] == ["journal"] and s["StandardError"] == ["journal"]
+    assert u["Unit"]["Conflicts"] == ["getty@tty1.service"]
+    assert s["Restart"] == ["on-failure"]
+    assert s["ExecStart"] == ["/opt/floorman/scripts/kiosk-start %i"]
+    assert any("setterm" in x and "--blank 0" in x for x in s["ExecStartPre"])
+    assert all(x.startswith("-") for x in s["ExecStartPre"])  # never keeps the screen off
+    assert u["Install"]["WantedBy"] == ["multi-user.target"]
+    # lgpio (gpiozero on Bookworm) needs a writable working directory for its pipes
+    assert s["RuntimeDirectory"] == ["floorman-kiosk-%i"]
+    assert s["WorkingDirectory"] == ["%t/floorman-kiosk-%i"]
+    # what the unit starts is shipped and installed
+    assert (ROOT / "scripts" / "kiosk-start").exists()
+
+
+def test_controller_unit_reads_the_installed_files():
+    s = unit(CONTROLLER)["Service"]
+    assert s["User"] == ["floorman"]
+    assert s["EnvironmentFile"] == ["-/etc/floorman/controller.env"]
+    assert s["ExecStart"][0].startswith("/opt/floorman/.venv/bin/floorman controller "
+                                        "/etc/floorman/tournament.yaml")
+
+
+def test_units_parse_as_ini():
+    for path in (KIOSK, CONTROLLER):
+        cp = configparser.ConfigParser(strict=False, interpolation=None)
+        cp.read_string(path.read_text())
+        assert {"Unit", "Service", "Install"} <= set(cp.sections())
+
+
+def verify(units: list[Path], tmp: Path, root: Path) -> subprocess.CompletedProcess:
+    """``systemd-analyze verify`` on copies whose /opt/floorman paths point into ``root``."""
+    copies = []
+    for u in units:
+        dest = tmp / u.name
+        dest.write_text(u.read_text().replace("/opt/floorman", str(root / "opt/floorman")))
+        copies.append(str(dest))
+    return subprocess.run([ANALYZE, "verify", *copies], capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
+def test_installed_kiosk_units_verify(kiosk_root, tmp_path):
+    root = kiosk_root[0]
+    template = root / "etc/systemd/system/floorman-kiosk@.service"
+    instances = []
+    for instance in ("3", "wall", "wall-2"):
+        dest = tmp_path / "src" / f"floorman-kiosk@{instance}.service"
+        dest.parent.mkdir(exist_ok=True)
+        shutil.copy(template, dest)
+        instances.append(dest)
+    r = verify(instances, tmp_path, root)
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert "floorman" not in r.stderr, r.stderr  # no warning about our units at all
+
+
+@pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
+def test_installed_controller_unit_verifies(controller_root, tmp_path):
+    root = controller_root[0]
+    r = verify([root / "etc/systemd/system/floorman-controller.service"], tmp_path, root)
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert "floorman" not in r.stderr, r.stderr
+
+
+@pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
+def test_verify_catches_a_missing_program(tmp_path):
+    """The check itself works: a unit whose ExecStart does not exist fails it."""
+    dest = tmp_path / "floorman-kiosk@3.service"
+    shutil.copy(KIOSK, dest)
+    r = subprocess.run([ANALYZE, "verify", str(dest)], capture_output=True, text=True,
+                       timeout=120)
+    if Path("/opt/floorman/scripts/kiosk-start").exists():
+        pytest.skip("Floorman is installed on this machine")
+    assert r.returncode != 0 and "kiosk-start" in r.stderr
