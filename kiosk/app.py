@@ -31,6 +31,7 @@ import math
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -55,6 +56,8 @@ HOLD_FRAME = 1 / 30
 MIN_FRAME = 1 / 60
 #: window size when leaving fullscreen without --windowed
 DEFAULT_WINDOW = (1280, 720)
+#: the interpreter's thread switch interval in a kiosk (s; Python's default is 0.005)
+SWITCH_INTERVAL = 0.0005
 
 #: pygame key → dealer action (the box's buttons on a keyboard)
 KEYS = {"left": "seat_prev", "right": "seat_next", "b": "bust", "t": "time",
@@ -229,6 +232,12 @@ class KioskApp:
     def start(self) -> KioskApp:
         if not self._started:
             self._started = True
+            # paho's thread must not wait for the GIL behind a whole frame: with
+            # Python's default 5 ms it sent a press, or took the answer in, only after
+            # the frame being drawn (bench/kiosk.py: p99 press → answer on screen 17 →
+            # 13 ms with 50 tables). The kiosk's threads are idle but for these moments.
+            if sys.getswitchinterval() > SWITCH_INTERVAL:
+                sys.setswitchinterval(SWITCH_INTERVAL)
             self.link.start()
         return self
 
@@ -325,11 +334,18 @@ class KioskApp:
             value = self.link.state.get(data)
             if value is None:
                 return
+            if data == "clock" and not self.link.sync.synced:
+                # the anchor is in controller time: before the first sync we would count
+                # from our monotonic clock and show ~500,000 hours. "synced" brings it.
+                return
             self.state[data] = value
             if data in ("structure", "summary"):
                 self._language()
             if self.controls is not None and data == f"table/{self.table}":
                 self.controls.update_table(value)
+        elif kind == "synced":
+            if "clock" not in self.state and "clock" in self.link.state:
+                self.state["clock"] = self.link.state["clock"]
         elif kind == "answer":
             self._answer(data)
         elif kind == "refused":

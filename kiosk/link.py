@@ -5,8 +5,9 @@
 - State: every retained ``state/…`` topic is cached; :attr:`Link.state` holds
   the latest payload per topic suffix (``"clock"``, ``"table/3"`` …).
 - Presses: :meth:`Link.press` queues a command with a fresh id; the outbox is
-  sent in order and resent until the controller answers, across broker
-  outages. The controller applies each id once.
+  sent in order, one press at a time (the next when the controller answered the
+  one before), each resent until answered, across broker outages. The
+  controller applies each id once, in press order.
 - Clock: time requests on connect and every ``sync_every`` seconds keep a
   :class:`~kiosk.sync.ClockSync` up to date.
 
@@ -111,16 +112,22 @@ class Link:
             return len(self.outbox)
 
     def _flush(self, force: bool = False) -> None:
+        """Send the oldest unanswered press: at once, else again after :data:`RESEND` s.
+
+        One press at a time, the next when this one is answered: a press can be lost on
+        the way (after a broker restart the controller may not be subscribed yet), and
+        with several in flight the resend of a lost one would reach the controller after
+        a newer one, which it would then apply first (tests/drills, broker loss)."""
         if not self.connected.is_set() or self.table is None:
             return
         now = time.monotonic()
         with self._lock:
-            due = [(cid, m) for cid, m in self.outbox.items()
-                   if force or now - m["sent"] >= RESEND]
-            for _, m in due:
-                m["sent"] = now
-        for _, m in due:  # in queue order, so the controller sees presses in order
-            self.mqtt.publish(self.topics.table_cmd(self.table), m["payload"], 1)
+            head = next(iter(self.outbox.values()), None)
+            if head is None or not (force or now - head["sent"] >= RESEND):
+                return
+            head["sent"] = now
+            payload = head["payload"]
+        self.mqtt.publish(self.topics.table_cmd(self.table), payload, 1)
 
     def _pump(self) -> None:
         next_sync = 0.0
@@ -178,6 +185,8 @@ class Link:
             if known or cid in self.answers:
                 self.answers[cid] = data
                 self.notify("answer", data)
+            if known:
+                self._flush()  # the next press, if one is waiting
             return
         key = topic[len(self.topics.prefix) + len("/state/"):]
         self.state[key] = data
