@@ -183,6 +183,9 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
             tag = ("→ " + tr("incoming", lang), BLUE)
         if tag:
             tsize = max(c.min_size, round(inner.height * 0.42))
+            if tag[0].startswith("→") and \
+                    c.fonts.get(COND, tsize).size(tag[0])[0] > name_r.width // 3:
+                tag = ("→", tag[1])  # a narrow row (7" screen): the arrow, and the name readable
             tw = min(c.fonts.get(COND, tsize).size(tag[0])[0], name_r.width // 2)
             tag_r = pygame.Rect(name_r.right - tw, name_r.y, tw, name_r.height)
             c.text(tag[0], tag_r, face=COND, colour=tag[1], bg=bg, max_size=tsize,
