@@ -183,8 +183,9 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
             tag = ("→ " + tr("incoming", lang), BLUE)
         if tag:
             tsize = max(c.min_size, round(inner.height * 0.42))
-            if tag[0].startswith("→") and \
-                    c.fonts.get(COND, tsize).size(tag[0])[0] > name_r.width // 3:
+            need = (c.fonts.get(COND, tsize).size(tag[0])[0] + pad * 2
+                    + c.fonts.get(COND, name_size).size(occ.get("name") or "?")[0])
+            if tag[0].startswith("→") and need > name_r.width:
                 tag = ("→", tag[1])  # a narrow row (7" screen): the arrow, and the name readable
             tw = min(c.fonts.get(COND, tsize).size(tag[0])[0], name_r.width // 2)
             tag_r = pygame.Rect(name_r.right - tw, name_r.y, tw, name_r.height)
