@@ -42,7 +42,6 @@ import pstats
 import selectors
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -58,6 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import paho.mqtt.client as mqtt  # noqa: E402
 
 from controller import protocol  # noqa: E402
+from controller.local_broker import free_port, wait_port  # noqa: E402
 from controller.mqtt import Broker, client  # noqa: E402
 from controller.protocol import Topics  # noqa: E402
 
@@ -72,21 +72,8 @@ def pct(values: list[float], p: float) -> float:
     return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.02)
-    raise TimeoutError(f"nothing listens on port {port}")
 
 
 def wait(cond: Any, timeout: float, what: str) -> Any:

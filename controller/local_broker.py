@@ -20,12 +20,14 @@ log = logging.getLogger("floorman.broker")
 
 
 def free_port() -> int:
+    """A TCP port on loopback that nothing listens on now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def _wait(port: int, timeout: float = 10.0) -> None:
+def wait_port(port: int, timeout: float = 10.0) -> None:
+    """Wait until something listens on loopback ``port`` (raises TimeoutError)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -57,7 +59,7 @@ class LocalBroker:
             self._start_mosquitto(exe)
         else:
             self._start_amqtt()
-        _wait(self.port)
+        wait_port(self.port)
         log.info("%s broker on 127.0.0.1:%d", self.kind, self.port)
 
     def _start_mosquitto(self, exe: str) -> None:

@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import ssl
 import subprocess
 import sys
@@ -27,6 +26,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
+from controller.local_broker import free_port, wait_port
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 DROP_IN = ROOT / "systemd" / "mosquitto-floorman.conf"
 MOSQUITTO = shutil.which("mosquitto") or (
@@ -37,21 +38,8 @@ needs_broker = pytest.mark.skipif(MOSQUITTO is None or OPENSSL is None,
                                   reason="mosquitto and openssl are needed")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.02)
-    raise TimeoutError(f"nothing listens on port {port}")
 
 
 def wait_for(cond: Any, timeout: float = 10.0, what: str = "condition") -> Any:

@@ -6,14 +6,14 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
+
+from controller.local_broker import free_port, wait_port
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -23,21 +23,8 @@ MOSQUITTO = shutil.which("mosquitto") or (
 requires_broker = pytest.mark.skipif(MOSQUITTO is None, reason="mosquitto is not installed")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.02)
-    raise TimeoutError(f"nothing listens on port {port}")
 
 
 class Mosquitto:
