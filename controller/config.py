@@ -155,9 +155,14 @@ class _Reader:
 
     def scalar(self, node: yaml.Node, path: str) -> Any:
         try:
-            return self.constructor.construct_object(node, deep=True)
+            value = self.constructor.construct_object(node, deep=True)
+            if isinstance(value, str):
+                value.encode()  # "\ud800" is a YAML escape, but no text a screen can show
+            return value
         except (yaml.YAMLError, ValueError, TypeError, OverflowError, KeyError) as exc:
             text = getattr(exc, "problem", None) or str(exc) or type(exc).__name__
+            if isinstance(exc, UnicodeEncodeError):
+                text = "not text (a \\uD800-\\uDFFF escape on its own)"
             self.problem(node.start_mark.line + 1, path, f"cannot read this value: {text}")
             return _BAD
 
@@ -238,6 +243,9 @@ def _parse(text: str, file: str, problems: list[ConfigProblem]) -> _Node | None:
             line = text.count("\n", 0, position) + 1
         reason = getattr(exc, "reason", None) or str(exc)
         problems.append(ConfigProblem(file, line, "", f"YAML error: {reason}"))
+        return None
+    except RecursionError:  # PyYAML composes nested [[[…]]] recursively (tests/drills)
+        problems.append(ConfigProblem(file, None, "", "the document is nested too deeply"))
         return None
     if root is None:
         problems.append(ConfigProblem(file, None, "", "the file is empty (expected name:, "

@@ -13,6 +13,7 @@ import logging
 import os
 import secrets
 import signal
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +33,7 @@ class Floor:
         self.store = store
         self.tournament = tournament
         #: fault injection for the resilience drills: called with "before-store"
-        #: and (by the service) "after-store"; see :func:`fault_from_env`
+        #: and (by the service) "after-store" and "during-publish"; see :func:`fault_from_env`
         self.fault: Callable[[str], None] = lambda stage: None
 
     @classmethod
@@ -94,7 +95,9 @@ class Floor:
 
 def fault_from_env(value: str | None = None) -> Callable[[str], None]:
     """A fault injector for drills: ``FLOORMAN_FAULT=STAGE[:N]`` kills the process with
-    SIGKILL at STAGE ("before-store" or "after-store") of the N-th command (default 1).
+    SIGKILL at STAGE ("before-store" or "after-store") of the N-th command (default 1),
+    or ("during-publish") in the middle of the N-th state publish of two topics or more:
+    after the first two went out, before the rest.
 
     Unset (the normal case) it does nothing.
     """
@@ -109,6 +112,8 @@ def fault_from_env(value: str | None = None) -> Callable[[str], None]:
             left[0] -= 1
             if left[0] <= 0:
                 log.warning("FLOORMAN_FAULT: killing the controller at %s", at)
+                if at == "during-publish":
+                    time.sleep(0.1)  # paho's thread sends what was published so far
                 os.kill(os.getpid(), signal.SIGKILL)
 
     return fault

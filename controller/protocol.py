@@ -121,6 +121,14 @@ def _loads(payload: bytes | str) -> dict[str, Any]:
         raise ProtocolError("payload is nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"payload must be a JSON object, got {type(data).__name__}")
+    try:
+        json.dumps(data, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        # "\ud800" is valid JSON, but not text: a name with it, once stored, could never be
+        # published (tests/drills: it killed the controller at every start)
+        raise ProtocolError("payload has text that is not Unicode (a lone surrogate)") from None
+    except RecursionError:
+        raise ProtocolError("payload is nested too deeply") from None
     if data.get("v") != VERSION:
         raise ProtocolError(f"schema version must be {VERSION}, got {data.get('v')!r}")
     return data
@@ -221,7 +229,10 @@ def parse(kind: str, payload: bytes | str, key: str | None = None) -> dict[str, 
 
 
 def dumps(data: dict[str, Any]) -> bytes:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    try:
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    except UnicodeEncodeError:  # a lone surrogate (a name from an old log, a YAML escape)
+        return json.dumps(data, separators=(",", ":")).encode()
 
 
 # ------------------------------------------------------------ outbound schemas

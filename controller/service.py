@@ -345,6 +345,8 @@ class ControllerService:
             self.mqtt.publish(topic, payload, 1, True)
             self._published[topic] = payload
             sent += 1
+            if sent == 2:
+                self.floor.fault("during-publish")  # drills: FLOORMAN_FAULT=during-publish
         return sent
 
 

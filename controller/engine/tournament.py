@@ -36,6 +36,13 @@ class Rejected(Exception):
     """An impossible command. ``str()`` is a reason a person can read."""
 
 
+def _flags(**flags: Any) -> None:
+    """Yes/no arguments must be true or false: "no" or {} must not mean yes (or no)."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise Rejected(f"{name} must be true or false, got {value!r}")
+
+
 class InvalidEvent(Exception):
     """An event that does not fit the state (a corrupt log, or an undo that would break history)."""
 
@@ -239,6 +246,7 @@ class Tournament:
     # -- registration and draw
     def _cmd_register(self, now: float, names: Sequence[str] | str, member: bool = True,
                       force: bool = False) -> None:
+        _flags(member=member, force=force)
         if isinstance(names, str):
             names = [names]
         clean = self._check_names(names)
@@ -250,6 +258,7 @@ class Tournament:
             self._emit("registered", now, player=len(self.players) + 1, name=n, member=bool(member))
 
     def _cmd_late(self, now: float, name: str, member: bool = True, force: bool = False) -> None:
+        _flags(member=member, force=force)
         (n,) = self._check_names([name])
         if not self.drawn:
             self._emit("registered", now, player=len(self.players) + 1, name=n, member=bool(member))
@@ -669,6 +678,7 @@ class Tournament:
 
     # -- hand-for-hand
     def _cmd_hfh(self, now: float, on: bool) -> None:
+        _flags(on=on)
         self._require_running()
         if on and self.hfh.on:
             raise Rejected("hand-for-hand is already on")
@@ -700,6 +710,10 @@ class Tournament:
         if op == "start":
             if tab.time_call is not None:
                 raise Rejected(f"a time call is already running at table {table}")
+            if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                     or not 1 <= seat <= tab.size):
+                raise Rejected(f"seat must be a seat of table {table} (1-{tab.size}), "
+                               f"got {seat!r}")
             tc = self.settings.time_call
             self._emit("time_call", now, table=table, op="start", seconds=tc.seconds,
                        countdown=tc.countdown, seat=seat)

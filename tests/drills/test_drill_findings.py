@@ -1,0 +1,108 @@
+"""What the drills found, pinned down without a broker (fast): each was a real bug.
+
+- Broker loss: a kiosk sent every waiting press at once; after a broker restart the
+  controller was not subscribed yet, the first presses were lost, and a newer press
+  overtook their resends. Now one press at a time (kiosk/link.py).
+- Bad input: ``"\\ud800"`` (valid JSON, no text) in a late entry's name was stored, and
+  every publish of it raised: the controller died, and died again at every start.
+- Bad input: a time call with a seat that is not a seat (``"x"``) was accepted and
+  published against the schema; ``member``/``force``/``on`` of any type counted as yes
+  or no ("false" turned hand-for-hand on).
+- Bad input: a tournament file nested 5,000 deep made ``floorman check`` and the
+  controller's start end in a RecursionError traceback; a lone ``\\ud800`` escape in
+  a name passed the check.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from controller import protocol
+from controller.config import ConfigError, load_tournament_text
+from controller.engine.tournament import Rejected, Tournament
+from controller.mqtt import Broker
+from kiosk.link import Link
+
+ROOT = Path(__file__).resolve().parents[2]
+CLUBS = ROOT / "config" / "clubs"
+
+
+def _tournament() -> Tournament:
+    settings = load_tournament_text('name: "F"\npreset: psc-five-spades\n', "f.yaml", CLUBS)
+    t = Tournament.new(settings, 7, 0.0)
+    t.execute({"cmd": "register", "names": [f"P{i}" for i in range(1, 19)]}, 1.0)
+    t.execute({"cmd": "draw"}, 2.0)
+    t.execute({"cmd": "start"}, 3.0)
+    return t
+
+
+def test_a_kiosk_sends_one_press_at_a_time_in_order():
+    link = Link(Broker(prefix="f"), table=2)
+    sent: list[str] = []
+    link.mqtt.publish = lambda topic, payload, qos=0, retain=False: sent.append(  # type: ignore
+        json.loads(payload)["id"])
+    link.connected.set()
+    ids = [link.press("hand_done"), link.press("bust", seat=3), link.press("hand_done")]
+    assert sent == ids[:1]  # the others wait for its answer
+    link._flush(force=True)  # a reconnect resends the oldest only
+    assert sent == [ids[0], ids[0]]
+    for n, cid in enumerate(ids):
+        msg = mqtt.MQTTMessage(topic=link.topics.ack(link.client_id).encode())
+        msg.payload = protocol.dumps({"v": 1, "id": cid, "ok": True, "events": []})
+        link._on_message(link.mqtt, None, msg)
+        assert sent[2:] == ids[1:n + 2]  # the answer sends the next
+    assert link.pending() == 0
+
+
+@pytest.mark.parametrize("payload", [
+    b'{"v": 1, "id": "a", "reply_to": "d", "cmd": "late", "args": {"name": "X \\ud800"}}',
+    '{"v": 1, "id": "a", "reply_to": "d", "cmd": "late", "args": {"name": "X \udc00"}}'
+    .encode("utf-8", "surrogatepass"),
+])
+def test_a_lone_surrogate_is_rejected_at_the_door(payload):
+    with pytest.raises(protocol.ProtocolError, match="lone surrogate"):
+        protocol.parse_director_command(payload)
+
+
+def test_a_lone_surrogate_already_stored_can_still_be_published():
+    data = json.loads(protocol.dumps({"name": "X \ud800", "city": "Köln"}))
+    assert data == {"name": "X \ud800", "city": "Köln"}
+
+
+@pytest.mark.parametrize("seat", ["x", 0, 11, True, 1.5, [1]])
+def test_a_time_call_seat_must_be_a_seat(seat):
+    t = _tournament()
+    with pytest.raises(Rejected, match="seat must be a seat of table 1"):
+        t.execute({"cmd": "time_call", "table": 1, "op": "start", "seat": seat}, 4.0)
+    t.execute({"cmd": "time_call", "table": 1, "op": "start", "seat": 4}, 4.0)
+
+
+@pytest.mark.parametrize("cmd", [
+    {"cmd": "register", "names": ["New One"], "member": "no"},
+    {"cmd": "register", "names": ["New One"], "force": "start"},
+    {"cmd": "late", "name": "New One", "force": {}},
+    {"cmd": "late", "name": "New One", "member": 0},
+    {"cmd": "hfh", "on": "false"},
+    {"cmd": "hfh", "on": 1},
+])
+def test_yes_or_no_arguments_must_be_true_or_false(cmd):
+    t = _tournament()
+    before = len(t.log)
+    with pytest.raises(Rejected, match="must be true or false"):
+        t.execute(cmd, 4.0)
+    assert len(t.log) == before
+
+
+def test_a_deeply_nested_tournament_file_is_a_problem_not_a_traceback():
+    text = "name: x\npreset: psc-five-spades\nstructure: " + "[" * 5000 + "]" * 5000 + "\n"
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        load_tournament_text(text, "deep.yaml", CLUBS)
+
+
+def test_a_lone_surrogate_escape_in_a_tournament_file_is_a_problem():
+    with pytest.raises(ConfigError, match=r"deep\.yaml:1: name: cannot read this value: not text"):
+        load_tournament_text('name: "X \\ud800"\npreset: psc-five-spades\n', "deep.yaml", CLUBS)
