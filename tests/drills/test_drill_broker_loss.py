@@ -7,9 +7,9 @@ through short levels.
   table's presses are stored in the order they were pressed.
 - The screens never show a wrong level: every kiosk's clock, computed from its retained
   anchor (``kiosk.view.clock_now``) at its estimate of controller time, is sampled ten
-  times a second, and compared with the controller's level at that controller time (a
-  replay of the events stored up to then); a difference within a second of a level
-  boundary is allowed.
+  times a second (five in the soak), and compared with the controller's level at that
+  controller time (a replay of the events stored up to then); a difference within a
+  second of a level boundary is allowed.
 """
 
 from __future__ import annotations
