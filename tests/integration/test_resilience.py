@@ -50,8 +50,9 @@ def test_broker_restart_mid_tournament(broker, prefix, controller_factory, tmp_p
         broker.start()
 
         # both reconnect by themselves, and the press goes through once
-        wait_for(link.connected.is_set, 20, "link reconnected")
-        ans = wait_for(lambda: link.answers.get(cid), 20, "the queued press answered")
+        # paho's backoff (1 s doubling) and a loaded CI machine: allow well over the 7 s it takes
+        wait_for(link.connected.is_set, 45, "link reconnected")
+        ans = wait_for(lambda: link.answers.get(cid), 45, "the queued press answered")
         assert ans["ok"] and "out in place 12" in ans["message"], ans
         assert link.pending() == 0
         probe = Probe(a, (Topics(p).presence("controller"),))

@@ -122,6 +122,7 @@ def test_cli_kiosk_verb(tmp_path, capsys):
     assert a.func(p.parse_args(["kiosk", str(bad), "--table", "1"])) == 1
     assert capsys.readouterr().err.strip() == (f"{bad}:2: buttons.pins.bust: must be at most "
                                                "27, got 40")
-    assert a.func(p.parse_args(["kiosk", "config/kiosk/table.yaml", "--table", "1",
+    table_yaml = str(Path(__file__).resolve().parents[2] / "config/kiosk/table.yaml")
+    assert a.func(p.parse_args(["kiosk", table_yaml, "--table", "1",
                                 "--windowed", "big"])) == 1
     assert "WIDTHxHEIGHT" in capsys.readouterr().err
