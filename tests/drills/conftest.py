@@ -22,7 +22,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -48,6 +47,7 @@ from controller.director import NoAnswer, send  # noqa: E402
 from controller.engine import clock as clk  # noqa: E402
 from controller.engine.settings import TournamentSettings  # noqa: E402
 from controller.engine.tournament import Tournament  # noqa: E402
+from controller.local_broker import free_port, wait_port  # noqa: E402
 from controller.mqtt import Broker  # noqa: E402
 from kiosk.link import Link  # noqa: E402
 
@@ -113,23 +113,6 @@ class Report:
 
 
 # --------------------------------------------------------------------------- the broker
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.02)
-    raise TimeoutError(f"nothing listens on port {port}")
 
 
 class Mosquitto:
