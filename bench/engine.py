@@ -54,7 +54,7 @@ def main() -> int:
             t1 = time.perf_counter()
             events = store.events()
             t2 = time.perf_counter()
-            replayed = Tournament.replay(settings, events)
+            replayed = Tournament.replay(events, settings)
             t3 = time.perf_counter()
         same = replayed.fingerprint() == sim.tournament.fingerprint()
     busts = [s * 1000 for s in sim.bust_seconds]

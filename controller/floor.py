@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.engine.settings import TournamentSettings
+from controller.engine.settings import TournamentSettings, differences, to_data
 from controller.engine.tournament import Event, Rejected, Tournament
 from controller.store import EventStore
 
@@ -25,13 +25,21 @@ log = logging.getLogger("floorman.floor")
 
 
 class Floor:
-    """The tournament of one event log."""
+    """The tournament of one event log.
+
+    The log is the record: its first event holds the settings the tournament
+    was opened with, and every structure change since is an event. The
+    tournament file is read for a new log only; when it differs from a log
+    that is continued, :attr:`drift` lists the differing keys and the log wins.
+    """
 
     def __init__(self, settings: TournamentSettings, store: EventStore,
-                 tournament: Tournament) -> None:
+                 tournament: Tournament, drift: list[str] | None = None) -> None:
         self.settings = settings
         self.store = store
         self.tournament = tournament
+        #: keys where the tournament file differs from the settings in the log
+        self.drift: list[str] = drift or []
         #: fault injection for the resilience drills: called with "before-store"
         #: and (by the service) "after-store" and "during-publish"; see :func:`fault_from_env`
         self.fault: Callable[[str], None] = lambda stage: None
@@ -42,12 +50,20 @@ class Floor:
         """Open (or create) the log at ``path`` and replay it."""
         store = EventStore(path)
         events = store.events()
+        drift: list[str] = []
         if events:
-            t = Tournament.replay(settings, events)
+            t = Tournament.replay(events, settings)
+            logged = events[0].get("settings")
+            if logged is not None:
+                drift = differences(logged, to_data(settings))
+                if drift:
+                    log.warning("%s: the tournament file differs from the settings in the log "
+                                "at %s; the log's settings are used (change the structure with "
+                                "the director's 'structure' command)", path, ", ".join(drift))
         else:
             t = Tournament.new(settings, secrets.randbits(48) if seed is None else seed, now)
             store.append(t.log)
-        return cls(settings, store, t)
+        return cls(t.settings, store, t, drift)
 
     def execute(self, command: dict[str, Any], now: float,
                 command_id: str | None = None) -> dict[str, Any]:
@@ -70,7 +86,7 @@ class Floor:
         except Exception as exc:
             # a bug, not bad input: forget what the engine did and keep serving
             log.exception("command %r failed inside the engine", command)
-            self.tournament = Tournament.replay(self.settings, self.store.events())
+            self.tournament = Tournament.replay(self.store.events(), self.settings)
             return {"ok": False, "reason": f"internal error ({type(exc).__name__}); "
                                            "nothing was changed"}
         answer = {"ok": True, "events": [e["seq"] for e in events]}
@@ -81,7 +97,7 @@ class Floor:
             self.store.append(events, command_id, answer)
         except Exception:
             # the state ran ahead of the log: fall back to what is stored
-            self.tournament = Tournament.replay(self.settings, self.store.events())
+            self.tournament = Tournament.replay(self.store.events(), self.settings)
             raise
         return answer
 

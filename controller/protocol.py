@@ -16,7 +16,12 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel
+
+from controller.engine import commands
 
 VERSION = 1
 #: largest payload the controller reads; anything bigger is rejected unread
@@ -26,15 +31,15 @@ DEFAULT_PREFIX = "floorman/default"
 
 TABLE_ACTIONS = ("bust", "time", "time_cancel", "time_expire", "hand_done", "undo")
 
-#: director verbs the controller accepts (engine commands and read-only queries)
-DIRECTOR_COMMANDS = (
-    "register", "late", "draw", "start", "pause", "resume", "level", "time", "bust", "undo",
-    "rebuy", "reentry", "addon", "hfh", "move_apply", "seated", "break_table", "final_table",
-    "time_call", "hand_done", "hands_left",
-    # read-only
-    "status", "results", "moves",
-)
+#: read-only director queries (answered by the service, never the engine)
 READ_ONLY = ("status", "results", "moves")
+#: engine commands only the controller itself sends
+CONTROLLER_ONLY = ("tick",)
+#: director verbs the controller accepts: every engine command and the queries
+DIRECTOR_COMMANDS = (
+    *(name for name in commands.BY_NAME if name not in CONTROLLER_ONLY),
+    *READ_ONLY,
+)
 
 _ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
 _CLIENT = re.compile(r"^[A-Za-z0-9_.-]{1,64}\Z")
@@ -399,30 +404,29 @@ ACK_OK_RESULT = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)),
 ACK_REJECTED = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((False,)), "reason": str}
 TIME_RESPONSE = {"v": _V, "id": (str, int), "t0": float, "t1": float, "t2": float}
 
-#: the arguments of each director command: name → (spec, required); read-only queries take none
+def _spec(annotation: Any) -> Any:
+    """A command field's type (:mod:`controller.engine.commands`) as a spec of :func:`_check`."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:
+        return _spec(args[0])
+    if origin in (Union, UnionType):
+        specs = [_spec(a) for a in args if a is not type(None)]
+        return specs[0] if len(specs) == 1 else tuple(specs)
+    if origin is Literal:
+        return _Enum(args)
+    if origin is list:
+        return [_spec(args[0])]
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return {k: _spec(f.annotation) for k, f in annotation.model_fields.items()}
+    return annotation
+
+
+#: the arguments of each director command: name → (spec, required), made from the
+#: command's one definition in :mod:`controller.engine.commands`; queries take none
 DIRECTOR_ARGS: dict[str, dict[str, tuple[Any, bool]]] = {
-    "register": {"names": (([str], str), True), "member": (bool, False), "force": (bool, False)},
-    "late": {"name": (str, True), "member": (bool, False), "force": (bool, False)},
-    "draw": {"seed": (int, False)},
-    "start": {}, "pause": {}, "resume": {},
-    "level": {"to": ((_Enum(("next", "prev")), int), False)},
-    "time": {"op": (_Enum(("add", "set")), False), "seconds": (float, False)},
-    "bust": {"table": (int, False), "seat": (int, False), "player": ((int, str), False),
-             "stack": (int, False), "by": ((int, str), False)},
-    "undo": {"target": (int, False)},
-    "rebuy": {"player": ((int, str), True)},
-    "reentry": {"player": ((int, str), True)},
-    "addon": {},
-    "hfh": {"on": (bool, True)},
-    "move_apply": {},
-    "seated": {"player": ((int, str), True)},
-    "break_table": {"table": (int, True)},
-    "final_table": {},
-    "time_call": {"table": (int, True), "op": (_Enum(("start", "cancel", "expire")), False),
-                  "seat": (int, False)},
-    "hand_done": {"table": (int, True)},
-    "hands_left": {"count": (int, True)},
-    "status": {}, "results": {}, "moves": {},
+    **{name: {k: (_spec(a), req) for k, (a, req) in commands.arguments(name).items()}
+       for name in DIRECTOR_COMMANDS if name not in READ_ONLY},
+    **{name: {} for name in READ_ONLY},
 }
 
 
@@ -475,23 +479,21 @@ def validate_time_response(payload: dict[str, Any] | bytes | str) -> dict[str, A
 
 
 def validate_director_args(cmd: str, args: dict[str, Any]) -> None:
-    """Check a director command's ``args`` against :data:`DIRECTOR_ARGS` (names and types).
+    """Check a director command's ``args`` against its definition (names, types, limits).
 
-    The controller itself leaves this to the engine, whose reasons are more specific;
-    this is the contract a third-party director client can check against."""
-    known = DIRECTOR_ARGS.get(cmd)
-    if known is None:
+    The same check the engine makes (:func:`controller.engine.commands.parse`); a
+    third-party director client can run it before sending."""
+    if cmd in READ_ONLY:
+        if args:
+            raise ProtocolError(f"{cmd}: unknown argument(s) {', '.join(sorted(args))}; "
+                                f"{cmd} takes none")
+        return
+    if cmd not in DIRECTOR_COMMANDS:
         raise ProtocolError(f"unknown command {cmd!r}")
-    extra = sorted(set(args) - set(known))
-    if extra:
-        raise ProtocolError(f"{cmd}: unknown argument(s) {', '.join(extra)}; "
-                            f"{cmd} takes {', '.join(known) or 'none'}")
-    for key, (spec, required) in known.items():
-        if key not in args:
-            if required:
-                raise ProtocolError(f"{cmd}: argument {key!r} is required")
-            continue
-        _check(args[key], spec, f"{cmd}: argument {key!r}")
+    try:
+        commands.parse({**args, "cmd": cmd})
+    except commands.BadCommand as exc:
+        raise ProtocolError(str(exc)) from None
 
 
 def _bytes(payload: dict[str, Any] | bytes | str) -> bytes | str:

@@ -204,26 +204,18 @@ class ControllerService:
     def table_press(self, table: int, data: dict[str, Any]) -> dict[str, Any]:
         """A dealer's press at ``table`` → the answer."""
         action = data["action"]
-        t = self.tournament
         if action == "bust":
             cmd: dict[str, Any] = {"cmd": "bust", "table": table, "seat": data["seat"]}
             if data.get("stack") is not None:
                 cmd["stack"] = data["stack"]
         elif action == "hand_done":
             cmd = {"cmd": "hand_done", "table": table}
-        elif action == "time":
-            running = table in t.tables and t.tables[table].time_call is not None
-            cmd = {"cmd": "time_call", "table": table, "op": "cancel" if running else "start"}
+        elif action == "time":  # the one "time" button: start a call, or cancel the running one
+            cmd = {"cmd": "time_call", "table": table, "op": "toggle"}
         elif action in ("time_cancel", "time_expire"):
             cmd = {"cmd": "time_call", "table": table, "op": action.split("_")[1]}
-        else:  # undo: the last press of this table that is not undone yet
-            target = _last_table_group(t.log, table)
-            if target is None and self.floor is not None \
-                    and self.floor.store.answer(data["id"]) is None:
-                return {"ok": False, "reason": f"nothing to undo at table {table}"}
-            # (the resend of an undo that was applied gets its stored answer from _execute,
-            # although the table may have nothing left to undo by now)
-            cmd = {"cmd": "undo", "target": target}
+        else:  # undo: the engine finds this table's last press that is not undone yet
+            cmd = {"cmd": "undo", "table": table}
         return self._execute(cmd, data["id"])
 
     def _execute(self, cmd: dict[str, Any], cid: str) -> dict[str, Any]:
@@ -266,13 +258,8 @@ class ControllerService:
         now = self.wall()
         seqs: list[int] = []
         if t.drawn and not t.finished:
+            # the engine decides what the time made: levels, ghosts, add-on, expired time calls
             seqs += self.floor.execute({"cmd": "tick"}, now).get("events") or []
-            for n, tab in sorted(t.tables.items()):
-                tc = tab.time_call
-                if tc is not None and now >= tc.started_at + tc.seconds + tc.countdown:
-                    answer = self.floor.execute({"cmd": "time_call", "table": n, "op": "expire"},
-                                                now)
-                    seqs += answer.get("events") or []
         if seqs:
             self.publish_state(only=self._touched(seqs))
 
@@ -370,15 +357,6 @@ def _envelope(payload: bytes) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _last_table_group(events: list[Event], table: int) -> int | None:
-    undone = {e["target"] for e in events if e["type"] == "undo"}
-    for e in reversed(events):
-        if (e["seq"] == e["group"] and e.get("table") == table and e["group"] not in undone
-                and e["type"] in ("busted", "hand_done", "time_call", "moved")):
-            return e["group"]
-    return None
-
-
 def describe(t: Tournament, events: list[Event]) -> str:
     """One readable line for what a command did."""
     parts: list[str] = []
@@ -420,6 +398,8 @@ def describe(t: Tournament, events: list[Event]) -> str:
             parts.append(f"table {e['table']}: time call {e['op']}")
         elif typ == "undo":
             parts.append(f"undone event {e['target']}")
+        elif typ == "structure_changed":
+            parts.append(f"structure: {e['change']}")
         elif typ not in ("level_started",):
             parts.append(typ.replace("_", " "))
     if len(parts) > 6:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.engine.results import ResultRow, results_json, score
+from controller.engine.rules import entries
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Event, Tournament
 from controller.floor import Floor
@@ -105,7 +106,7 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
         sim.rounds += 1
         now += HAND_SECONDS
         run({"cmd": "tick"})
-        if late_no < players and t._late_open() and rng.random() < 0.3:
+        if late_no < players and entries.late_open(t, now) and rng.random() < 0.3:
             late_no += 1
             run({"cmd": "late", "name": f"Player {late_no:04d}"})
         for number in rng.sample(sorted(t.tables), len(t.tables)):
@@ -141,8 +142,10 @@ def _deal_hand(floor: Floor, number: int, rng: random.Random, now: float, sim: S
     tab = t.tables[number]
     if rng.random() < 0.03:
         floor.execute({"cmd": "time_call", "table": number}, now)
-        floor.execute({"cmd": "time_call", "table": number,
-                       "op": rng.choice(["cancel", "expire"])}, now + 30)
+        if rng.random() < 0.5:
+            floor.execute({"cmd": "time_call", "table": number, "op": "cancel"}, now + 30)
+        # otherwise the player takes all the time: the engine expires the call by itself
+        # once its seconds and countdown are over (the next hand or tick)
     if not tab.occupant or rng.random() >= sim_bust_rate(t):
         return
     seats = sorted(tab.occupant)

@@ -8,8 +8,9 @@ otherwise; all chip amounts are whole chips.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 
 @dataclass(frozen=True)
@@ -195,3 +196,56 @@ class TournamentSettings:
     points: Points = field(default_factory=Points)
     broker: BrokerSettings = field(default_factory=BrokerSettings)
     chip_race: ChipRace = field(default_factory=ChipRace)
+
+
+# ------------------------------------------------------------- in the event log
+#: settings keys that are deployment, not rules: never written to the log
+NOT_LOGGED = ("broker",)
+
+
+def to_data(settings: TournamentSettings) -> dict[str, Any]:
+    """The rules as plain JSON-able data, for the log's first event (no broker section)."""
+    data = dataclasses.asdict(settings)
+    for key in NOT_LOGGED:
+        data.pop(key, None)
+    return data
+
+
+def from_data(data: dict[str, Any], broker: BrokerSettings | None = None) -> TournamentSettings:
+    """Settings back from :func:`to_data` (``broker`` from the file, it is not logged).
+
+    Raises ``ValueError`` naming the key when the data does not fit (a log
+    from a newer Floorman, or a damaged one).
+    """
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        s = TypeAdapter(TournamentSettings).validate_python(
+            {k: v for k, v in data.items() if k not in NOT_LOGGED})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise ValueError(f"settings in the log: {where}: {first['msg']}") from None
+    return dataclasses.replace(s, broker=broker or BrokerSettings())
+
+
+def differences(a: dict[str, Any], b: dict[str, Any], path: str = "") -> list[str]:
+    """Key paths whose values differ between two :func:`to_data` dicts (``structure[3].seconds``).
+    """
+    out: list[str] = []
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in a or key not in b:
+                out.append(sub)
+            else:
+                out += differences(a[key], b[key], sub)
+    elif isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        if len(a) != len(b):
+            out.append(f"{path} ({len(b)} entries instead of {len(a)})")
+        else:
+            for i, (x, y) in enumerate(zip(a, b, strict=True)):
+                out += differences(x, y, f"{path}[{i}]")
+    elif a != b:
+        out.append(path)
+    return out

@@ -301,7 +301,7 @@ def expected_state(settings: TournamentSettings, events: list[dict[str, Any]],
                    now: float | None = None) -> tuple[dict[str, Any], Tournament]:
     """What the controller must publish for this log: the retained state of a reference
     replay (the clock without the fields that depend on the moment)."""
-    t = Tournament.replay(settings, events)
+    t = Tournament.replay(events, settings)
     now = time.time() if now is None else now
     out: dict[str, Any] = {"structure": views.structure_view(t),
                            "summary": views.summary_view(t), "moves": views.moves_view(t),

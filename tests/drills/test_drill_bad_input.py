@@ -402,8 +402,8 @@ def test_bad_input(dr, broker, prefix, controllers, report, tmp_path):
     assert ctrl.alive
     changed = dr.state_diff({k: v for k, v in before.items() if k != "presence"}, after)
     same_events = log_after.events == log_before.events
-    fp_before = dr.fingerprint_hash(dr.Tournament.replay(settings_, log_before.events))
-    fp_after = dr.fingerprint_hash(dr.Tournament.replay(settings_, log_after.events))
+    fp_before = dr.fingerprint_hash(dr.Tournament.replay(log_before.events, settings_))
+    fp_after = dr.fingerprint_hash(dr.Tournament.replay(log_after.events, settings_))
 
     # ---- tournament files: floorman check in-process, the controller's start in a process
     yaml_tried, yaml_ok, yaml_rejected, start_tried = yaml_drill(dr, tmp_path, broker, prefix,

@@ -76,7 +76,7 @@ def test_a_lone_surrogate_already_stored_can_still_be_published():
 @pytest.mark.parametrize("seat", ["x", 0, 11, True, 1.5, [1]])
 def test_a_time_call_seat_must_be_a_seat(seat):
     t = _tournament()
-    with pytest.raises(Rejected, match="seat must be a seat of table 1"):
+    with pytest.raises(Rejected, match="seat must be (a seat of table 1|a whole number|a number)"):
         t.execute({"cmd": "time_call", "table": 1, "op": "start", "seat": seat}, 4.0)
     t.execute({"cmd": "time_call", "table": 1, "op": "start", "seat": 4}, 4.0)
 

@@ -173,7 +173,7 @@ def test_kiosk_loss(dr, broker, prefix, controllers, report, tmp_path):
                     app.step(0.01)
             crew.pause()
             log = dr.read_log(ctrl.db)
-            t = dr.Tournament.replay(settings, log.events)
+            t = dr.Tournament.replay(log.events, settings)
             want = json.loads(json.dumps(views.table_view(t, n)))
             changed += want != before
             level_moved += dr.clk.at(t.clock, settings.structure, time.time()).level != \

@@ -278,8 +278,8 @@ def test_long_night(dr, broker, prefix, report, tmp_path):
     # ---- the same night
     clean_log = dr.read_log(clean.db)
     faults_log = dr.read_log(night.db)
-    t_clean = Tournament.replay(settings, clean_log.events)
-    t_faults = Tournament.replay(settings, faults_log.events)
+    t_clean = Tournament.replay(clean_log.events, settings)
+    t_faults = Tournament.replay(faults_log.events, settings)
     presses = [(cid, a, f) for d in night.dealers.values() for cid, a, f, _ in d.pressed]
     acks = {cid: a for d in night.dealers.values() for cid, a in d.acks.items()}
     audit = dr.audit(faults_log, presses, acks)

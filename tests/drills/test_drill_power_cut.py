@@ -107,7 +107,7 @@ def test_power_cut(dr, broker, prefix, controllers, report, tmp_path):
 
     log = dr.read_log(ctrl.db)
     assert log.events == last_events
-    final = dr.Tournament.replay(settings, log.events)
+    final = dr.Tournament.replay(log.events, settings)
     # every earlier state checked is the replay of a prefix of the final log
     assert all(n <= len(log.events) for n in checked)
     presses = [(cid, action, fields) for d in crew.dealers.values()

@@ -116,7 +116,7 @@ def check(t: Tournament) -> None:
             assert max(busted) <= t.remaining + len(busted)
 
     # the log rebuilds the same state
-    assert Tournament.replay(t.settings, t.log).fingerprint() == t.fingerprint()
+    assert Tournament.replay(t.log).fingerprint() == t.fingerprint()
 
 
 def check_moves(tables: dict, events: list[dict]) -> None:

@@ -30,7 +30,7 @@ def tournament(players: int, seed: int = 1, **overrides) -> Tournament:
 
 
 def assert_replays(t: Tournament) -> None:
-    assert Tournament.replay(t.settings, t.log).fingerprint() == t.fingerprint()
+    assert Tournament.replay(t.log).fingerprint() == t.fingerprint()
 
 
 # ------------------------------------------------------------------ S1

@@ -175,7 +175,7 @@ def test_malformed_input_changes_nothing(broker, prefix, controller_factory):
         (d, cmd("d-bust-table", cmd="bust", args={"table": 9, "seat": 1}),
          "table 9 is not in play"),
         (d, cmd("d-bust-str", cmd="bust", args={"table": "1", "seat": 1}),
-         "table must be a number"),
+         "table must be a whole number"),
         (d, cmd("d-draw-again", cmd="draw"), "the seats are already drawn"),
         (d, cmd("d-bad-args", cmd="start", args={"force": True}), "bad arguments for start"),
         # the validated command is the one executed: args cannot smuggle in another one

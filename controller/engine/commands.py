@@ -1,0 +1,362 @@
+"""Every command the engine accepts, as one typed record each.
+
+A command is what a person (the director, a dealer's button) asks for; the
+engine decides whether it is possible and answers with events
+(:mod:`controller.engine.events`). Each class below is the single definition
+of one command: its fields are the arguments, their types and limits are the
+argument checks, :func:`schema` turns them into the JSON schema that the MQTT
+protocol and ``docs/protocol.md`` publish, and :func:`table` into the table of
+``docs/engine.md``. Checks that depend on the state (is seat 3 taken?) are the
+rules' business (:mod:`controller.engine.rules`).
+
+Validation is pydantic in strict mode: ``"yes"`` is not true, ``"3"`` is not
+a number, an unknown argument is an error. :func:`parse` turns any mistake
+into one :class:`BadCommand` whose text names the command, the field and what
+was expected, e.g. ``bust: unknown argument 'tabel' (did you mean 'table'?)``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+#: version of the command records (the MQTT envelope's ``v`` is the protocol's own)
+VERSION = 1
+
+#: a player: the id the controller gave (1, 2, …) or the name (case-insensitive)
+PlayerRef = Annotated[int | str, Field(description="player id or name")]
+TableNo = Annotated[int, Field(ge=1, le=999, description="table number")]
+SeatNo = Annotated[int, Field(ge=1, le=99, description="seat number")]
+Chips = Annotated[int, Field(ge=0, le=10**12, description="chips")]
+Name = Annotated[str, Field(min_length=1, max_length=200, description="a player's name")]
+
+
+class Rejected(Exception):
+    """An impossible command. ``str()`` is a reason a person can read; nothing was changed."""
+
+
+class BadCommand(Rejected, ValueError):
+    """A command that is not well formed; ``str()`` names the field and what was expected."""
+
+
+class Command(BaseModel):
+    """Base of every command. ``cmd`` is its name on the wire."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    #: what the command does, one line (the docs tables and the CLI help use it)
+    summary: ClassVar[str] = ""
+    #: a query or a correction the screens make (never a dealer's press)
+    cmd: str
+
+
+# ------------------------------------------------------------------ entries
+class Register(Command):
+    summary: ClassVar[str] = "enter players; after the draw each becomes a late entry"
+    cmd: Literal["register"] = "register"
+    names: list[Name] | Name
+    member: bool = True
+    force: bool = False
+
+
+class Late(Command):
+    summary: ClassVar[str] = ("late registration into the shortest table (or a ghost's seat, "
+                              "000 9.5); `force` past the deadline")
+    cmd: Literal["late"] = "late"
+    name: Name
+    member: bool = True
+    force: bool = False
+
+
+class Rebuy(Command):
+    summary: ClassVar[str] = "back in after a bust, within the preset's rebuys (000 4.13)"
+    cmd: Literal["rebuy"] = "rebuy"
+    player: PlayerRef
+
+
+class Reentry(Command):
+    summary: ClassVar[str] = "a new entry after a bust, within the preset's re-entries"
+    cmd: Literal["reentry"] = "reentry"
+    player: PlayerRef
+
+
+class Addon(Command):
+    summary: ClassVar[str] = "the add-on now (otherwise automatic at the add-on phase)"
+    cmd: Literal["addon"] = "addon"
+
+
+# ------------------------------------------------------------------ seating
+class Draw(Command):
+    summary: ClassVar[str] = ("random tables and seats, equal table sizes (000 9.6), ghosts in "
+                              "reserve seats if enabled, one button position for every table")
+    cmd: Literal["draw"] = "draw"
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+
+
+class MoveApply(Command):
+    summary: ClassVar[str] = "carry out the balancing plan now"
+    cmd: Literal["move_apply"] = "move_apply"
+
+
+class Seated(Command):
+    summary: ClassVar[str] = ("a moved player has sat down (otherwise the destination's next "
+                              "hand done completes the move)")
+    cmd: Literal["seated"] = "seated"
+    player: PlayerRef
+
+
+class BreakTable(Command):
+    summary: ClassVar[str] = "the director breaks a table now"
+    cmd: Literal["break_table"] = "break_table"
+    table: TableNo
+
+
+class FinalTable(Command):
+    summary: ClassVar[str] = "the director forms the final table now"
+    cmd: Literal["final_table"] = "final_table"
+
+
+# -------------------------------------------------------------------- clock
+class Start(Command):
+    summary: ClassVar[str] = "start the clock (or resume it)"
+    cmd: Literal["start"] = "start"
+
+
+class Pause(Command):
+    summary: ClassVar[str] = "pause the clock"
+    cmd: Literal["pause"] = "pause"
+
+
+class Resume(Command):
+    summary: ClassVar[str] = "resume the clock"
+    cmd: Literal["resume"] = "resume"
+
+
+class Level(Command):
+    summary: ClassVar[str] = ("jump to the next or previous level, or to a playing level by "
+                              "its number, with the level's full time")
+    cmd: Literal["level"] = "level"
+    to: Literal["next", "prev"] | Annotated[int, Field(ge=1, le=1000)] = "next"
+
+
+class Time(Command):
+    summary: ClassVar[str] = "add (negative: remove) seconds to the level, or set the time left"
+    cmd: Literal["time"] = "time"
+    op: Literal["add", "set"] = "add"
+    seconds: Annotated[float, Field(ge=-86400, le=86400, allow_inf_nan=False)]
+
+
+class Tick(Command):
+    summary: ClassVar[str] = ("record what the passing time made: level changes, ghosts leaving, "
+                              "the automatic add-on, expired time calls")
+    cmd: Literal["tick"] = "tick"
+
+
+class NewLevel(BaseModel):
+    """A level or break added to the structure (``minutes`` long)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    kind: Literal["level", "break"] = "level"
+    minutes: Annotated[float, Field(gt=0, le=600, allow_inf_nan=False)]
+    small_blind: Chips = 0
+    big_blind: Chips = 0
+    ante: Chips = 0
+    ante_type: Literal["standard", "big_blind"] = "standard"
+    note: Annotated[str, Field(max_length=80)] = ""
+
+
+class Structure(Command):
+    summary: ClassVar[str] = ("change the coming part of the structure: `insert` a level or a "
+                              "break after playing level `after` (0 = before the first), or give "
+                              "levels `from_level` on a new length of `minutes`")
+    cmd: Literal["structure"] = "structure"
+    op: Literal["insert", "minutes"]
+    after: Annotated[int, Field(ge=0, le=1000)] | None = None
+    level: NewLevel | None = None
+    from_level: Annotated[int, Field(ge=1, le=1000)] | None = None
+    minutes: Annotated[float, Field(gt=0, le=600, allow_inf_nan=False)] | None = None
+    breaks: bool = False
+
+
+# ------------------------------------------------------------------- hands
+class HandDone(Command):
+    summary: ClassVar[str] = ("the hand is over: balancing moves from this table if it is the "
+                              "donor, then button and blinds advance")
+    cmd: Literal["hand_done"] = "hand_done"
+    table: TableNo
+
+
+class HandsLeft(Command):
+    summary: ClassVar[str] = "end of the day: N more hands at every table (002)"
+    cmd: Literal["hands_left"] = "hands_left"
+    count: Annotated[int, Field(ge=0, le=50)]
+
+
+# ------------------------------------------------------------------- busts
+class Bust(Command):
+    summary: ClassVar[str] = ("an elimination by `table`+`seat` or `player`; `stack` ranks two "
+                              "busts of one hand (000 9.5); `by` credits the knock-out")
+    cmd: Literal["bust"] = "bust"
+    table: TableNo | None = None
+    seat: SeatNo | None = None
+    player: PlayerRef | None = None
+    stack: Chips | None = None
+    by: PlayerRef | None = None
+
+
+# ----------------------------------------------------------- hand-for-hand
+class HandForHand(Command):
+    summary: ClassVar[str] = "hand-for-hand on or off by the director"
+    cmd: Literal["hfh"] = "hfh"
+    on: bool
+
+
+# --------------------------------------------------------------- time calls
+class TimeCall(Command):
+    summary: ClassVar[str] = ("a \"time\" call at a table: start (on `seat`), cancel, or expire "
+                              "(the engine expires it by itself when its time is up)")
+    cmd: Literal["time_call"] = "time_call"
+    table: TableNo
+    op: Literal["start", "cancel", "expire", "toggle"] = "start"
+    seat: SeatNo | None = None
+
+
+# -------------------------------------------------------------------- undo
+class Undo(Command):
+    summary: ClassVar[str] = ("take back a command: `target` (its first event), or the last "
+                              "press of `table`, or by default the last command")
+    cmd: Literal["undo"] = "undo"
+    target: Annotated[int, Field(ge=1)] | None = None
+    table: TableNo | None = None
+
+
+ALL: tuple[type[Command], ...] = (
+    Register, Late, Draw, Start, Pause, Resume, Level, Time, Structure, Tick, HandDone, Bust,
+    MoveApply, Seated, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand, TimeCall,
+    HandsLeft, Undo,
+)
+#: command name → its class
+BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}
+
+_ADAPTERS: dict[str, TypeAdapter[Any]] = {n: TypeAdapter(c) for n, c in BY_NAME.items()}
+
+#: what a field's type means to a person, by pydantic error type
+_EXPECTED = {
+    "bool_type": "true or false",
+    "int_type": "a whole number",
+    "float_type": "a number",
+    "string_type": "text",
+    "list_type": "a list",
+    "model_type": "an object",
+    "dict_type": "an object",
+    "model_attributes_type": "an object",
+    "finite_number": "a finite number",
+}
+
+
+def name_of(command: Command) -> str:
+    return command.cmd
+
+
+def parse(data: Any) -> Command:
+    """``{"cmd": name, **args}`` → the typed command, or :class:`BadCommand`.
+
+    A name may be spelt with ``-`` for ``_`` (``hand-done``). An ``id`` key
+    (the command id of the MQTT envelope) is ignored.
+    """
+    if isinstance(data, Command):
+        return data
+    if not isinstance(data, dict) or not isinstance(data.get("cmd"), str):
+        raise BadCommand("a command needs a 'cmd' name")
+    name = data["cmd"].replace("-", "_")
+    cls = BY_NAME.get(name)
+    if cls is None:
+        close = difflib.get_close_matches(name, BY_NAME, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise BadCommand(f"unknown command {data['cmd']!r}{hint}")
+    args = {k: v for k, v in data.items() if k not in ("cmd", "id")}
+    try:
+        return _ADAPTERS[name].validate_python({"cmd": name, **args})
+    except ValidationError as exc:
+        raise BadCommand(explain(name, cls, exc)) from None
+
+
+def explain(name: str, cls: type[BaseModel], exc: ValidationError) -> str:
+    """One line per problem: ``bad arguments for NAME: FIELD must be …, got …``."""
+    takes = [f for f in cls.model_fields if f != "cmd"]
+    lines: list[str] = []
+    wrong: dict[str, tuple[list[str], Any]] = {}  # field → (what was expected, the value)
+    for err in exc.errors():
+        loc = [str(x) for x in err["loc"] if not _is_union_branch(x)]
+        field = ".".join(loc) or "the arguments"
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            close = difflib.get_close_matches(loc[-1], takes, n=1) if loc else []
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            lines.append(f"unknown argument {field!r} ({hint}{name} takes "
+                         f"{', '.join(takes) or 'no arguments'})")
+        elif kind == "missing":
+            lines.append(f"{field} is missing")
+        else:
+            # a union (a number or a name, say) reports each branch: one line per field
+            expected, _ = wrong.setdefault(field, ([], err.get("input")))
+            if _expected(err) not in expected:
+                expected.append(_expected(err))
+    for field, (expected, value) in wrong.items():
+        lines.append(f"{field} must be {' or '.join(expected)}, got {value!r}")
+    return f"bad arguments for {name}: " + "; ".join(lines)
+
+
+def _is_union_branch(part: Any) -> bool:
+    # pydantic names a union member in the location ("int", "str", "list[str]",
+    # "function-after[...]", "literal['next','prev']")
+    return isinstance(part, str) and (part in ("int", "str", "float", "bool", "list")
+                                      or "[" in part or "-" in part)
+
+
+def _expected(err: Any) -> str:
+    kind = err["type"]
+    ctx = err.get("ctx") or {}
+    if kind in _EXPECTED:
+        return _EXPECTED[kind]
+    if kind == "literal_error":
+        return "one of " + str(ctx.get("expected", "")).replace("'", "")
+    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        words = {"greater_than_equal": "at least", "less_than_equal": "at most",
+                 "greater_than": "more than", "less_than": "less than"}[kind]
+        limit = next(iter(ctx.values()), "")
+        return f"a number {words} {limit}"
+    if kind in ("string_too_short", "too_short"):
+        return "not empty"
+    if kind in ("string_too_long", "too_long"):
+        return f"at most {ctx.get('max_length')} long"
+    return str(err.get("msg", "valid")).removeprefix("Input should be ")
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON schema of one command's arguments (without ``cmd``)."""
+    s = BY_NAME[name].model_json_schema()
+    s.get("properties", {}).pop("cmd", None)
+    s.pop("title", None)
+    return s
+
+
+def arguments(name: str) -> dict[str, tuple[Any, bool]]:
+    """Argument name → (its type annotation, required?) of one command."""
+    return {k: (f.annotation, f.is_required())
+            for k, f in BY_NAME[name].model_fields.items() if k != "cmd"}
+
+
+def table() -> str:
+    """The Markdown table of commands for ``docs/engine.md`` (generated, tested)."""
+    rows = ["| command | arguments | what it does |", "| --- | --- | --- |"]
+    for cls in ALL:
+        name = cls.model_fields["cmd"].default
+        args = []
+        for k, f in cls.model_fields.items():
+            if k == "cmd":
+                continue
+            args.append(f"`{k}`" if f.is_required() else f"`{k}`?")
+        rows.append(f"| `{name}` | {', '.join(args)} | {cls.summary} |")
+    return "\n".join(rows)

@@ -1,0 +1,275 @@
+"""Every event of the log, as one typed record each.
+
+An event is a fact the engine decided (``busted``, ``moved``, ``clock``…).
+The log stores each as a JSON object: the envelope ``seq`` (1, 2, 3 …),
+``group`` (the ``seq`` of the first event of the command that made it),
+``type``, ``at`` (controller time, seconds), ``v`` (the schema version of the
+record) and the fields of its class below. Random decisions store their
+``seed`` and their outcome, so replaying the log never draws again.
+
+Versions: ``v`` 1 is the log of Floorman 0.1 (no ``v`` key; ``opened`` without
+``settings``), ``v`` 2 records the tournament's resolved settings in
+``opened``. A newer version than :data:`VERSION` is refused, never guessed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+#: the schema version this engine writes
+VERSION = 2
+
+#: a JSON-able record as stored in the log
+Record = dict[str, Any]
+
+
+class InvalidEvent(Exception):
+    """An event that does not fit the state (a corrupt log, or an undo that would break history)."""
+
+
+class Event(BaseModel):
+    """Base of every event: the envelope."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    #: fields left out of the record when they are ``None`` (optional extras)
+    omit_none: ClassVar[tuple[str, ...]] = ()
+    seq: int
+    group: int
+    type: str
+    at: float
+    v: int = VERSION
+
+    def record(self) -> Record:
+        """The JSON-able form stored in the log."""
+        data = self.model_dump()
+        for key in self.omit_none:
+            if data[key] is None:
+                del data[key]
+        return data
+
+
+class Opened(Event):
+    """The first event: the tournament's name, base seed and resolved settings.
+
+    ``settings`` is the whole rule set (structure, seats, entries, points…)
+    as plain data (:func:`controller.engine.settings.to_data`); the broker
+    section is deployment, not rules, and is never logged. ``None`` only in
+    a version-1 log.
+    """
+
+    type: Literal["opened"] = "opened"
+    name: str
+    seed: int
+    settings: dict[str, Any] | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("settings",)
+
+
+class Registered(Event):
+    type: Literal["registered"] = "registered"
+    player: int
+    name: str
+    member: bool
+
+
+class SeatsDrawn(Event):
+    """``seats``: ``[player or null, table, seat, ghost name?]`` for every seat drawn."""
+
+    type: Literal["seats_drawn"] = "seats_drawn"
+    seed: int
+    seats: list[list[int | str | None]]
+    button: int
+
+
+class ClockChanged(Event):
+    type: Literal["clock"] = "clock"
+    op: Literal["start", "pause", "resume", "level", "add", "set"]
+    value: float | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("value",)
+
+
+class LevelStarted(Event):
+    type: Literal["level_started"] = "level_started"
+    level: int
+    number: int
+    is_break: bool
+
+
+class StructureChanged(Event):
+    """The director changed the coming levels: ``levels`` is the whole new structure."""
+
+    type: Literal["structure_changed"] = "structure_changed"
+    levels: list[dict[str, Any]]
+    change: str
+
+
+class HandDone(Event):
+    type: Literal["hand_done"] = "hand_done"
+    table: int
+
+
+class Moved(Event):
+    type: Literal["moved"] = "moved"
+    player: int
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    reason: str
+    waiting: bool
+
+
+class TableBroken(Event):
+    """``moves``: ``[player, table, seat, waiting]`` for every player of the broken table."""
+
+    type: Literal["table_broken"] = "table_broken"
+    table: int
+    seed: int
+    moves: list[list[int | bool]]
+    reason: str
+
+
+class FinalTableFormed(Event):
+    type: Literal["final_table"] = "final_table"
+    table: int
+    size: int
+    seed: int
+    seats: list[list[int]]
+    button: int
+    reason: str
+
+
+class Busted(Event):
+    """``hand`` is the key of the hand the bust belongs to (busts of one hand share a group)."""
+
+    type: Literal["busted"] = "busted"
+    player: int
+    table: int
+    seat: int | None
+    stack: int | None = None
+    hand: list[str | int]
+    by: int | None = None
+
+
+class _Entered(Event):
+    player: int
+    table: int
+    seat: int
+    waiting: bool = False
+    seed: int | None = None
+    replaces_ghost: int | None = None
+    new_table: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("seed", "replaces_ghost", "new_table")
+
+
+class LateEntry(_Entered):
+    type: Literal["late_entry"] = "late_entry"
+
+
+class Reentry(_Entered):
+    type: Literal["reentry"] = "reentry"
+
+
+class Rebuy(_Entered):
+    type: Literal["rebuy"] = "rebuy"
+
+
+class Addon(Event):
+    type: Literal["addon"] = "addon"
+    players: list[int]
+    chips: int
+
+
+class GhostsRemoved(Event):
+    type: Literal["ghosts_removed"] = "ghosts_removed"
+    players: list[int]
+
+
+class HandForHand(Event):
+    type: Literal["hfh"] = "hfh"
+    on: bool
+    reason: str
+
+
+class HandForHandReleased(Event):
+    type: Literal["hfh_released"] = "hfh_released"
+    hand: int
+
+
+class HeadsUp(Event):
+    type: Literal["heads_up"] = "heads_up"
+
+
+class TimeCall(Event):
+    type: Literal["time_call"] = "time_call"
+    table: int
+    op: Literal["start", "cancel", "expire"]
+    seconds: int | None = None
+    countdown: int | None = None
+    seat: int | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("seconds", "countdown")
+
+
+class HandsLeft(Event):
+    type: Literal["hands_left"] = "hands_left"
+    count: int
+
+
+class Seated(Event):
+    type: Literal["seated"] = "seated"
+    player: int
+
+
+class Finished(Event):
+    type: Literal["finished"] = "finished"
+    winner: int
+
+
+class Undo(Event):
+    type: Literal["undo"] = "undo"
+    target: int
+
+
+ALL: tuple[type[Event], ...] = (
+    Opened, Registered, SeatsDrawn, ClockChanged, LevelStarted, StructureChanged, HandDone,
+    Moved, TableBroken, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
+    GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
+    Finished, Undo,
+)
+#: event type → its class
+BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}
+_ADAPTERS: dict[str, TypeAdapter[Any]] = {t: TypeAdapter(c) for t, c in BY_TYPE.items()}
+
+
+def parse(record: Record) -> Event:
+    """A stored record → its typed event; :class:`InvalidEvent` says what does not fit."""
+    if not isinstance(record, dict):
+        raise InvalidEvent(f"an event must be an object, got {record!r:.60}")
+    typ = record.get("type")
+    adapter = _ADAPTERS.get(typ) if isinstance(typ, str) else None
+    if adapter is None:
+        raise InvalidEvent(f"unknown event type {typ!r}")
+    v = record.get("v", 1)
+    if not isinstance(v, int) or v > VERSION:
+        raise InvalidEvent(f"event {record.get('seq')} has schema version {v!r}; this "
+                           f"Floorman reads versions up to {VERSION} (update Floorman)")
+    data = record if "v" in record else {**record, "v": 1}
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise InvalidEvent(f"event {record.get('seq')} ({typ}): {where}: {first['msg']}"
+                           ) from None
+
+
+def table() -> str:
+    """The Markdown table of event types for ``docs/engine.md`` (generated, tested)."""
+    envelope = set(Event.model_fields)
+    rows = ["| type | data |", "| --- | --- |"]
+    for cls in ALL:
+        fields = [f"`{k}`" + ("?" if not f.is_required() else "")
+                  for k, f in cls.model_fields.items() if k not in envelope]
+        rows.append(f"| `{cls.model_fields['type'].default}` | {', '.join(fields)} |")
+    return "\n".join(rows)

@@ -1,0 +1,213 @@
+"""Entries: registration, late registration, rebuy, re-entry and the add-on.
+
+000 4.13: one free rebuy until the add-on phase, then who did not need it
+gets ``auto_addon_multiplier`` × the start stack automatically. 001 §2 III:
+re-entries in qualifiers. 000 9.5: a late arrival may take a ghost's seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from controller.engine import clock as clk
+from controller.engine import commands as cmd
+from controller.engine import events as ev
+from controller.engine.commands import Rejected
+from controller.engine.rules import seating
+from controller.engine.state import Player
+
+if TYPE_CHECKING:
+    from controller.engine.tournament import Tournament
+
+#: longest name the screens show whole
+MAX_NAME = 40
+
+
+def register(t: Tournament, c: cmd.Register, now: float) -> None:
+    names = [c.names] if isinstance(c.names, str) else c.names
+    clean = check_names(t, names)
+    if t.drawn:
+        for n in clean:
+            _late(t, now, n, c.member, c.force)
+        return
+    for n in clean:
+        t.emit(ev.Registered, now, player=len(t.players) + 1, name=n, member=c.member)
+
+
+def late(t: Tournament, c: cmd.Late, now: float) -> None:
+    (n,) = check_names(t, [c.name])
+    if not t.drawn:
+        t.emit(ev.Registered, now, player=len(t.players) + 1, name=n, member=c.member)
+        return
+    _late(t, now, n, c.member, c.force)
+
+
+def check_names(t: Tournament, names: Sequence[str]) -> list[str]:
+    if not names:
+        raise Rejected("give at least one name")
+    clean: list[str] = []
+    seen: set[str] = set()
+    for n in names:
+        if not n.strip():
+            raise Rejected(f"a player's name must be text, got {n!r}")
+        n = " ".join(n.split())
+        if len(n) > MAX_NAME:
+            raise Rejected(f"name {n[:MAX_NAME]!r}… is longer than {MAX_NAME} characters")
+        key = n.casefold()
+        if key in t.by_name or key in seen:
+            raise Rejected(f"{n} is already registered")
+        seen.add(key)
+        clean.append(n)
+    return clean
+
+
+def late_open(t: Tournament, now: float) -> bool:
+    """Late registration is still open at ``now``."""
+    if not t.clock.started:
+        return True
+    return t.level_at(now) <= t.settings.entries.late_registration_levels
+
+
+def _late(t: Tournament, now: float, name: str, member: bool, force: bool) -> None:
+    t.require_running()
+    if not force and not late_open(t, now):
+        raise Rejected(f"late registration closed after level "
+                       f"{t.settings.entries.late_registration_levels}")
+    pid = len(t.players) + 1
+    t.emit(ev.Registered, now, player=pid, name=name, member=member)
+    seating.seat_entry(t, now, pid, ev.LateEntry)
+
+
+def rebuy(t: Tournament, c: cmd.Rebuy, now: float) -> None:
+    t.require_running()
+    p = t.player(c.player)
+    e = t.settings.entries
+    _may_come_back(p)
+    if p.rebuys >= e.rebuys:
+        raise Rejected(f"{p.name} has no rebuy left ({e.rebuys} allowed)")
+    if t.level_at(now) > e.rebuy_until_level:
+        raise Rejected(f"rebuys closed after level {e.rebuy_until_level}")
+    # the rebuy keeps the old seat where it is still free (000 4.13: a continuation)
+    last = next((x for x in reversed(t.log) if x["type"] == "busted"
+                 and x["player"] == p.id), None)
+    tab = t.tables.get(last["table"]) if last is not None else None
+    if last is not None and tab is not None and last["seat"] not in tab.occupant:
+        t.emit(ev.Rebuy, now, player=p.id, table=tab.number, seat=last["seat"],
+               waiting=tab.arrival_waits(last["seat"]))
+    else:
+        seating.seat_entry(t, now, p.id, ev.Rebuy)
+
+
+def reentry(t: Tournament, c: cmd.Reentry, now: float) -> None:
+    t.require_running()
+    p = t.player(c.player)
+    e = t.settings.entries
+    _may_come_back(p)
+    if p.entries - 1 >= e.reentries:
+        raise Rejected(f"{p.name} has no re-entry left ({e.reentries} allowed)")
+    if t.clock.started and t.level_at(now) > e.reentry_until_level:
+        raise Rejected(f"re-entry closed after level {e.reentry_until_level}")
+    seating.seat_entry(t, now, p.id, ev.Reentry)
+
+
+def _may_come_back(p: Player) -> None:
+    if p.ghost:
+        raise Rejected(f"{p.name} is a ghost seat, not a player")
+    if not p.out:
+        raise Rejected(f"{p.name} is still in the tournament")
+
+
+def addon(t: Tournament, c: cmd.Addon, now: float) -> None:
+    t.require_running()
+    if t.addon_done:
+        raise Rejected("the add-on was already given")
+    if not t.settings.entries.auto_addon_multiplier:
+        raise Rejected("this tournament has no add-on")
+    _addon(t, now)
+
+
+def _addon(t: Tournament, now: float) -> None:
+    # 000 4.13: who did not need the rebuy gets double the start stack automatically
+    chips = t.settings.entries.auto_addon_multiplier * t.settings.start_stack
+    ids = [p.id for p in t.players.values() if not p.out and not p.ghost and p.rebuys == 0]
+    t.emit(ev.Addon, now, players=ids, chips=chips)
+
+
+# --------------------------------------------------------------------- folds
+def on_registered(t: Tournament, e: ev.Registered) -> None:
+    if e.player in t.players or e.name.casefold() in t.by_name:
+        raise ev.InvalidEvent(f"player {e.player} {e.name!r} registered twice")
+    t.players[e.player] = Player(e.player, e.name, member=e.member,
+                                 chips=t.settings.start_stack)
+    t.by_name[e.name.casefold()] = e.player
+    t.entries += 1
+    t.remaining += 1
+    t.chips += t.settings.start_stack
+
+
+def on_late_entry(t: Tournament, e: ev.LateEntry) -> None:
+    seating.enter(t, e)
+
+
+def on_reentry(t: Tournament, e: ev.Reentry) -> None:
+    p = t.players[e.player]
+    if not p.out:
+        raise ev.InvalidEvent(f"{p.name} is not out")
+    p.entries += 1
+    t.entries += 1
+    _back_in(t, p, e)
+
+
+def on_rebuy(t: Tournament, e: ev.Rebuy) -> None:
+    p = t.players[e.player]
+    if not p.out:
+        raise ev.InvalidEvent(f"{p.name} is not out")
+    p.rebuys += 1
+    _back_in(t, p, e)
+
+
+def _back_in(t: Tournament, p: Player, e: ev.Reentry | ev.Rebuy) -> None:
+    from controller.engine.rules import busts
+
+    p.out = False
+    p.knocked_by = None
+    p.chips += t.settings.start_stack
+    t.chips += t.settings.start_stack
+    t.remaining += 1
+    busts.unbust(t, p.id)
+    seating.enter(t, e)
+
+
+def on_addon(t: Tournament, e: ev.Addon) -> None:
+    t.addon_done = True
+    for pid in e.players:
+        p = t.players[pid]
+        p.addon = True
+        p.chips += e.chips
+        t.chips += e.chips
+
+
+# ----------------------------------------------------------------- reactions
+def automatic_addon(t: Tournament, now: float) -> None:
+    """000 4.13: the add-on phase after ``addon_after_level`` (its break or the next level)."""
+    e = t.settings.entries
+    if (e.addon_after_level is None or not e.auto_addon_multiplier or t.addon_done
+            or not t.drawn or t.finished):
+        return
+    c = clk.at(t.clock, t.settings.structure, now)
+    number = t.level_number(c.level)
+    if number >= e.addon_after_level and (t.settings.structure[c.level].is_break
+                                          or number > e.addon_after_level):
+        _addon(t, now)
+
+
+COMMANDS = {
+    cmd.Register: register, cmd.Late: late, cmd.Rebuy: rebuy, cmd.Reentry: reentry,
+    cmd.Addon: addon,
+}
+FOLDS = {
+    ev.Registered: on_registered, ev.LateEntry: on_late_entry, ev.Reentry: on_reentry,
+    ev.Rebuy: on_rebuy, ev.Addon: on_addon,
+}
+REACTIONS = (automatic_addon,)

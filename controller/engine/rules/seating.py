@@ -1,0 +1,348 @@
+"""Seating and balancing: the draw, moves, breaking tables, the final table.
+
+The arithmetic lives in :mod:`controller.engine.seating` (table sizes, the
+balancing plan, which table breaks, spreading players); this rule applies it
+to the tournament: 000 4.6, 4.9, 9.6, 001 §2 I, TDA 10B/11A, RP-9.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from controller.engine import commands as cmd
+from controller.engine import events as ev
+from controller.engine import seating as algo
+from controller.engine.commands import Rejected
+from controller.engine.state import Move, Player
+from controller.engine.table import Table
+
+if TYPE_CHECKING:
+    from controller.engine.tournament import Tournament
+
+
+# ------------------------------------------------------------------ commands
+def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
+    if t.drawn:
+        raise Rejected("the seats are already drawn")
+    real = [p.id for p in t.players.values()]
+    if len(real) < 2:
+        raise Rejected("at least two players must be registered before the draw")
+    if c.seed is None:
+        seed, rng = t.rng()
+    else:
+        seed, rng = c.seed, random.Random(c.seed)
+    slots, button = algo.draw(real, t.settings.players_per_table, rng,
+                              ghosts=t.settings.ghosts.enabled)
+    seats: list[list[int | str | None]] = []
+    ghost_no = 0
+    for pid, tab, s in slots:
+        if pid is None:
+            ghost_no += 1
+            seats.append([None, tab, s, f"Ghost {ghost_no}"])
+        else:
+            seats.append([pid, tab, s])
+    t.emit(ev.SeatsDrawn, now, seed=seed, seats=seats, button=button)
+
+
+def move_apply(t: Tournament, c: cmd.MoveApply, now: float) -> None:
+    """Carry out the balancing plan now, each donor's next big blind first."""
+    t.require_running()
+    plan = algo.balance_plan(t.counts(), t.settings.balancing.tolerance)
+    if not plan:
+        raise Rejected("the tables are balanced: no move is needed")
+    for frm, to in plan:
+        balance_move(t, now, t.tables[frm], t.tables[to])
+
+
+def seated(t: Tournament, c: cmd.Seated, now: float) -> None:
+    p = t.player(c.player)
+    if not any(m.player == p.id and not m.done for m in t.moves):
+        raise Rejected(f"{p.name} has no move pending")
+    t.emit(ev.Seated, now, player=p.id)
+
+
+def break_table(t: Tournament, c: cmd.BreakTable, now: float) -> None:
+    t.require_running()
+    t.table(c.table)
+    if len(t.tables) < 2:
+        raise Rejected("the last table in play cannot break")
+    per = t.settings.players_per_table
+    free = sum(len([s for s in tab.free_seats() if s <= per])
+               for n, tab in t.tables.items() if n != c.table)
+    if free < t.tables[c.table].count():
+        raise Rejected(f"the other tables have {free} free seats for "
+                       f"{t.tables[c.table].count()} players of table {c.table}")
+    _break_table(t, now, c.table, f"table {c.table} breaks (director)")
+
+
+def final_table(t: Tournament, c: cmd.FinalTable, now: float) -> None:
+    t.require_running()
+    if t.final_table is not None:
+        raise Rejected("the final table is already formed")
+    if t.seated() > t.settings.table_seats:
+        raise Rejected(f"{t.seated()} players do not fit at one table of "
+                       f"{t.settings.table_seats} seats")
+    _form_final_table(t, now, "final table (director)")
+
+
+# ------------------------------------------------------------------- helpers
+def balance_move(t: Tournament, now: float, frm: Table, to: Table) -> None:
+    """One balancing move: the player who would post the next big blind goes to the
+    destination's worst seat (000 4.9, 001 §2 I, TDA 11A)."""
+    seat = frm.next_big_blind()
+    if seat is None or seat not in frm.occupant:
+        return
+    dest = to.worst_seat()
+    if dest is None:
+        return
+    t.emit(ev.Moved, now, player=frm.occupant[seat], from_table=frm.number, from_seat=seat,
+           to_table=to.number, to_seat=dest, reason="balancing", waiting=to.arrival_waits(dest))
+
+
+def balancing_moves_from(t: Tournament, now: float, table: Table) -> None:
+    """The balancing moves that leave ``table`` at its hand boundary (it is a donor)."""
+    if t.final_table is not None or break_due(t) is not None:
+        return
+    for frm, to in algo.balance_plan(t.counts(), t.settings.balancing.tolerance):
+        if frm == table.number:
+            balance_move(t, now, table, t.tables[to])
+
+
+def seat_entry(t: Tournament, now: float, pid: int, kind: type[ev.Event]) -> None:
+    """Seat a late entry, re-entry or rebuy: a ghost's seat early on, else the shortest table."""
+    seed, rng = t.rng()
+    ghost = next((p for p in t.players.values()
+                  if p.ghost and not p.out and p.table is not None), None)
+    if ghost is not None and t.level_number() <= t.settings.ghosts.remove_after_levels:
+        # 000 9.5: a late arrival may take a ghost's seat (and its stack)
+        t.emit(kind, now, player=pid, table=ghost.table, seat=ghost.seat,
+               replaces_ghost=ghost.id, seed=seed, waiting=False)
+        return
+    per = t.settings.players_per_table
+    open_tables = {n: tab for n, tab in t.tables.items() if tab.count() < per and not tab.final}
+    if t.final_table is not None:
+        ft = t.tables[t.final_table]
+        open_tables = {ft.number: ft} if ft.count() < ft.size else {}
+    if not open_tables:
+        number = 1
+        while number in t.tables:
+            number += 1
+        t.emit(kind, now, player=pid, table=number, seat=1, new_table=True, seed=seed,
+               waiting=False)
+        return
+    low = min(tab.count() for tab in open_tables.values())
+    tnum = rng.choice(sorted(n for n, tab in open_tables.items() if tab.count() == low))
+    tab = open_tables[tnum]
+    seat = rng.choice(tab.free_seats())
+    t.emit(kind, now, player=pid, table=tnum, seat=seat, seed=seed,
+           waiting=tab.arrival_waits(seat))
+
+
+def final_table_due(t: Tournament) -> bool:
+    """The players fit the final table (000 4.3, 002 "mode + 1", TDA RP-9).
+
+    Also when they already sit at one table that is not the final table yet
+    (a final table smaller than a playing table), but never in a tournament
+    that started on one table.
+    """
+    return (t.final_table is None and t.seated() <= t.settings.final_table_size
+            and (len(t.tables) > 1 or bool(t.broken)))
+
+
+def break_due(t: Tournament) -> int | None:
+    if t.final_table is not None:
+        return None
+    return algo.table_to_break(t.counts(), t.settings.players_per_table, t.settings.balancing)
+
+
+def plan(t: Tournament) -> dict[str, Any]:
+    """What the floor will do next: the table to break, or the balancing moves."""
+    brk = break_due(t)
+    return {
+        "break_table": brk,
+        "final_table_due": final_table_due(t),
+        "balance": [] if brk is not None else [
+            {"from_table": f, "to_table": to}
+            for f, to in algo.balance_plan(t.counts(), t.settings.balancing.tolerance)
+        ],
+    }
+
+
+def _break_table(t: Tournament, now: float, number: int, reason: str | None = None) -> None:
+    tab = t.tables[number]
+    others = {n: x for n, x in t.tables.items() if n != number}
+    per = t.settings.players_per_table
+    free = {n: [s for s in x.free_seats() if s <= per] for n, x in others.items()}
+    seed, rng = t.rng()
+    movers = [tab.occupant[s] for s in sorted(tab.occupant)]
+    placed = algo.spread(movers, free, {n: x.count() for n, x in others.items()}, rng)
+    # arrivals between button and small blind wait (000 4.10)
+    moves: list[list[int | bool]] = [[pid, n, s, others[n].arrival_waits(s)]
+                                     for pid, n, s in placed]
+    t.emit(ev.TableBroken, now, table=number, seed=seed, moves=moves,
+           reason=reason or f"table {number} breaks")
+
+
+def _form_final_table(t: Tournament, now: float, reason: str) -> None:
+    seed, rng = t.rng()
+    number = min(t.tables)
+    ids = [pid for n in sorted(t.tables) for _, pid in sorted(t.tables[n].occupant.items())]
+    size = max(t.settings.final_table_size, len(ids))
+    order = list(ids)
+    rng.shuffle(order)
+    seats = sorted(rng.sample(range(1, size + 1), len(order)))
+    button = rng.choice(seats)
+    t.emit(ev.FinalTableFormed, now, table=number, size=size, seed=seed,
+           seats=[[pid, s] for pid, s in zip(order, seats, strict=True)], button=button,
+           reason=reason)
+
+
+# ----------------------------------------------------------------- reactions
+def final_table_or_break(t: Tournament, now: float) -> None:
+    """As soon as the players fit the final table it is drawn; else a table breaks
+    as soon as the others can seat its players (000 4.6, TDA 10B)."""
+    if not t.drawn or t.finished:
+        return
+    if final_table_due(t):
+        _form_final_table(t, now, "final table")
+        return
+    number = break_due(t)
+    if number is not None:
+        _break_table(t, now, number)
+
+
+# ---------------------------------------------------------------- seat folds
+def sit(t: Tournament, pid: int, table: int, seat: int, waiting: bool = False) -> None:
+    tab = t.tables.get(table)
+    if tab is None:
+        raise ev.InvalidEvent(f"table {table} is not in play")
+    if seat in tab.occupant:
+        raise ev.InvalidEvent(f"seat {seat} at table {table} is taken")
+    if not 1 <= seat <= tab.size:
+        raise ev.InvalidEvent(f"table {table} has no seat {seat}")
+    p = t.players[pid]
+    if p.table is not None:
+        raise ev.InvalidEvent(f"{p.name} already sits at table {p.table}")
+    tab.occupant[seat] = pid
+    if waiting:
+        tab.waiting.add(seat)
+    p.table, p.seat = table, seat
+
+
+def stand(t: Tournament, pid: int) -> tuple[int, int]:
+    p = t.players[pid]
+    if p.table is None or p.seat is None:
+        raise ev.InvalidEvent(f"{p.name} has no seat")
+    tab = t.tables[p.table]
+    if tab.occupant.get(p.seat) != pid:
+        raise ev.InvalidEvent(f"{p.name} is not at table {p.table} seat {p.seat}")
+    del tab.occupant[p.seat]
+    tab.waiting.discard(p.seat)
+    where = (p.table, p.seat)
+    p.table = p.seat = None
+    return where
+
+
+def close_moves(t: Tournament, pid: int) -> None:
+    """A newer move (or a bust) ends any move of ``pid`` still pending."""
+    for m in t.moves:
+        if m.player == pid and not m.done:
+            m.done = True
+
+
+def enter(t: Tournament, e: ev.LateEntry | ev.Reentry | ev.Rebuy) -> None:
+    """Seat an entry: a new table if the event opens one, a ghost's seat, or a free seat."""
+    if e.new_table:
+        t.tables[e.table] = Table(e.table, t.settings.players_per_table, hand_id=e.seq)
+    if e.replaces_ghost is not None:
+        g = t.players[e.replaces_ghost]
+        stand(t, e.replaces_ghost)
+        g.out = g.removed = True
+        # the arrival takes over the ghost's seat and stack (000 9.5)
+        t.chips -= t.settings.start_stack
+    sit(t, e.player, e.table, e.seat, e.waiting)
+    tab = t.tables[e.table]
+    if tab.bb is None and tab.dealt_count() >= 2:
+        tab.first_hand(tab.button or e.seat)
+
+
+def on_seats_drawn(t: Tournament, e: ev.SeatsDrawn) -> None:
+    if t.drawn:
+        raise ev.InvalidEvent("seats drawn twice")
+    per = t.settings.players_per_table
+    for row in e.seats:
+        pid, n, s = row[0], int(row[1] or 0), int(row[2] or 0)
+        if n not in t.tables:
+            t.tables[n] = Table(n, per, hand_id=e.seq)
+        if pid is None:
+            pid = len(t.players) + 1
+            t.players[pid] = Player(pid, str(row[3]), member=False, ghost=True,
+                                    chips=t.settings.start_stack)
+            t.chips += t.settings.start_stack
+        sit(t, int(pid), n, s)
+    for tab in t.tables.values():
+        tab.first_hand(e.button)
+    t.drawn = True
+
+
+def on_moved(t: Tournament, e: ev.Moved) -> None:
+    frm = stand(t, e.player)
+    if frm != (e.from_table, e.from_seat):
+        raise ev.InvalidEvent(f"player {e.player} was not at table {e.from_table} "
+                              f"seat {e.from_seat}")
+    sit(t, e.player, e.to_table, e.to_seat, e.waiting)
+    close_moves(t, e.player)
+    t.moves.append(Move(e.seq, e.player, t.players[e.player].name, frm[0], frm[1],
+                        e.to_table, e.to_seat, e.reason, e.waiting))
+
+
+def on_seated(t: Tournament, e: ev.Seated) -> None:
+    close_moves(t, e.player)
+
+
+def on_table_broken(t: Tournament, e: ev.TableBroken) -> None:
+    if e.table not in t.tables:
+        raise ev.InvalidEvent(f"table {e.table} is not in play")
+    for pid, n, s, waiting in e.moves:
+        frm = stand(t, int(pid))
+        sit(t, int(pid), int(n), int(s), bool(waiting))
+        close_moves(t, int(pid))
+        t.moves.append(Move(e.seq, int(pid), t.players[int(pid)].name, frm[0], frm[1],
+                            int(n), int(s), e.reason, bool(waiting)))
+    if t.tables[e.table].occupant:
+        raise ev.InvalidEvent(f"table {e.table} broke with players still seated")
+    del t.tables[e.table]
+    t.broken.append(e.table)
+    if t.hfh.on:
+        t.hfh.done.discard(e.table)
+
+
+def on_final_table(t: Tournament, e: ev.FinalTableFormed) -> None:
+    origin = {pid: stand(t, pid) for pid, _ in e.seats}
+    if any(x.occupant for x in t.tables.values()):
+        raise ev.InvalidEvent("players left out of the final table")
+    for n in list(t.tables):
+        if n != e.table:
+            t.broken.append(n)
+    t.tables = {e.table: Table(e.table, e.size, final=True, hand_id=e.seq)}
+    ft = t.tables[e.table]
+    for pid, s in e.seats:
+        sit(t, pid, e.table, s)
+        if origin[pid] != (e.table, s):
+            close_moves(t, pid)
+            t.moves.append(Move(e.seq, pid, t.players[pid].name, *origin[pid], e.table, s,
+                                e.reason))
+    ft.first_hand(e.button)
+    t.final_table = e.table
+
+
+COMMANDS = {
+    cmd.Draw: draw, cmd.MoveApply: move_apply, cmd.Seated: seated,
+    cmd.BreakTable: break_table, cmd.FinalTable: final_table,
+}
+FOLDS = {
+    ev.SeatsDrawn: on_seats_drawn, ev.Moved: on_moved, ev.Seated: on_seated,
+    ev.TableBroken: on_table_broken, ev.FinalTableFormed: on_final_table,
+}
+REACTIONS = (final_table_or_break,)

@@ -1,0 +1,66 @@
+"""Time calls: a player is given ``seconds`` to act, then a ``countdown``
+(000 9.5 / 004 5: 60 s + 10 s; 001 §1 VI; 002 turbo: 30 s + 5 s; 003 35).
+
+The engine ends a call whose time is up by itself, from the time passed in,
+so a replay and a simulation see the same expiry as the controller did.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from controller.engine import commands as cmd
+from controller.engine import events as ev
+from controller.engine.commands import Rejected
+from controller.engine.table import TimeCallState
+
+if TYPE_CHECKING:
+    from controller.engine.tournament import Tournament
+
+
+def time_call(t: Tournament, c: cmd.TimeCall, now: float) -> None:
+    t.require_running()
+    tab = t.table(c.table)
+    op = c.op
+    if op == "toggle":  # the dealer's one "time" button: start, or cancel the running call
+        op = "cancel" if tab.time_call is not None else "start"
+    if op == "start":
+        if tab.time_call is not None:
+            raise Rejected(f"a time call is already running at table {c.table}")
+        if c.seat is not None and not 1 <= c.seat <= tab.size:
+            raise Rejected(f"seat must be a seat of table {c.table} (1-{tab.size}), "
+                           f"got {c.seat!r}")
+        tc = t.settings.time_call
+        t.emit(ev.TimeCall, now, table=c.table, op="start", seconds=tc.seconds,
+               countdown=tc.countdown, seat=c.seat)
+    else:
+        if tab.time_call is None:
+            raise Rejected(f"no time call is running at table {c.table}")
+        t.emit(ev.TimeCall, now, table=c.table, op=op)
+
+
+def ends_at(state: TimeCallState) -> float:
+    """Controller time at which a call is over (its seconds and its countdown)."""
+    return state.started_at + state.seconds + state.countdown
+
+
+def expire(t: Tournament, now: float) -> None:
+    """End every call whose time is up."""
+    for n, tab in sorted(t.tables.items()):
+        if tab.time_call is not None and now >= ends_at(tab.time_call):
+            t.emit(ev.TimeCall, now, table=n, op="expire")
+
+
+def on_time_call(t: Tournament, e: ev.TimeCall) -> None:
+    tab = t.tables.get(e.table)
+    if tab is None:
+        raise ev.InvalidEvent(f"table {e.table} is not in play")
+    if e.op == "start":
+        tab.time_call = TimeCallState(e.at, e.seconds or 0, e.countdown or 0, e.seat)
+    else:
+        tab.time_call = None
+
+
+COMMANDS = {cmd.TimeCall: time_call}
+FOLDS = {ev.TimeCall: on_time_call}
+REACTIONS = (expire,)

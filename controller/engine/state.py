@@ -1,0 +1,66 @@
+"""The pieces of a tournament's state that several rules share.
+
+Plain data, changed only by the folds of :mod:`controller.engine.rules`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Player:
+    id: int
+    name: str
+    member: bool = True
+    ghost: bool = False
+    table: int | None = None
+    seat: int | None = None
+    out: bool = False
+    entries: int = 1
+    rebuys: int = 0
+    addon: bool = False
+    chips: int = 0
+    knocked_by: int | None = None
+    removed: bool = False
+
+
+@dataclass
+class Move:
+    """An instruction for the screens: ``player`` goes from table/seat to table/seat, and why."""
+
+    seq: int
+    player: int
+    name: str
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    reason: str
+    waiting: bool = False
+    done: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.name,
+            "player_id": self.player,
+            "from": {"table": self.from_table, "seat": self.from_seat},
+            "to": {"table": self.to_table, "seat": self.to_seat},
+            "reason": self.reason,
+            "waiting_for_button": self.waiting,
+            "done": self.done,
+        }
+
+
+@dataclass
+class HandForHandState:
+    on: bool = False
+    hand: int = 0
+    done: set[int] = field(default_factory=set)
+    hands_played: int = 0
+    paused_clock: bool = False
+    hand_started_at: float = 0.0
+    #: players left when the director last switched it on or off: the automatic
+    #: bubble rule leaves the director's decision alone until that number changes
+    director_at: int | None = None
