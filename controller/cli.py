@@ -175,8 +175,52 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
     if v == "hands-left":
         return "hands_left", {"count": args.count}
     if v == "undo":
+        if args.table is not None:
+            return "undo", {"table": args.table}
         return "undo", {} if args.event is None else {"target": args.event}
+    if v == "structure":
+        return "structure", _structure_args(args)
+    if v == "send":
+        return args.command.replace("-", "_"), dict(_key_value(kv) for kv in args.args)
     return v.replace("-", "_"), {}
+
+
+def _structure_args(args: argparse.Namespace) -> dict:
+    if args.op == "minutes":
+        if args.from_level is None:
+            raise ValueError("structure minutes needs --from LEVEL")
+        return {"op": "minutes", "from_level": args.from_level, "minutes": args.minutes,
+                "breaks": args.breaks}
+    if args.after is None:
+        raise ValueError("structure insert needs --after LEVEL (0: before the first)")
+    level: dict = {"minutes": args.minutes, "kind": "break" if args.is_break else "level"}
+    if args.note:
+        level["note"] = args.note
+    if args.blinds:
+        sb, _, bb = args.blinds.partition("/")
+        if not (sb.isdigit() and bb.isdigit()):
+            raise ValueError(f"--blinds must be SMALL/BIG, e.g. 600/1200, got {args.blinds!r}")
+        level |= {"small_blind": int(sb), "big_blind": int(bb)}
+    if args.ante:
+        level["ante"] = args.ante
+    return {"op": "insert", "after": args.after, "level": level}
+
+
+def _signature(name: str) -> str:
+    from controller.engine.commands import arguments
+
+    return " ".join(k + ("" if req else "?") for k, (_, req) in arguments(name).items())
+
+
+def _key_value(text: str) -> tuple[str, object]:
+    """``key=value`` of ``floorman send``: the value as JSON if it is JSON, else text."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"arguments are key=value, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
 
 
 def _director(args: argparse.Namespace) -> int:
@@ -288,8 +332,33 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("who", nargs="+")
     d.add_argument("--stack", type=int, help="chips at the start of the hand (000 9.5)")
     d.add_argument("--by", help="who knocked the player out")
-    d = director("undo", "undo the last command (or --event N)")
+    d = director("undo", "undo the last command (or --event N, or --table N: its last press)")
     d.add_argument("--event", type=int)
+    d.add_argument("--table", type=int, help="the last press of this table (its undo button)")
+    d = director("structure", "change the coming levels: structure insert --after N "
+                 "(--break | --blinds SB/BB [--ante A]) --minutes M, or structure minutes "
+                 "--from N --minutes M")
+    d.add_argument("op", choices=["insert", "minutes"])
+    d.add_argument("--after", type=int, help="insert after this playing level (0: first)")
+    d.add_argument("--break", dest="is_break", action="store_true", help="insert a break")
+    d.add_argument("--blinds", help="SMALL/BIG of an inserted level, e.g. 600/1200")
+    d.add_argument("--ante", type=int)
+    d.add_argument("--note", help="a break's colour-up note, e.g. 'Chipraise 25'")
+    d.add_argument("--from", dest="from_level", type=int, help="first level to change")
+    d.add_argument("--minutes", type=float, required=True)
+    d.add_argument("--breaks", action="store_true", help="breaks get the new length too")
+    from controller.engine import commands as _commands
+
+    d = director("send", "any engine command by name with key=value arguments (values are "
+                 "JSON or text): " + ", ".join(_commands.BY_NAME))
+    d.add_argument("command", choices=[*_commands.BY_NAME, *(c.replace("_", "-")
+                                                             for c in _commands.BY_NAME)],
+                   metavar="COMMAND")
+    d.add_argument("args", nargs="*", metavar="KEY=VALUE")
+    d.formatter_class = argparse.RawDescriptionHelpFormatter
+    d.epilog = "commands (? = optional):\n" + "\n".join(
+        f"  {name} {_signature(name)}\n      {cls.summary}"
+        for name, cls in _commands.BY_NAME.items())
     for v in ("rebuy", "reentry", "seated"):
         d = director(v, f"{v} NAME")
         d.add_argument("name", nargs="+")
