@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.protocol import DEFAULT_PREFIX
+from controller.protocol import DEFAULT_PREFIX, valid_prefix
 
 PASSWD = "floorman.passwd"
 ACL = "floorman.acl"
@@ -47,7 +47,6 @@ MAX_TABLES = 999
 #: PBKDF2 rounds of our own hashes (mosquitto_passwd 2.0 uses 101; more costs ~1 ms a login
 #: on a Pi, paid once per connection)
 ITERATIONS = 1000
-_PREFIX = re.compile(r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*\Z")
 _ENV_LINE = re.compile(r"^([A-Z_]+)=(.*)$")
 
 
@@ -73,7 +72,7 @@ def clients(tables: int, walls: int = 1) -> list[Client]:
 
 
 def check_prefix(prefix: str) -> str:
-    if not _PREFIX.match(prefix):
+    if not valid_prefix(prefix):
         raise ValueError(f"the prefix must be topic levels of letters, digits, _ . - joined "
                          f"by / (no wildcards, no spaces), got {prefix!r}")
     return prefix

@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from controller.engine.points import SYSTEMS
 from controller.engine.settings import (
     Balancing,
     BrokerSettings,
@@ -40,6 +41,7 @@ from controller.engine.settings import (
     TimeCall,
     TournamentSettings,
 )
+from controller.protocol import valid_prefix
 
 __all__ = [
     "ConfigError",
@@ -59,7 +61,8 @@ REPO_PRESETS = Path(__file__).resolve().parent.parent / "config" / "clubs"
 PRESETS_ENV = "FLOORMAN_PRESETS"
 
 LANGUAGES = ("de", "en")
-POINTS_SYSTEMS = ("none", "psc_ranking", "landesliga", "multi_round", "ace_of_spades", "qualifier")
+#: the points systems the engine scores (one list: :data:`controller.engine.points.SYSTEMS`)
+POINTS_SYSTEMS = SYSTEMS
 ANTE_TYPES = ("standard", "big_blind")
 #: ``final_table_size: mode+1`` (002) is capped at this many players.
 MODE_PLUS_ONE_CAP = 9
@@ -665,12 +668,11 @@ _POINTS: dict[str, _Check] = {
     "mystery_names": _int_check(1),
     "places": _int_check(1, allow_none=True),
 }
-_PREFIX = re.compile(r"^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$")
 
 
 def _prefix(v: _Validator, node: _Node, path: str) -> Any:
     t = v.text(node, path, empty_ok=False)
-    if t is _BAD or _PREFIX.match(t):
+    if t is _BAD or valid_prefix(t):
         return t
     return v.bad(node, path, "must be topic levels of letters, digits, _ . - joined by / "
                  f"(no wildcards), got {_show(t)}")

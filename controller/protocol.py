@@ -28,6 +28,14 @@ VERSION = 1
 MAX_PAYLOAD = 16 * 1024
 
 DEFAULT_PREFIX = "floorman/default"
+#: a topic prefix: levels of letters, digits, _ . - joined by / (no wildcards, no newline);
+#: the one definition the YAML loader, broker-config and the clients all use
+PREFIX = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")
+
+
+def valid_prefix(text: object) -> bool:
+    """``text`` is a usable topic prefix (the whole text, nothing after it)."""
+    return isinstance(text, str) and PREFIX.fullmatch(text) is not None
 
 TABLE_ACTIONS = ("bust", "time", "time_cancel", "time_expire", "hand_done", "undo")
 

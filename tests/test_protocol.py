@@ -455,3 +455,25 @@ def test_validate_example_rejects(kind, payload, words):
 def test_example_family(kind, family):
     assert protocol.example_family(kind) == family
     assert family in protocol.EXAMPLE_KINDS
+
+
+# ------------------------------------------------------------ one definition each
+@pytest.mark.parametrize("prefix", ["floor/a\n", "floor/#", "floor//a", "/floor", "a b", ""])
+def test_a_bad_prefix_is_refused_by_the_file_check_and_by_broker_config(prefix, tmp_path):
+    from controller.brokerconfig import write
+    from controller.config import ConfigError, load_tournament_text
+
+    assert not protocol.valid_prefix(prefix)
+    text = ("name: X\nstart_stack: 1000\nstructure:\n  - {minutes: 10, blinds: 25/50}\n"
+            f"broker:\n  prefix: {json.dumps(prefix)}\n")
+    with pytest.raises(ConfigError, match="broker.prefix"):
+        load_tournament_text(text)
+    with pytest.raises(ValueError):
+        write(tmp_path / "broker", 2, prefix=prefix)
+
+
+def test_the_points_systems_are_listed_once():
+    from controller.config import POINTS_SYSTEMS
+    from controller.engine.points import SYSTEMS
+
+    assert POINTS_SYSTEMS is SYSTEMS
