@@ -143,18 +143,19 @@ class ControllerService:
 
     def _on_message(self, c: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         received = self.wall()
+        payload = bytes(msg.payload)
         kind, key = self.topics.classify(msg.topic)
         if kind == "time":
             # answered here, at once: the round trip must not wait behind commands
             try:
-                req = protocol.parse_time_request(msg.payload)
+                req = protocol.parse_time_request(payload)
             except ProtocolError as exc:
                 log.warning("bad time request on %s: %s", msg.topic, exc)
                 return
             c.publish(self.topics.time_response(key or ""), protocol.dumps(
                 {"v": 1, "id": req["id"], "t0": req["t0"], "t1": received, "t2": self.wall()}), 0)
             return
-        self.inbox.put((msg.topic, msg.payload, received))
+        self.inbox.put((msg.topic, payload, received))
 
     # ------------------------------------------------------------- main thread
     @property

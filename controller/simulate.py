@@ -153,9 +153,10 @@ def _deal_hand(floor: Floor, number: int, rng: random.Random, now: float, sim: S
     stacks = [rng.choice([1000, 2000, 2000, 5000]) for _ in out]
     for seat, stack in zip(out, stacks, strict=True):
         t = floor.tournament
-        tab = t.tables.get(number)
-        if tab is None or seat not in tab.occupant or t.finished:
+        now_at = t.tables.get(number)
+        if now_at is None or seat not in now_at.occupant or t.finished:
             return
+        tab = now_at
         pid = tab.occupant[seat]
         others = [p for s, p in tab.occupant.items() if s != seat and not t.players[p].ghost]
         by = rng.choice(others) if others else None

@@ -57,7 +57,8 @@ def at(clock: Clock, structure: tuple[Level, ...], now: float) -> Clock:
     """The clock as it stands at ``now``: levels that ended are rolled over."""
     if not clock.running or clock.ends_at is None:
         return clock
-    level, ends_at = clock.level, clock.ends_at
+    level = clock.level
+    ends_at: float | None = clock.ends_at
     while ends_at is not None and now >= ends_at:
         if level >= _last(structure):
             # the structure is exhausted: the last level goes on without end

@@ -239,7 +239,7 @@ ALL: tuple[type[Command], ...] = (
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}
 
-_ADAPTERS: dict[str, TypeAdapter[Any]] = {n: TypeAdapter(c) for n, c in BY_NAME.items()}
+_ADAPTERS: dict[str, TypeAdapter[Command]] = {n: TypeAdapter(c) for n, c in BY_NAME.items()}
 
 #: what a field's type means to a person, by pydantic error type
 _EXPECTED = {

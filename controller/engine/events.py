@@ -239,7 +239,7 @@ ALL: tuple[type[Event], ...] = (
 )
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}
-_ADAPTERS: dict[str, TypeAdapter[Any]] = {t: TypeAdapter(c) for t, c in BY_TYPE.items()}
+_ADAPTERS: dict[str, TypeAdapter[Event]] = {t: TypeAdapter(c) for t, c in BY_TYPE.items()}
 
 
 def parse(record: Record) -> Event:

@@ -118,7 +118,7 @@ def spread(
     """
     counts = dict(counts)
     free = {t: list(s) for t, s in free.items()}
-    targets: list[int] = []
+    targets: list[tuple[int, int]] = []
     for _ in players:
         open_tables = [t for t in free if free[t]]
         if not open_tables:
@@ -127,7 +127,7 @@ def spread(
         t = rng.choice(sorted(x for x in open_tables if counts[x] == low))
         seat = free[t].pop(rng.randrange(len(free[t])))
         counts[t] += 1
-        targets.append((t, seat))  # type: ignore[arg-type]
+        targets.append((t, seat))
     order = list(players)
     rng.shuffle(order)
-    return [(p, t, s) for p, (t, s) in zip(order, targets, strict=True)]
+    return [(p, table, s) for p, (table, s) in zip(order, targets, strict=True)]
