@@ -55,6 +55,9 @@ class Tournament:
         self.players: dict[int, Player] = {}
         self.by_name: dict[str, int] = {}
         self.tables: dict[int, Table] = {}
+        #: players and ghosts in a seat (kept by the seating folds; the reactions read it
+        #: after every command, so it must not cost a walk over every table)
+        self.seated_count = 0
         self.clock = clk.Clock()
         self.level_announced = 0
         self.groups: list[list[plc.Bust]] = []
@@ -211,7 +214,8 @@ class Tournament:
         return {n: t.count() for n, t in self.tables.items()}
 
     def seated(self) -> int:
-        return sum(t.count() for t in self.tables.values())
+        """Players (and ghosts) in a seat at any table."""
+        return self.seated_count
 
     def level_number(self, index: int | None = None) -> int:
         """1-based number of the playing level at ``index`` (a break keeps the previous number)."""
@@ -244,7 +248,7 @@ class Tournament:
 
     def real_players(self) -> int:
         """Players who entered (ghosts are not players; a re-entry is the same player)."""
-        return sum(1 for p in self.players.values() if not p.ghost)
+        return len(self.by_name)  # every registered player, never a ghost
 
     def finishes(self) -> list[Finish]:
         """Every placed player as a :class:`~controller.engine.results.Finish` for scoring."""

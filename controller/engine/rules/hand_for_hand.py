@@ -39,6 +39,8 @@ def bubble(t: Tournament, now: float) -> None:
     h = t.hfh
     if h.on and h.done and h.done >= set(t.tables) and len(t.tables) > 1:
         t.emit(ev.HandForHandReleased, now, hand=h.hand + 1)
+    if not h.on and (not t.settings.hand_for_hand.auto or len(t.tables) < 2):
+        return
     places = t.bubble_places()
     # a director's decision holds until a player more is out (or back in)
     director_on = h.on and h.director_at == t.remaining

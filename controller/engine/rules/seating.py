@@ -151,8 +151,10 @@ def final_table_due(t: Tournament) -> bool:
 
 
 def break_due(t: Tournament) -> int | None:
-    if t.final_table is not None:
+    if t.final_table is not None or len(t.tables) < 2:
         return None
+    if t.seated() > (len(t.tables) - 1) * t.settings.players_per_table:
+        return None  # the other tables cannot seat any table's players yet
     return algo.table_to_break(t.counts(), t.settings.players_per_table, t.settings.balancing)
 
 
@@ -225,6 +227,7 @@ def sit(t: Tournament, pid: int, table: int, seat: int, waiting: bool = False) -
     if p.table is not None:
         raise ev.InvalidEvent(f"{p.name} already sits at table {p.table}")
     tab.occupant[seat] = pid
+    t.seated_count += 1
     if waiting:
         tab.waiting.add(seat)
     p.table, p.seat = table, seat
@@ -238,6 +241,7 @@ def stand(t: Tournament, pid: int) -> tuple[int, int]:
     if tab.occupant.get(p.seat) != pid:
         raise ev.InvalidEvent(f"{p.name} is not at table {p.table} seat {p.seat}")
     del tab.occupant[p.seat]
+    t.seated_count -= 1
     tab.waiting.discard(p.seat)
     where = (p.table, p.seat)
     p.table = p.seat = None

@@ -46,9 +46,10 @@ def ends_at(state: TimeCallState) -> float:
 
 def expire(t: Tournament, now: float) -> None:
     """End every call whose time is up."""
-    for n, tab in sorted(t.tables.items()):
-        if tab.time_call is not None and now >= ends_at(tab.time_call):
-            t.emit(ev.TimeCall, now, table=n, op="expire")
+    due = [n for n, tab in t.tables.items()
+           if tab.time_call is not None and now >= ends_at(tab.time_call)]
+    for n in sorted(due):
+        t.emit(ev.TimeCall, now, table=n, op="expire")
 
 
 def on_time_call(t: Tournament, e: ev.TimeCall) -> None:
