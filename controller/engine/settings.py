@@ -208,7 +208,16 @@ def to_data(settings: TournamentSettings) -> dict[str, Any]:
     data = dataclasses.asdict(settings)
     for key in NOT_LOGGED:
         data.pop(key, None)
-    return data
+    return _json_shaped(data)
+
+
+def _json_shaped(value: Any) -> Any:
+    """Tuples as lists: the record in memory must equal the record read back from the log."""
+    if isinstance(value, dict):
+        return {k: _json_shaped(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_shaped(v) for v in value]
+    return value
 
 
 def from_data(data: dict[str, Any], broker: BrokerSettings | None = None) -> TournamentSettings:

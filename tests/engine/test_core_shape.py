@@ -14,7 +14,7 @@ from factories import make_settings
 from controller.engine import commands, events
 from controller.engine.events import InvalidEvent
 from controller.engine.rules import COMMANDS, FOLDS, RULES
-from controller.engine.settings import TimeCall, from_data, to_data
+from controller.engine.settings import TimeCall, from_data
 from controller.engine.tournament import Rejected, Tournament
 from controller.floor import Floor
 
@@ -254,3 +254,12 @@ def test_the_past_cannot_change(command, reason):
     with pytest.raises(Rejected, match=re.escape(reason)):
         t.execute({"cmd": "structure", **command}, 100.0)
     assert t.fingerprint() == before
+
+
+def test_a_record_in_memory_equals_the_record_read_back():
+    """The live log and the stored log are the same data (no tuples for lists)."""
+    import json
+
+    t = new(18, balancing=dataclasses.replace(make_settings().balancing, break_order=(2, 1)))
+    t.execute({"cmd": "bust", "table": 1, "seat": 1}, 50.0)
+    assert json.loads(json.dumps(t.log)) == t.log
