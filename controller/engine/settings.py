@@ -208,7 +208,8 @@ def to_data(settings: TournamentSettings) -> dict[str, Any]:
     data = dataclasses.asdict(settings)
     for key in NOT_LOGGED:
         data.pop(key, None)
-    return _json_shaped(data)
+    shaped: dict[str, Any] = _json_shaped(data)
+    return shaped
 
 
 def _json_shaped(value: Any) -> Any:

@@ -65,6 +65,8 @@ class Tournament:
         self.bust_order = 0
         self.hfh = HandForHandState()
         self.moves: list[Move] = []
+        #: the moves not done yet, by player (at most one each), in the order they were made
+        self.pending: dict[int, Move] = {}
         self.drawn = False
         self.finished = False
         self.winner: int | None = None
@@ -262,7 +264,7 @@ class Tournament:
         ]
 
     def pending_moves(self) -> list[Move]:
-        return [m for m in self.moves if not m.done]
+        return list(self.pending.values())
 
     def plan(self) -> dict[str, Any]:
         """What the floor will do next: the table to break, or the balancing moves."""

@@ -53,9 +53,9 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     if not t.hfh.on:
         tab.hfh_hand = None  # the hand-for-hand hand in play here is over
     tab.time_call = None
-    for m in t.moves:
-        if not m.done and m.to_table == tab.number:
-            m.done = True
+    for m in [m for m in t.pending.values() if m.to_table == tab.number]:
+        m.done = True
+        del t.pending[m.player]
     if t.hfh.on:
         t.hfh.done.add(tab.number)
     if t.hands_left is not None and all(x.hands_left == 0 for x in t.tables.values()) \

@@ -57,7 +57,7 @@ def move_apply(t: Tournament, c: cmd.MoveApply, now: float) -> None:
 
 def seated(t: Tournament, c: cmd.Seated, now: float) -> None:
     p = t.player(c.player)
-    if not any(m.player == p.id and not m.done for m in t.moves):
+    if p.id not in t.pending:
         raise Rejected(f"{p.name} has no move pending")
     t.emit(ev.Seated, now, player=p.id)
 
@@ -250,9 +250,14 @@ def stand(t: Tournament, pid: int) -> tuple[int, int]:
 
 def close_moves(t: Tournament, pid: int) -> None:
     """A newer move (or a bust) ends any move of ``pid`` still pending."""
-    for m in t.moves:
-        if m.player == pid and not m.done:
-            m.done = True
+    m = t.pending.pop(pid, None)
+    if m is not None:
+        m.done = True
+
+
+def _add_move(t: Tournament, move: Move) -> None:
+    t.moves.append(move)
+    t.pending[move.player] = move
 
 
 def enter(t: Tournament, e: ev.LateEntry | ev.Reentry | ev.Rebuy) -> None:
@@ -297,8 +302,8 @@ def on_moved(t: Tournament, e: ev.Moved) -> None:
                               f"seat {e.from_seat}")
     sit(t, e.player, e.to_table, e.to_seat, e.waiting)
     close_moves(t, e.player)
-    t.moves.append(Move(e.seq, e.player, t.players[e.player].name, frm[0], frm[1],
-                        e.to_table, e.to_seat, e.reason, e.waiting))
+    _add_move(t, Move(e.seq, e.player, t.players[e.player].name, frm[0], frm[1],
+                      e.to_table, e.to_seat, e.reason, e.waiting))
 
 
 def on_seated(t: Tournament, e: ev.Seated) -> None:
@@ -312,8 +317,8 @@ def on_table_broken(t: Tournament, e: ev.TableBroken) -> None:
         frm = stand(t, int(pid))
         sit(t, int(pid), int(n), int(s), bool(waiting))
         close_moves(t, int(pid))
-        t.moves.append(Move(e.seq, int(pid), t.players[int(pid)].name, frm[0], frm[1],
-                            int(n), int(s), e.reason, bool(waiting)))
+        _add_move(t, Move(e.seq, int(pid), t.players[int(pid)].name, frm[0], frm[1],
+                          int(n), int(s), e.reason, bool(waiting)))
     if t.tables[e.table].occupant:
         raise ev.InvalidEvent(f"table {e.table} broke with players still seated")
     del t.tables[e.table]
@@ -335,8 +340,8 @@ def on_final_table(t: Tournament, e: ev.FinalTableFormed) -> None:
         sit(t, pid, e.table, s)
         if origin[pid] != (e.table, s):
             close_moves(t, pid)
-            t.moves.append(Move(e.seq, pid, t.players[pid].name, *origin[pid], e.table, s,
-                                e.reason))
+            _add_move(t, Move(e.seq, pid, t.players[pid].name, *origin[pid], e.table, s,
+                              e.reason))
     ft.first_hand(e.button)
     t.final_table = e.table
 
