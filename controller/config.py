@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from controller import resources
 from controller.engine.settings import (
     Balancing,
     BrokerSettings,
@@ -53,8 +54,6 @@ __all__ = [
     "preset_dirs",
 ]
 
-#: The repo's own presets.
-REPO_PRESETS = Path(__file__).resolve().parent.parent / "config" / "clubs"
 #: Extra preset folders, ``os.pathsep``-separated.
 PRESETS_ENV = "FLOORMAN_PRESETS"
 
@@ -286,7 +285,8 @@ def preset_dirs(base_dir: str | os.PathLike | None = None) -> list[Path]:
 
     ``base_dir`` (the tournament file's folder) and its ``clubs/`` subfolder,
     then every folder in ``$FLOORMAN_PRESETS`` (``os.pathsep``-separated),
-    then the repo's ``config/clubs/``.
+    then the shipped presets (:func:`controller.resources.folder`: ``config/clubs/``
+    of the repository, installed as the package ``controller.data.clubs``).
     """
     dirs: list[Path] = []
     if base_dir is not None:
@@ -294,7 +294,7 @@ def preset_dirs(base_dir: str | os.PathLike | None = None) -> list[Path]:
     for part in os.environ.get(PRESETS_ENV, "").split(os.pathsep):
         if part.strip():
             dirs.append(Path(part.strip()))
-    dirs.append(REPO_PRESETS)
+    dirs.append(resources.folder("presets"))
     seen: set[Path] = set()
     out: list[Path] = []
     for d in dirs:
