@@ -62,7 +62,12 @@ def folder(kind: str) -> Path:
     except KeyError:
         raise ValueError(f"no shipped files of kind {kind!r} (kinds: {', '.join(KINDS)})") \
             from None
-    where = _files(package)
+    try:
+        where = _files(package)
+    except ModuleNotFoundError as exc:  # an editable install made before controller.data
+        raise RuntimeError(f"cannot find Floorman's {kind} (no package {package}): the "
+                           "installation is older than pyproject.toml; in a checkout run "
+                           "scripts/setup (pip install -e .) again") from exc
     if sub:
         where = where / sub
     if not isinstance(where, Path):  # e.g. imported from a zip file
