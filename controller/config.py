@@ -284,6 +284,12 @@ def _merge(base: _Node, over: _Node) -> _Node:
 # --------------------------------------------------------------------------- presets
 
 
+def _env_preset_dirs() -> list[Path]:
+    """The folders of ``$FLOORMAN_PRESETS``."""
+    parts = os.environ.get(PRESETS_ENV, "").split(os.pathsep)
+    return [Path(part.strip()) for part in parts if part.strip()]
+
+
 def preset_dirs(base_dir: str | os.PathLike | None = None) -> list[Path]:
     """Where presets are searched, first match wins.
 
@@ -295,9 +301,7 @@ def preset_dirs(base_dir: str | os.PathLike | None = None) -> list[Path]:
     dirs: list[Path] = []
     if base_dir is not None:
         dirs += [Path(base_dir), Path(base_dir) / "clubs"]
-    for part in os.environ.get(PRESETS_ENV, "").split(os.pathsep):
-        if part.strip():
-            dirs.append(Path(part.strip()))
+    dirs += _env_preset_dirs()
     dirs.append(resources.folder("presets"))
     seen: set[Path] = set()
     out: list[Path] = []
@@ -1059,7 +1063,7 @@ def is_preset_file(path: str | os.PathLike) -> bool:
         parent = p.parent
     if p.parent.name == "clubs" or parent.name == "clubs":
         return True
-    for d in preset_dirs()[:-1]:  # the $FLOORMAN_PRESETS folders (the last: shipped)
+    for d in _env_preset_dirs():
         try:
             if d.resolve() == parent:
                 return True
