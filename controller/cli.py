@@ -1,8 +1,17 @@
-"""The ``floorman`` command.
+"""The ``floorman`` command (the console script ``floorman = controller.cli:main``).
 
-``floorman check FILE`` validates a tournament file; ``floorman simulate FILE
---players N --seed S`` plays a whole tournament through the real engine;
-``floorman kiosk FILE --table N | --wall`` runs a table or wall screen.
+Every verb is registered in :func:`build_parser`:
+
+- the controller's: ``controller FILE`` (the service), the director's verbs (``register``,
+  ``draw``, ``start``, ``bust``, ``status``, …: commands to a running controller),
+  ``broker-config`` (accounts and ACL of a locked-down Mosquitto);
+- the tools: ``check FILE…`` (tournament files and presets), ``simulate FILE``
+  (a whole night through the real engine), ``files`` (the shipped files);
+- the screens' (defined in ``kiosk/cli.py``): ``kiosk FILE --table N | --wall`` and
+  ``demo``.
+
+Where a verb takes a tournament or kiosk file, a shipped one can be named instead of a
+path (``floorman simulate sample``): :func:`controller.resources.resolve`.
 """
 
 from __future__ import annotations
@@ -16,9 +25,49 @@ from pathlib import Path
 
 
 def _check(args: argparse.Namespace) -> int:
+    from controller import resources
     from controller.config import main_check
 
-    return main_check(args.file)
+    jobs: list[tuple[str, bool | None]] = []
+    if args.all:
+        jobs += [(str(p), True) for p in resources.shipped("presets")]
+        jobs += [(str(p), False) for p in resources.shipped("tournaments")]
+    rc = 0
+    for name in args.file:
+        path = resources.resolve(name, "tournaments")
+        if path == Path(name) and not path.exists():
+            path = resources.resolve(name, "presets")
+        if not path.exists() and "/" not in name:
+            print(f"{name}: file not found (nor a shipped tournament or preset: floorman files)")
+            rc = 1
+            continue
+        jobs.append((str(path), args.as_preset))
+    if rc and not jobs:
+        return rc
+    if not jobs:
+        print("floorman check: give a FILE (or --all)", file=sys.stderr)
+        return 2
+    return max([rc] + [main_check(path, as_preset=kind) for path, kind in jobs])
+
+
+def _files(args: argparse.Namespace) -> int:
+    from controller import resources
+
+    bad = [k for k in args.kind if k not in resources.KINDS]
+    if bad:
+        print(f"floorman files: no kind {', '.join(bad)} (kinds: {', '.join(resources.KINDS)})",
+              file=sys.stderr)
+        return 2
+    rows = resources.listing(args.kind or None)
+    if args.paths:
+        for _, _, path in rows:
+            print(path)
+        return 0
+    kw = max(len(k) for k, _, _ in rows)
+    nw = max(len(n) for _, n, _ in rows)
+    for kind, name, path in rows:
+        print(f"{kind:<{kw}}  {name:<{nw}}  {path}")
+    return 0
 
 
 def _broker_config(args: argparse.Namespace) -> int:
@@ -36,12 +85,13 @@ def _broker_config(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from controller import resources
     from controller.config import ConfigError, load_tournament
     from controller.engine.results import results_csv
     from controller.simulate import simulate
 
     try:
-        settings = load_tournament(args.file)
+        settings = load_tournament(resources.resolve(args.file, "tournaments"))
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 1
@@ -70,56 +120,28 @@ def _simulate(args: argparse.Namespace) -> int:
 def _controller(args: argparse.Namespace) -> int:
     import logging
 
+    from controller import resources
     from controller.config import ConfigError, load_tournament
     from controller.mqtt import Broker
     from controller.service import serve
     from controller.store import StoreError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    path = resources.resolve(args.file, "tournaments")
     try:
-        settings = load_tournament(args.file)
+        settings = load_tournament(path)
         broker = Broker.from_env(args.broker, args.prefix, settings.broker)
     except (ConfigError, ValueError) as exc:
         print(exc, file=sys.stderr)
         return 1
-    db = args.db or str(Path(args.file).with_suffix(".sqlite"))
+    # beside the tournament file; a shipped one named on the command line: in this folder
+    beside = Path(args.file) if path == Path(args.file) else Path(path.name)
+    db = args.db or str(beside.with_suffix(".sqlite"))
     try:
         return serve(settings, db, broker)
     except StoreError as exc:
         print(f"floorman controller: {exc}", file=sys.stderr)
         return 1
-
-
-def _demo(args: argparse.Namespace) -> int:
-    import logging
-
-    from kiosk.app import parse_size
-    from kiosk.demo import Demo
-
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    if args.screenshots and not args.headless:
-        print("floorman demo: --screenshots needs --headless", file=sys.stderr)
-        return 2
-    try:
-        size = parse_size(args.windowed) if args.windowed else (1920, 1080)
-    except ValueError as exc:
-        print(f"floorman demo: {exc}", file=sys.stderr)
-        return 2
-    demo = Demo(Path(args.config), speed=args.speed, simulate=args.simulate or args.headless,
-                headless=args.headless,
-                screenshots=Path(args.screenshots) if args.screenshots else None,
-                size=size, seed=args.seed)
-    rc = demo.run(timeout=args.timeout)
-    if args.screenshots:
-        print(f"{len(demo.shots)} screenshots in {args.screenshots}: {', '.join(demo.moments)}")
-    return rc
-
-
-def _kiosk(args: argparse.Namespace) -> int:
-    from kiosk.app import main as kiosk_main
-
-    return kiosk_main(args.config, table=args.table, wall=args.wall, windowed=args.windowed,
-                      broker=args.broker, prefix=args.prefix)
 
 
 def _seconds(text: str) -> float:
@@ -296,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB")
 
     k = sub.add_parser("controller", help="run the controller service for a tournament file")
-    k.add_argument("file")
+    k.add_argument("file", help="the tournament file (or a shipped one's name: sample)")
     k.add_argument("--db", help="event log (default: the tournament file with .sqlite)")
     k.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")
     k.add_argument("--prefix", help="topic prefix (default: floorman/default)")
@@ -379,29 +401,10 @@ def build_parser() -> argparse.ArgumentParser:
     d = director("results", "the results so far")
     d.add_argument("--csv", action="store_true")
 
-    m = sub.add_parser("demo", help="the whole system on this computer: broker, controller, "
-                       "wall and three table screens in one window")
-    m.add_argument("--config", default=str(Path(__file__).resolve().parent.parent
-                                           / "config/tournaments/sample.yaml"))
-    m.add_argument("--speed", type=float, default=1.0, help="clock runs N times faster")
-    m.add_argument("--simulate", action="store_true", help="play the dealers")
-    m.add_argument("--headless", action="store_true", help="no window (implies --simulate); "
-                   "exits when the tournament has a champion")
-    m.add_argument("--screenshots", help="with --headless: write PNGs of every screen here")
-    m.add_argument("--windowed", help="window size WxH (default 1920x1080)")
-    m.add_argument("--seed", type=int, help="seed of the simulated dealers")
-    m.add_argument("--timeout", type=float, help="give up after this many seconds")
-    m.set_defaults(func=_demo)
+    # the screens' verbs, defined next to the screens: kiosk/cli.py
+    from kiosk.cli import register as register_screens
 
-    q = sub.add_parser("kiosk", help="run a table or wall screen (config/kiosk/*.yaml)")
-    q.add_argument("config", help="kiosk file, e.g. config/kiosk/table.yaml")
-    where = q.add_mutually_exclusive_group(required=True)
-    where.add_argument("--table", type=int, metavar="N", help="the table screen of table N")
-    where.add_argument("--wall", action="store_true", help="a wall screen")
-    q.add_argument("--windowed", metavar="WxH", help="a window of this size, not fullscreen")
-    q.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or the kiosk file)")
-    q.add_argument("--prefix", help="topic prefix (default: $FLOORMAN_PREFIX or the kiosk file)")
-    q.set_defaults(func=_kiosk)
+    register_screens(sub)
 
     b = sub.add_parser("broker-config", help="Mosquitto password file, ACL and one "
                        "credentials file per client for a locked-down broker")
@@ -417,12 +420,30 @@ def build_parser() -> argparse.ArgumentParser:
                    help="who hashes the passwords (auto: mosquitto_passwd when installed)")
     b.set_defaults(func=_broker_config)
 
-    c = sub.add_parser("check", help="validate a tournament YAML file")
-    c.add_argument("file")
+    c = sub.add_parser("check", help="validate tournament files and club presets",
+                       description="Validate each FILE: a tournament file, or a club preset "
+                       "when it lies in a folder named clubs or in a $FLOORMAN_PRESETS folder "
+                       "(or with --preset). A name without a folder that is no file here is "
+                       "a shipped tournament or preset (floorman check sample).")
+    c.add_argument("file", nargs="*", help="tournament file or preset (or a shipped one's name)")
+    c.add_argument("--all", action="store_true", help="every shipped preset and tournament")
+    kind = c.add_mutually_exclusive_group()
+    kind.add_argument("--preset", dest="as_preset", action="store_const", const=True,
+                      help="read every FILE as a club preset (name, start_stack and "
+                      "structure may be left to the tournament file)")
+    kind.add_argument("--tournament", dest="as_preset", action="store_const", const=False,
+                      help="read every FILE as a tournament file")
     c.set_defaults(func=_check)
 
+    f = sub.add_parser("files", help="the files Floorman ships (presets, tournaments, kiosk "
+                       "files, systemd units, fonts) and where they are installed")
+    f.add_argument("kind", nargs="*", metavar="KIND",
+                   help="only these: presets, tournaments, kiosk, systemd, fonts")
+    f.add_argument("--paths", action="store_true", help="only the paths, one a line")
+    f.set_defaults(func=_files)
+
     s = sub.add_parser("simulate", help="dry-run a whole tournament without network")
-    s.add_argument("file")
+    s.add_argument("file", help="the tournament file (or a shipped one's name: sample)")
     s.add_argument("--players", type=int, required=True)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--json", action="store_true", help="one JSON object: summary, results, "

@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from controller import resources
 from controller.engine.points import SYSTEMS
 from controller.engine.settings import (
     Balancing,
@@ -51,12 +52,14 @@ __all__ = [
     "list_presets",
     "load_tournament",
     "load_tournament_text",
+    "PresetSummary",
+    "REQUIRED_KEYS",
+    "is_preset_file",
+    "load_preset",
     "main_check",
     "preset_dirs",
 ]
 
-#: The repo's own presets.
-REPO_PRESETS = Path(__file__).resolve().parent.parent / "config" / "clubs"
 #: Extra preset folders, ``os.pathsep``-separated.
 PRESETS_ENV = "FLOORMAN_PRESETS"
 
@@ -284,20 +287,25 @@ def _merge(base: _Node, over: _Node) -> _Node:
 # --------------------------------------------------------------------------- presets
 
 
+def _env_preset_dirs() -> list[Path]:
+    """The folders of ``$FLOORMAN_PRESETS``."""
+    parts = os.environ.get(PRESETS_ENV, "").split(os.pathsep)
+    return [Path(part.strip()) for part in parts if part.strip()]
+
+
 def preset_dirs(base_dir: str | os.PathLike | None = None) -> list[Path]:
     """Where presets are searched, first match wins.
 
     ``base_dir`` (the tournament file's folder) and its ``clubs/`` subfolder,
     then every folder in ``$FLOORMAN_PRESETS`` (``os.pathsep``-separated),
-    then the repo's ``config/clubs/``.
+    then the shipped presets (:func:`controller.resources.folder`: ``config/clubs/``
+    of the repository, installed as the package ``controller.data.clubs``).
     """
     dirs: list[Path] = []
     if base_dir is not None:
         dirs += [Path(base_dir), Path(base_dir) / "clubs"]
-    for part in os.environ.get(PRESETS_ENV, "").split(os.pathsep):
-        if part.strip():
-            dirs.append(Path(part.strip()))
-    dirs.append(REPO_PRESETS)
+    dirs += _env_preset_dirs()
+    dirs.append(resources.folder("presets"))
     seen: set[Path] = set()
     out: list[Path] = []
     for d in dirs:
@@ -839,7 +847,11 @@ def _level(v: _Validator, item: _Node, path: str, default_seconds: int | None,
                  ante_type=ante_type, note=note)
 
 
-def _build(doc: _Node, v: _Validator, preset_ok: bool) -> TournamentSettings | None:
+def _build(doc: _Node, v: _Validator, preset_ok: bool,
+           partial: bool = False) -> TournamentSettings | None:
+    """The settings of a merged document, or None after reporting its problems. ``partial``
+    (a preset on its own): keys a tournament file must give are not reported as missing,
+    and the result is None when one is."""
     m: dict[str, _Node] = doc.value
     v.unknown_keys(doc, "", _TOP_KEYS)
     bad = False
@@ -847,7 +859,7 @@ def _build(doc: _Node, v: _Validator, preset_ok: bool) -> TournamentSettings | N
     def need(key: str) -> _Node | None:
         if key in m:
             return m[key]
-        if preset_ok:
+        if preset_ok and not partial:
             who = "the tournament file or its preset" if "preset" in m else "the tournament file"
             v.problems.append(ConfigProblem(v.main_file, None, key, f"missing: {who} must set "
                                             f"{key}"))
@@ -1025,14 +1037,101 @@ def load_tournament(path: str | os.PathLike) -> TournamentSettings:
     return _load(text, shown, p.parent, p)
 
 
-def main_check(path: str) -> int:
-    """``floorman check FILE``: print OK with a summary (0) or every problem (1)."""
+#: What a tournament file must give, itself or through its preset.
+REQUIRED_KEYS = ("name", "start_stack", "structure")
+
+
+@dataclass(frozen=True)
+class PresetSummary:
+    """A club preset that passed :func:`load_preset`."""
+
+    name: str
+    #: the preset it names (``preset:``), if any
+    base: str | None
+    #: playing levels of its structure (its own or its base's), None without one
+    levels: int | None
+    #: what a tournament file using it must still set (of :data:`REQUIRED_KEYS`)
+    missing: tuple[str, ...]
+
+
+def is_preset_file(path: str | os.PathLike) -> bool:
+    """Whether ``floorman check`` reads ``path`` as a club preset rather than a tournament
+    file: it lies in a folder named ``clubs`` (the shipped presets, a tournament folder's
+    ``clubs/``) or in a folder of ``$FLOORMAN_PRESETS``. Elsewhere ``--preset`` says so."""
+    p = Path(path)
     try:
-        s = load_tournament(path)
+        parent = p.resolve().parent
+    except OSError:
+        parent = p.parent
+    if p.parent.name == "clubs" or parent.name == "clubs":
+        return True
+    for d in _env_preset_dirs():
+        try:
+            if d.resolve() == parent:
+                return True
+        except OSError:
+            continue
+    return parent == resources.folder("presets").resolve()
+
+
+def load_preset(path: str | os.PathLike) -> PresetSummary:
+    """Read and validate a club preset on its own: every key it gives (and the presets it
+    names give) is checked as in a tournament file, but ``name``, ``start_stack`` and
+    ``structure`` may be left to the tournament file.
+
+    Raises :class:`ConfigError` listing every problem.
+    """
+    p = Path(path)
+    shown = str(path)
+    problems: list[ConfigProblem] = []
+    text = _read(p, shown, problems)
+    doc = _parse(text, shown, problems) if text is not None else None
+    if doc is None:
+        raise ConfigError(problems)
+    merged, preset_ok = _resolve(doc, p.parent, [(p.resolve(), shown)], problems)
+    v = _Validator(shown, problems)
+    try:
+        _build(merged, v, preset_ok, partial=True)
+    except RecursionError:  # pragma: no cover - only with absurd nesting
+        problems.append(ConfigProblem(shown, None, "", "the document is nested too deeply"))
+    if problems:
+        raise ConfigError(_sort(problems, shown))
+    m = merged.value
+    levels = None
+    if "structure" in m:
+        levels = sum(1 for it in m["structure"].value if it.is_map and "break" not in it.value)
+    base = doc.value.get("preset")
+    return PresetSummary(
+        name=p.stem, base=base.value if base is not None else None, levels=levels,
+        missing=tuple(k for k in REQUIRED_KEYS if k not in m))
+
+
+def main_check(path: str, as_preset: bool | None = None) -> int:
+    """``floorman check FILE``: print OK with a summary (0) or every problem (1).
+
+    ``as_preset``: True reads the file as a club preset, False as a tournament file, None
+    decides by where it lies (:func:`is_preset_file`).
+    """
+    if as_preset is None:
+        as_preset = is_preset_file(path)
+    try:
+        if as_preset:
+            ps = load_preset(path)
+        else:
+            s = load_tournament(path)
     except ConfigError as exc:
         for problem in exc.problems:
             print(problem)
         return 1
+    if as_preset:
+        parts = [f"preset {ps.name}"]
+        if ps.base:
+            parts[0] += f" (based on {ps.base})"
+        if ps.levels is not None:
+            parts.append(f"{ps.levels} levels")
+        need = ", ".join(ps.missing) or "nothing more"
+        print(f"{path}: OK — {', '.join(parts)}; a tournament file using it must set {need}")
+        return 0
     n = sum(1 for lvl in s.structure if not lvl.is_break)
     print(f"{path}: OK — {s.name}, {n} levels, preset {s.preset or 'none'}")
     return 0

@@ -1,12 +1,14 @@
 """A broker on this computer for the demo: Mosquitto when installed, otherwise amqtt.
 
 Both listen on loopback only, anonymous, no persistence: a demo broker is
-never reachable from the club's network.
+never reachable from the club's network. amqtt is not installed with Floorman
+itself (no Pi needs it): ``pip install 'floorman[demo]'`` adds it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
 import shutil
 import socket
@@ -36,6 +38,21 @@ def wait_port(port: int, timeout: float = 10.0) -> None:
         except OSError:
             time.sleep(0.05)
     raise TimeoutError(f"the local broker did not open port {port}")
+
+
+#: what to install when neither broker is there
+NO_BROKER = ("no MQTT broker on this computer: install Mosquitto (sudo apt-get install "
+             "mosquitto) or the embedded one, amqtt (pip install 'floorman[demo]'; in a "
+             "checkout scripts/setup installs it)")
+
+
+def amqtt_installed() -> bool:
+    return importlib.util.find_spec("amqtt") is not None
+
+
+def missing_broker() -> str | None:
+    """Why :class:`LocalBroker` cannot start (what to install), or None when it can."""
+    return None if mosquitto_path() or amqtt_installed() else NO_BROKER
 
 
 def mosquitto_path() -> str | None:
@@ -74,8 +91,7 @@ class LocalBroker:
         try:
             from amqtt.broker import Broker
         except ImportError as exc:
-            raise RuntimeError("no broker: install mosquitto (apt-get install mosquitto) or "
-                               "amqtt (pip install amqtt)") from exc
+            raise RuntimeError(NO_BROKER) from exc
         config = {
             "listeners": {"default": {"type": "tcp", "bind": f"127.0.0.1:{self.port}"}},
             "sys_interval": 0,

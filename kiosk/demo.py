@@ -24,13 +24,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from controller import resources
 from controller.mqtt import Broker
 from kiosk.view import ScreenView
 
 log = logging.getLogger("floorman.demo")
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "config" / "tournaments" / "sample.yaml"
+SAMPLE = resources.sample_tournament()
 
 #: players of the sample evening: long and short names, members and guests
 NAMES = [

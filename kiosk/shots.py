@@ -20,14 +20,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller import views
+from controller import resources, views
 from controller.config import load_tournament
 from controller.engine.tournament import Tournament
 from kiosk.view import Feedback, ScreenView
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "config" / "tournaments" / "sample.yaml"
-BB_ANTE = ROOT / "config" / "tournaments" / "venue-faq-main-event.yaml"
+SAMPLE = resources.sample_tournament()
+BB_ANTE = resources.folder("tournaments") / "venue-faq-main-event.yaml"
 SIZES = ((1920, 1080), (800, 480))
 MONO = 1000.0
 #: the worst name the screens must survive

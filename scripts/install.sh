@@ -323,7 +323,8 @@ venv() {
     fi
     if [ "$DRY" = 0 ] && [ "${SOURCE_CHANGED:-0}" = 1 ]; then
         # byte code now: the service user may not write into /opt/floorman
-        "$venv/bin/python" -m compileall -q "$dest/controller" "$dest/kiosk" >/dev/null || true
+        "$venv/bin/python" -m compileall -q "$dest/controller" "$dest/kiosk" "$dest/config" \
+            "$dest/systemd" >/dev/null || true
     fi
     put_link "$OPT/.venv/bin/floorman" "$(r /usr/local/bin/floorman)"
 }

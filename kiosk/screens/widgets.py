@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pygame
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
+from controller import resources
+
+FONT_DIR = resources.folder("fonts")
 BOLD = "bold"  #: DejaVu Sans Bold: numbers, titles
 COND = "cond"  #: DejaVu Sans Condensed Bold: names, sentences
 FACES = {BOLD: "DejaVuSans-Bold.ttf", COND: "DejaVuSansCondensed-Bold.ttf"}

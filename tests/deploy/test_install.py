@@ -134,6 +134,17 @@ def test_kiosk_files(kiosk_root, accounts):
                                 str(root / "opt/floorman/kiosk/__init__.py")], r.stderr
     assert (root / "opt/floorman/config/clubs/psc-five-spades.yaml").exists()
     assert (root / "opt/floorman/kiosk/fonts/DejaVuSans-Bold.ttf").exists()
+    # … and finds them as package data (controller/resources.py), from any folder
+    r = subprocess.run([str(floorman), "files", "--paths", "presets", "kiosk", "fonts"],
+                       capture_output=True, text=True, timeout=60, cwd="/")
+    assert r.returncode == 0, r.stderr
+    paths = r.stdout.split()
+    assert str(root / "opt/floorman/config/clubs/psc-five-spades.yaml") in paths
+    assert str(root / "opt/floorman/config/kiosk/table.yaml") in paths
+    assert str(root / "opt/floorman/kiosk/fonts/DejaVuSans-Bold.ttf") in paths
+    r = subprocess.run([str(floorman), "check", "sample"], capture_output=True, text=True,
+                       timeout=60, cwd="/")
+    assert r.returncode == 0 and ": OK — " in r.stdout, (r.stdout, r.stderr)
 
 
 def test_a_wrong_account_is_refused(src, accounts, tmp_path):

@@ -1,0 +1,2 @@
+# This folder is the package controller.data.kiosk of an installed Floorman (pyproject.toml);
+# controller/resources.py finds its files through it. Nothing to edit here.
