@@ -268,11 +268,11 @@ def write(out: str | os.PathLike, tables: int, *, walls: int = 1,
     passwd_lines = []
     for c in accounts:
         path = creds / f"{c.name}.env"
-        password = None if rotate else read_env(path).get("FLOORMAN_PASSWORD") or None
-        password = password or new_password()
-        hashed = old_hashes.get(c.name)
-        if hashed is None or not check_password(password, hashed):
-            hashed = make(c.name, password)
+        kept = None if rotate else read_env(path).get("FLOORMAN_PASSWORD") or None
+        password = kept or new_password()
+        stored = old_hashes.get(c.name)
+        hashed = stored if stored is not None and check_password(password, stored) \
+            else make(c.name, password)
         passwd_lines.append(f"{c.name}:{hashed}\n")
         _write(path, env_text(c, password, prefix), 0o640, report)
     names = {f"{c.name}.env" for c in accounts}

@@ -506,7 +506,7 @@ class _Validator:
 
     # -- scalar checks
 
-    def int(self, node: _Node, path: str, minimum: int | None = None,
+    def integer(self, node: _Node, path: str, minimum: int | None = None,
             maximum: int | None = None, allow_none: bool = False) -> Any:
         v = node.value
         if v is _BAD:
@@ -522,7 +522,7 @@ class _Validator:
             return self.bad(node, path, f"must be at most {maximum}, got {v}")
         return v
 
-    def bool(self, node: _Node, path: str) -> Any:
+    def boolean(self, node: _Node, path: str) -> Any:
         v = node.value
         if v is _BAD:
             return _BAD
@@ -565,6 +565,7 @@ class _Validator:
         if isinstance(v, bool) or not isinstance(v, int | float):
             alt = " or 'unlimited'" if unlimited_ok else ""
             return self.bad(node, path, f"must be a number of {unit}{alt}, got {_show(v)}")
+        secs: int | None
         if unit == "seconds":
             if isinstance(v, float):
                 return self.bad(node, path, f"must be whole seconds, got {v!r}")
@@ -605,11 +606,11 @@ class _Validator:
 
 def _int_check(minimum: int | None = None, maximum: int | None = None,
                allow_none: bool = False) -> _Check:
-    return lambda v, node, path: v.int(node, path, minimum, maximum, allow_none)
+    return lambda v, node, path: v.integer(node, path, minimum, maximum, allow_none)
 
 
 def _bool_check() -> _Check:
-    return lambda v, node, path: v.bool(node, path)
+    return lambda v, node, path: v.boolean(node, path)
 
 
 def _choice_check(allowed: tuple[str, ...], what: str) -> _Check:
@@ -625,7 +626,7 @@ def _break_order(v: _Validator, node: _Node, path: str) -> Any:
         out: list[int] = []
         ok = True
         for i, item in enumerate(node.value):
-            n = v.int(item, f"{path}[{i}]", minimum=1)
+            n = v.integer(item, f"{path}[{i}]", minimum=1)
             if n is _BAD:
                 ok = False
             elif n in out:
@@ -827,15 +828,15 @@ def _level(v: _Validator, item: _Node, path: str, default_seconds: int | None,
             if key not in m:
                 v.bad(item, _join(path, key), "missing (or give blinds: SB/BB)")
         if "small_blind" in m:
-            sb = v.int(m["small_blind"], _join(path, "small_blind"), minimum=1)
+            sb = v.integer(m["small_blind"], _join(path, "small_blind"), minimum=1)
         if "big_blind" in m:
             bb_node = m["big_blind"]
-            bb = v.int(bb_node, _join(path, "big_blind"), minimum=1)
+            bb = v.integer(bb_node, _join(path, "big_blind"), minimum=1)
             if sb is not _BAD and bb is not _BAD and bb < sb:
                 bb = v.bad(bb_node, _join(path, "big_blind"),
                            f"must be at least small_blind ({sb}), got {bb}")
     if "ante" in m and not ante_in_blinds:
-        ante = v.int(m["ante"], _join(path, "ante"), minimum=0)
+        ante = v.integer(m["ante"], _join(path, "ante"), minimum=0)
     ante_type: Any = default_ante_type
     if "ante_type" in m:
         ante_type = v.choice(m["ante_type"], _join(path, "ante_type"), ANTE_TYPES, "ante type")
@@ -878,11 +879,11 @@ def _build(doc: _Node, v: _Validator, preset_ok: bool,
     name = v.text(name_node, "name", empty_ok=False) if name_node else _BAD
     preset = m["preset"].value if "preset" in m and isinstance(m["preset"].value, str) else None
     language = val("language", lambda n, p: v.choice(n, p, LANGUAGES, "language"), "en")
-    table_seats = val("table_seats", lambda n, p: v.int(n, p, 2, MAX_TABLE_SEATS), 10)
-    ppt = val("players_per_table", lambda n, p: v.int(n, p, 2), 9)
+    table_seats = val("table_seats", lambda n, p: v.integer(n, p, 2, MAX_TABLE_SEATS), 10)
+    ppt = val("players_per_table", lambda n, p: v.integer(n, p, 2), 9)
     stack_node = need("start_stack")
-    start_stack = v.int(stack_node, "start_stack", minimum=1) if stack_node else _BAD
-    heads_up = val("heads_up_halves_level", v.bool, False)
+    start_stack = v.integer(stack_node, "start_stack", minimum=1) if stack_node else _BAD
+    heads_up = val("heads_up_halves_level", v.boolean, False)
     ante_type = val("ante_type", lambda n, p: v.choice(n, p, ANTE_TYPES, "ante type"),
                     "standard")
     level_secs = val("level_minutes", lambda n, p: v.minutes(n, p, unlimited_ok=False), None)
@@ -898,7 +899,7 @@ def _build(doc: _Node, v: _Validator, preset_ok: bool,
         n_levels = sum(1 for lvl in structure if not lvl.is_break)
     if structure is not _BAD and start_stack is not _BAD:
         first_bb = next(lvl.big_blind for lvl in structure if not lvl.is_break)
-        if start_stack < first_bb:
+        if start_stack < first_bb and stack_node is not None:
             start_stack = v.bad(stack_node, "start_stack", f"must be at least the first big "
                                 f"blind ({first_bb}), got {start_stack}")
 
@@ -917,7 +918,7 @@ def _build(doc: _Node, v: _Validator, preset_ok: bool,
             else:
                 final = min(ppt + 1, MODE_PLUS_ONE_CAP, table_seats)
         elif isinstance(fv, int) and not isinstance(fv, bool):
-            final = v.int(fnode, "final_table_size", minimum=2)
+            final = v.integer(fnode, "final_table_size", minimum=2)
             if final is not _BAD and table_seats is not _BAD and final > table_seats:
                 final = v.bad(fnode, "final_table_size", f"must be at most table_seats "
                               f"({table_seats}), got {final}")
