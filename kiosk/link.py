@@ -44,7 +44,7 @@ def _account(broker: Broker) -> str | None:
     ACL (``floorman broker-config``) grants ``presence/<user>`` and ``ack/<user>`` per account,
     so the client id must be the user name. ``None`` when there is no usable user name."""
     user = broker.username
-    return user if user and protocol._CLIENT.match(user) else None
+    return user if user and protocol.CLIENT_ID.match(user) else None
 
 
 class Link:
