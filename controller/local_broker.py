@@ -59,7 +59,11 @@ class LocalBroker:
             self._start_mosquitto(exe)
         else:
             self._start_amqtt()
-        wait_port(self.port)
+        try:
+            wait_port(self.port)
+        except BaseException:  # no broker after all (or we were interrupted): leave nothing
+            self.stop()
+            raise
         log.info("%s broker on 127.0.0.1:%d", self.kind, self.port)
 
     def _start_mosquitto(self, exe: str) -> None:
