@@ -94,7 +94,7 @@ def _demo(args: argparse.Namespace) -> int:
     import logging
 
     from kiosk.app import parse_size
-    from kiosk.demo import Demo
+    from kiosk.demo import Demo, NoDisplay
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if args.screenshots and not args.headless:
@@ -109,7 +109,14 @@ def _demo(args: argparse.Namespace) -> int:
                 headless=args.headless,
                 screenshots=Path(args.screenshots) if args.screenshots else None,
                 size=size, seed=args.seed)
-    rc = demo.run(timeout=args.timeout)
+    try:
+        rc = demo.run(timeout=args.timeout)
+    except NoDisplay as exc:
+        print(f"floorman demo: {exc}", file=sys.stderr)
+        return 1
+    except TimeoutError as exc:
+        print(f"floorman demo: {exc}", file=sys.stderr)
+        return 1
     if args.screenshots:
         print(f"{len(demo.shots)} screenshots in {args.screenshots}: {', '.join(demo.moments)}")
     return rc
@@ -366,7 +373,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        # Ctrl-C before the command took SIGINT over (controller, kiosk and demo stop
+        # cleanly on it once running): nothing was started yet, so no traceback
+        print(file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
