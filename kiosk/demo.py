@@ -12,8 +12,9 @@ writes a PNG of every screen at each of those moments and exits when the
 tournament has a champion.
 
 Without a screen (and without ``--headless``) it says so and exits
-(:class:`NoDisplay`) before starting anything. SIGTERM and SIGINT stop it: the
-screens say offline, the controller and the broker stop, within a second or so.
+(:class:`NoDisplay`) before starting anything. SIGTERM, SIGINT (Ctrl-C) and SIGHUP
+stop it: the screens say offline, the controller and then the broker stop, within a
+second or so.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ NAMES = [
 HAND_SECONDS = 120.0
 #: SDL's video drivers that draw into memory, not on a screen
 MEMORY_DRIVERS = ("offscreen", "dummy")
+#: the signals that stop the demo
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 #: how to run the demo on a computer without a screen
 HEADLESS = "floorman demo --headless --speed 60 --screenshots DIR"
 
@@ -241,8 +244,8 @@ class Demo:
 
     # -------------------------------------------------------------- the night
     def run(self, timeout: float | None = None) -> int:
-        """Run until the window closes, :meth:`stop`, SIGTERM or SIGINT (or, headless, until
-        the champion); returns 0. Raises :class:`NoDisplay` without a screen."""
+        """Run until the window closes, :meth:`stop`, SIGTERM, SIGINT or SIGHUP (or, headless,
+        until the champion); returns 0. Raises :class:`NoDisplay` without a screen."""
         restore = self._catch_signals()
         try:
             self._open_window()
@@ -263,11 +266,12 @@ class Demo:
             restore()
 
     def _catch_signals(self) -> Callable[[], None]:
-        """SIGTERM and SIGINT stop the demo (in the main thread; SDL then installs none of
-        its own). Returns what puts the previous handlers back."""
+        """SIGTERM, SIGINT and SIGHUP (the terminal closed) stop the demo (in the main
+        thread; SDL then installs no handlers of its own). Returns what puts the previous
+        handlers back."""
         if threading.current_thread() is not threading.main_thread():
             return lambda: None
-        previous = {s: signal.signal(s, self._on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+        previous = {s: signal.signal(s, self._on_signal) for s in STOP_SIGNALS}
 
         def restore() -> None:
             for s, handler in previous.items():

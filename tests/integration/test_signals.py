@@ -33,11 +33,12 @@ def _env(**extra: str) -> dict[str, str]:
 class Floorman:
     """``python -m controller ARGS`` with its output in a file."""
 
-    def __init__(self, tmp: Path, *args: str, **env: str) -> None:
+    def __init__(self, tmp: Path, *args: str, group: bool = False, **env: str) -> None:
         self.log = tmp / f"floorman-{args[0]}.log"
+        self.group = group  # a process group of its own, signalled as a whole (a terminal)
         self.proc = subprocess.Popen([sys.executable, "-m", "controller", *args], cwd=ROOT,
                                      env=_env(**env), stdout=open(self.log, "wb"),
-                                     stderr=subprocess.STDOUT)
+                                     stderr=subprocess.STDOUT, start_new_session=group)
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
@@ -52,7 +53,10 @@ class Floorman:
     def stop(self, sig: int) -> tuple[int, float]:
         """Send ``sig``; (exit code, seconds until the process was gone)."""
         t0 = time.monotonic()
-        self.proc.send_signal(sig)
+        if self.group:
+            os.killpg(self.proc.pid, sig)
+        else:
+            self.proc.send_signal(sig)
         try:
             rc = self.proc.wait(LIMIT + 8)
         except subprocess.TimeoutExpired:
@@ -128,6 +132,25 @@ def test_demo_stops_on_signal_with_its_broker(tmp_path, sig, when):
     out = demo.output()
     assert_clean(rc, took, out, sig)
     assert f"{signal.Signals(sig).name}: stopping" in out
+    assert [k for k in kids if running(k)] == []
+    assert not listening(port)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGHUP], ids=["INT", "HUP"])
+def test_demo_stops_when_its_terminal_signals_the_whole_group(tmp_path, sig):
+    """Ctrl-C reaches every process of the terminal's foreground group, closing the terminal
+    sends SIGHUP: the demo stops its broker itself, after the screens and the controller."""
+    demo = Floorman(tmp_path, "demo", "--headless", "--speed", "60", "--seed", "3",
+                    group=True, SDL_VIDEODRIVER="dummy")
+    try:
+        port = int(demo.wait_output(r"broker on 127\.0\.0\.1:(\d+)").group(1))
+        demo.wait_output(r"moment: start")
+        kids = children(demo.proc.pid)
+        rc, took = demo.stop(sig)
+    finally:
+        demo.kill()
+    assert_clean(rc, took, demo.output(), sig)
     assert [k for k in kids if running(k)] == []
     assert not listening(port)
 
