@@ -456,7 +456,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        # Ctrl-C before the command took SIGINT over (controller, kiosk and demo stop
+        # cleanly on it once running): nothing was started yet, so no traceback
+        print(file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

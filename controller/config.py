@@ -1138,6 +1138,17 @@ def main_check(path: str, as_preset: bool | None = None) -> int:
     return 0
 
 
+# The loader's parts other file formats build on (kiosk/config.py checks the kiosk file with
+# them): public names, so that other packages import nothing private from here.
+BAD = _BAD  #: a value that failed its check (already reported)
+BROKER_CHECKS = _BROKER  #: the checks of a ``broker:`` section, by key
+Node = _Node
+Validator = _Validator
+key_path = _join
+parse_yaml = _parse
+read_file = _read
+show_value = _show
+
 if __name__ == "__main__":  # python -m controller.config FILE...
     args = sys.argv[1:]
     if not args:

@@ -76,15 +76,22 @@ class LocalBroker:
             self._start_mosquitto(exe)
         else:
             self._start_amqtt()
-        wait_port(self.port)
+        try:
+            wait_port(self.port)
+        except BaseException:  # no broker after all (or we were interrupted): leave nothing
+            self.stop()
+            raise
         log.info("%s broker on 127.0.0.1:%d", self.kind, self.port)
 
     def _start_mosquitto(self, exe: str) -> None:
         conf = Path(self._tmp.name) / "mosquitto.conf"
         conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
                         "persistence false\nlog_type error\nset_tcp_nodelay true\n")
+        # its own session: Ctrl-C in a terminal (SIGINT to the whole foreground group) or
+        # SIGHUP reach only the demo, which stops the broker last, after the controller and
+        # the screens have said goodbye; a broker dying at the same time made them wait
         self._proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL)
+                                      stderr=subprocess.DEVNULL, start_new_session=True)
         self.kind = "mosquitto"
 
     def _start_amqtt(self) -> None:

@@ -51,6 +51,7 @@ DIRECTOR_COMMANDS = (
 
 _ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
 _CLIENT = re.compile(r"^[A-Za-z0-9_.-]{1,64}\Z")
+CLIENT_ID = _CLIENT  #: public: what a client id / reply_to may be (used by kiosk/link.py)
 _TABLE = re.compile(r"^[0-9]{1,3}\Z")  # ASCII only: "³".isdigit() is true but int("³") fails
 
 

@@ -42,7 +42,7 @@ from kiosk.buttons import ButtonBox, Outcome, TableControls
 from kiosk.config import KioskConfig
 from kiosk.link import Link
 from kiosk.sound import Cues, Sounds
-from kiosk.view import Feedback, ScreenView
+from kiosk.view import Feedback, Role, ScreenView
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ class KioskApp:
     frame; :meth:`run` steps until Esc, the window closes or SIGTERM; :meth:`close`.
     """
 
-    def __init__(self, config: KioskConfig, role: str = "table", table: int | None = None,
+    def __init__(self, config: KioskConfig, role: Role = "table", table: int | None = None,
                  size: tuple[int, int] | None = None, broker: Broker | None = None,
                  headless: bool = False, *, pin_factory: Any = None,
                  renderer_factory: Callable[..., Any] | None = None,
@@ -150,8 +150,7 @@ class KioskApp:
         # state, owned by the main thread (paho's thread writes link.state; we copy)
         self.state: dict[str, dict[str, Any]] = {}
         self.language = config.language or "en"
-        self.view = ScreenView(role=role, table=table, state=self.state,  # type: ignore[arg-type]
-                               language=self.language)
+        self.view = ScreenView(role=role, table=table, state=self.state, language=self.language)
         self._renderer_factory = renderer_factory
         self.renderer = self._make_renderer()
         self.frames = 0  #: frames that changed pixels

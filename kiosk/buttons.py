@@ -149,7 +149,8 @@ class ButtonBox:
 
     def __init__(self, config: ButtonConfig, on_edge: Edge, *,
                  clock: Callable[[], float] = time.monotonic, pin_factory: Any = None) -> None:
-        from gpiozero import DigitalInputDevice, PinFactoryFallback
+        # gpiozero ships neither type hints nor stubs (types-gpiozero does not exist)
+        from gpiozero import DigitalInputDevice, PinFactoryFallback  # type: ignore[import-untyped]
 
         self.config = config
         self.on_edge = on_edge

@@ -49,14 +49,21 @@ def _demo(args: argparse.Namespace) -> int:
         print(f"floorman demo: {why}", file=sys.stderr)
         return 2
 
-    from kiosk.demo import Demo
+    from kiosk.demo import Demo, NoDisplay
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     demo = Demo(config, speed=args.speed, simulate=args.simulate or args.headless,
                 headless=args.headless,
                 screenshots=Path(args.screenshots) if args.screenshots else None,
                 size=size, seed=args.seed)
-    rc = demo.run(timeout=args.timeout)
+    try:
+        rc = demo.run(timeout=args.timeout)
+    except NoDisplay as exc:
+        print(f"floorman demo: {exc}", file=sys.stderr)
+        return 1
+    except TimeoutError as exc:
+        print(f"floorman demo: {exc}", file=sys.stderr)
+        return 1
     if args.screenshots:
         print(f"{len(demo.shots)} screenshots in {args.screenshots}: {', '.join(demo.moments)}")
     return rc

@@ -27,17 +27,17 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import (
-    _BAD,
-    _BROKER,
+    BAD,
+    BROKER_CHECKS,
     LANGUAGES,
     ConfigError,
     ConfigProblem,
-    _join,
-    _Node,
-    _parse,
-    _read,
-    _show,
-    _Validator,
+    Node,
+    Validator,
+    key_path,
+    parse_yaml,
+    read_file,
+    show_value,
 )
 from controller.engine.settings import BrokerSettings
 
@@ -92,21 +92,21 @@ _TOP_KEYS = ("broker", "language", "sounds", "fullscreen", "buttons", "input_pol
 _BUTTON_KEYS = ("pins", "hold_seconds", "debounce_ms", "pull_up")
 
 
-def _seconds(v: _Validator, node: _Node, path: str, lo: float, hi: float) -> Any:
+def _seconds(v: Validator, node: Node, path: str, lo: float, hi: float) -> Any:
     x = node.value
-    if x is _BAD:
-        return _BAD
+    if x is BAD:
+        return BAD
     if isinstance(x, bool) or not isinstance(x, int | float):
-        return v.bad(node, path, f"must be a number of seconds, got {_show(x)}")
+        return v.bad(node, path, f"must be a number of seconds, got {show_value(x)}")
     if not lo < x <= hi:
         return v.bad(node, path, f"must be more than {lo:g} and at most {hi:g} seconds, got {x!r}")
     return float(x)
 
 
-def _pins(v: _Validator, node: _Node, path: str) -> Any:
+def _pins(v: Validator, node: Node, path: str) -> Any:
     if not node.is_map:
         return v.bad(node, path, f"must be a mapping of action: BCM pin ({', '.join(ACTIONS)}), "
-                     f"got {_show(node.value)}")
+                     f"got {show_value(node.value)}")
     v.unknown_keys(node, path, ACTIONS)
     out: dict[str, int] = {}
     used: dict[int, str] = {}
@@ -116,9 +116,9 @@ def _pins(v: _Validator, node: _Node, path: str) -> Any:
         if action not in ACTIONS:
             ok = False
             continue
-        kpath = _join(path, action)
-        pin = v.int(child, kpath, lo, hi)
-        if pin is _BAD:
+        kpath = key_path(path, action)
+        pin = v.integer(child, kpath, lo, hi)
+        if pin is BAD:
             ok = False
         elif pin in used:
             v.bad(child, kpath, f"pin {pin} is already used by {used[pin]}")
@@ -126,34 +126,34 @@ def _pins(v: _Validator, node: _Node, path: str) -> Any:
         else:
             used[pin] = action
             out[action] = pin
-    return out if ok else _BAD
+    return out if ok else BAD
 
 
-def _holds(v: _Validator, node: _Node, path: str) -> Any:
+def _holds(v: Validator, node: Node, path: str) -> Any:
     if node.is_map:
         v.unknown_keys(node, path, HOLD_ACTIONS)
         out = {a: DEFAULT_HOLD for a in HOLD_ACTIONS}
         ok = True
         for action, child in node.value.items():
             if action in HOLD_ACTIONS:
-                s = _seconds(v, child, _join(path, action), 0.2, 10)
-                ok = ok and s is not _BAD
+                s = _seconds(v, child, key_path(path, action), 0.2, 10)
+                ok = ok and s is not BAD
                 out[action] = s
             else:
                 ok = False
-        return out if ok else _BAD
+        return out if ok else BAD
     s = _seconds(v, node, path, 0.2, 10)
-    if s is _BAD:
-        return _BAD
+    if s is BAD:
+        return BAD
     return {a: s for a in HOLD_ACTIONS}
 
 
-def _buttons(v: _Validator, node: _Node) -> Any:
+def _buttons(v: Validator, node: Node) -> Any:
     if node.value is None:  # "buttons:" with nothing under it: no box
         return ButtonConfig()
     if not node.is_map:
         return v.bad(node, "buttons", f"must be a mapping with keys {', '.join(_BUTTON_KEYS)}, "
-                     f"got {_show(node.value)}")
+                     f"got {show_value(node.value)}")
     v.unknown_keys(node, "buttons", _BUTTON_KEYS)
     m = node.value
     values: dict[str, Any] = {}
@@ -162,32 +162,32 @@ def _buttons(v: _Validator, node: _Node) -> Any:
     if "hold_seconds" in m:
         values["hold_seconds"] = _holds(v, m["hold_seconds"], "buttons.hold_seconds")
     if "debounce_ms" in m:
-        values["debounce_ms"] = v.int(m["debounce_ms"], "buttons.debounce_ms", 0, 500)
+        values["debounce_ms"] = v.integer(m["debounce_ms"], "buttons.debounce_ms", 0, 500)
     if "pull_up" in m:
-        values["pull_up"] = v.bool(m["pull_up"], "buttons.pull_up")
-    if any(x is _BAD for x in values.values()) or any(k not in _BUTTON_KEYS for k in m):
-        return _BAD
+        values["pull_up"] = v.boolean(m["pull_up"], "buttons.pull_up")
+    if any(x is BAD for x in values.values()) or any(k not in _BUTTON_KEYS for k in m):
+        return BAD
     return ButtonConfig(**values)
 
 
-def _build(doc: _Node, v: _Validator) -> KioskConfig | None:
-    m: dict[str, _Node] = doc.value
+def _build(doc: Node, v: Validator) -> KioskConfig | None:
+    m: dict[str, Node] = doc.value
     v.unknown_keys(doc, "", _TOP_KEYS)
     values: dict[str, Any] = {}
     if "broker" in m:
-        values["broker"], _, _ = v.section(m, "broker", BrokerSettings, _BROKER)
+        values["broker"], _, _ = v.section(m, "broker", BrokerSettings, BROKER_CHECKS)
     if "language" in m:
         node = m["language"]
         values["language"] = (None if node.value is None
                               else v.choice(node, "language", LANGUAGES, "language"))
     for key in ("sounds", "fullscreen"):
         if key in m:
-            values[key] = v.bool(m[key], key)
+            values[key] = v.boolean(m[key], key)
     if "buttons" in m:
         values["buttons"] = _buttons(v, m["buttons"])
     if "input_poll_ms" in m:
-        values["input_poll_ms"] = v.int(m["input_poll_ms"], "input_poll_ms", 0, 1000)
-    if v.problems or any(x is _BAD for x in values.values()):
+        values["input_poll_ms"] = v.integer(m["input_poll_ms"], "input_poll_ms", 0, 1000)
+    if v.problems or any(x is BAD for x in values.values()):
         return None
     return KioskConfig(**values, file=v.main_file)
 
@@ -202,10 +202,10 @@ def load_kiosk_text(text: str, filename: str = "<string>") -> KioskConfig:
     problems: list[ConfigProblem] = []
     if _empty(text):
         return KioskConfig(file=filename)
-    doc = _parse(text, filename, problems)
+    doc = parse_yaml(text, filename, problems)
     if doc is None:
         raise ConfigError(problems)
-    v = _Validator(filename, problems)
+    v = Validator(filename, problems)
     cfg = _build(doc, v)
     if problems or cfg is None:
         raise ConfigError(sorted(problems, key=lambda p: p.line or 0))
@@ -216,7 +216,7 @@ def load_kiosk(path: str | os.PathLike) -> KioskConfig:
     """Read and validate a kiosk file; a missing or unreadable file is a
     :class:`ConfigError` too."""
     problems: list[ConfigProblem] = []
-    text = _read(Path(path), str(path), problems)
+    text = read_file(Path(path), str(path), problems)
     if text is None:
         raise ConfigError(problems)
     return load_kiosk_text(text, str(path))

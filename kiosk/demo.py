@@ -10,23 +10,35 @@ hand done), so a newcomer sees a balancing move, a table break, hand-for-hand
 and the final table within a few minutes. ``--headless --screenshots DIR``
 writes a PNG of every screen at each of those moments and exits when the
 tournament has a champion.
+
+Without a screen (and without ``--headless``) it says so and exits
+(:class:`NoDisplay`) before starting anything. SIGTERM, SIGINT (Ctrl-C) and SIGHUP
+stop it: the screens say offline, the controller and then the broker stop, within a
+second or so.
 """
 
 from __future__ import annotations
 
+import glob
 import logging
 import os
 import random
+import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from controller import resources
 from controller.mqtt import Broker
-from kiosk.view import ScreenView
+from kiosk.view import Role, ScreenView
+
+if TYPE_CHECKING:  # imported when needed: the demo's first lines come sooner
+    from controller.local_broker import LocalBroker
+    from controller.service import ControllerService
 
 log = logging.getLogger("floorman.demo")
 
@@ -44,6 +56,42 @@ NAMES = [
 
 #: seconds of tournament time one round of hands takes at a table
 HAND_SECONDS = 120.0
+#: SDL's video drivers that draw into memory, not on a screen
+MEMORY_DRIVERS = ("offscreen", "dummy")
+#: the signals that stop the demo
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+#: how to run the demo on a computer without a screen
+HEADLESS = "floorman demo --headless --speed 60 --screenshots DIR"
+
+
+class NoDisplay(RuntimeError):
+    """There is no screen to show the demo on; ``str()`` says why and what to run instead."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(
+            f"no screen to show the demo on: {why}.\n"
+            f"Without a screen, run\n\n    {HEADLESS}\n\n"
+            "which plays the evening through, writes a PNG of every screen at each notable "
+            "moment into DIR\nand exits when the tournament has a champion.")
+        self.why = why
+
+
+def display_missing(env: Mapping[str, str] | None = None) -> str | None:
+    """Why SDL cannot open a screen here, told before asking SDL (``None``: it may).
+
+    No ``DISPLAY`` (X11), no ``WAYLAND_DISPLAY`` and no KMS device (``/dev/dri/card*``, a
+    console without a desktop, as on the Pi): SDL would fall back to its offscreen driver
+    and draw into memory. An explicit ``SDL_VIDEODRIVER`` is left to SDL."""
+    env = os.environ if env is None else env
+    driver = env.get("SDL_VIDEODRIVER")
+    if driver:
+        if driver in MEMORY_DRIVERS:
+            return f"SDL_VIDEODRIVER={driver} draws into memory, not on a screen"
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or glob.glob("/dev/dri/card*"):
+        return None
+    return ("DISPLAY and WAYLAND_DISPLAY are not set and there is no KMS display device "
+            "(/dev/dri/card*)")
 
 
 def scaled(base: Callable[[], float], speed: float) -> Callable[[], float]:
@@ -55,7 +103,7 @@ def scaled(base: Callable[[], float], speed: float) -> Callable[[], float]:
 class Panel:
     """One screen of the demo: a link, a renderer and its tile of the window."""
 
-    def __init__(self, broker: Broker, role: str, table: int | None, surface: Any,
+    def __init__(self, broker: Broker, role: Role, table: int | None, surface: Any,
                  origin: tuple[int, int], local: Callable[[], float]) -> None:
         from kiosk.link import Link
         from kiosk.render import Renderer
@@ -65,7 +113,7 @@ class Panel:
                          name=f"demo-{role}-{table or 'room'}-{os.getpid()}", local=local)
         self.surface = surface
         self.origin = origin
-        self.view = ScreenView(role=role, table=table)  # type: ignore[arg-type]
+        self.view = ScreenView(role=role, table=table)
         self.renderer = Renderer(surface.get_size(), "en")
         self.language = "en"
 
@@ -107,6 +155,24 @@ class Demo:
         self.moments: list[str] = []
         self._seen: set[str] = set()
         self._tmp = tempfile.TemporaryDirectory(prefix="floorman-demo-")
+        self._stop = threading.Event()
+        #: the signal that stopped the demo (``None``: it ended by itself)
+        self.stopped_by: int | None = None
+        self.panels: list[Panel] = []
+        self.local_broker: LocalBroker | None = None
+        self.service: ControllerService | None = None
+        self._service_thread: threading.Thread | None = None
+
+    def stop(self, signum: int | None = None) -> None:
+        """Ask the demo to end (any thread, or a signal handler): :meth:`run` returns 0
+        within a fraction of a second and everything it started is stopped."""
+        if signum is not None and self.stopped_by is None:
+            self.stopped_by = signum
+            log.info("%s: stopping", signal.Signals(signum).name)
+        self._stop.set()
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        self.stop(signum)
 
     # ------------------------------------------------------------------ parts
     def _start_backend(self) -> None:
@@ -115,16 +181,16 @@ class Demo:
         from controller.service import ControllerService
 
         self.settings = load_tournament(self.config)
-        self.local_broker = LocalBroker()
-        self.broker = Broker(host="127.0.0.1", port=self.local_broker.port,
+        self.local_broker = lb = LocalBroker()
+        self.broker = Broker(host="127.0.0.1", port=lb.port,
                              prefix=f"floorman/demo-{os.getpid()}")
-        log.info("%s broker on %s", self.local_broker.kind, self.local_broker.address)
-        self.service = ControllerService(self.settings, str(Path(self._tmp.name) / "demo.sqlite"),
-                                         self.broker, wall=scaled(time.time, self.speed),
-                                         client_id=f"floorman-demo-controller-{os.getpid()}")
-        self.service.start()
-        self._service_thread = threading.Thread(target=self.service.run, name="controller",
-                                                daemon=True)
+        log.info("%s broker on %s", lb.kind, lb.address)
+        self.service = svc = ControllerService(
+            self.settings, str(Path(self._tmp.name) / "demo.sqlite"), self.broker,
+            wall=scaled(time.time, self.speed),
+            client_id=f"floorman-demo-controller-{os.getpid()}")
+        svc.start()
+        self._service_thread = threading.Thread(target=svc.run, name="controller", daemon=True)
         self._service_thread.start()
 
     def _director(self, cmd: str, **args: Any) -> dict[str, Any]:
@@ -135,22 +201,40 @@ class Demo:
             raise RuntimeError(f"demo: {cmd} rejected: {answer.get('reason')}")
         return answer
 
-    def _start_screens(self) -> None:
+    def _open_window(self) -> None:
+        """The demo's window, before anything else starts; :class:`NoDisplay` without a
+        screen (unless headless: then SDL's dummy driver, no window)."""
         if self.headless:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
             os.environ["SDL_AUDIODRIVER"] = "dummy"
+        else:
+            why = display_missing()
+            if why is not None:
+                raise NoDisplay(why)
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame
 
+        try:
+            pygame.display.init()
+        except pygame.error as exc:
+            raise NoDisplay(f"SDL cannot open a display ({exc})") from None
         self.pg = pygame
-        pygame.display.init()
+        driver = pygame.display.get_driver()
+        if not self.headless and driver in MEMORY_DRIVERS:
+            tried = ", ".join(f"{k}={os.environ[k]}" for k in ("DISPLAY", "WAYLAND_DISPLAY")
+                              if os.environ.get(k))
+            raise NoDisplay(f"SDL could not use a display{f' ({tried})' if tried else ''} and "
+                            f"fell back to its \"{driver}\" driver, which draws into memory")
         pygame.font.init()
         self.window = pygame.display.set_mode(self.size)
         pygame.display.set_caption("Floorman demo — wall and tables 1-3")
+
+    def _start_screens(self) -> None:
+        pygame = self.pg
         w, h = self.size[0] // 2, self.size[1] // 2
         local = scaled(time.monotonic, self.speed)
-        tiles = [("wall", None)] + [("table", n) for n in range(1, self.tables + 1)]
-        self.panels: list[Panel] = []
+        tiles: list[tuple[Role, int | None]] = [("wall", None)]
+        tiles += [("table", n) for n in range(1, self.tables + 1)]
         for i, (role, table) in enumerate(tiles[:4]):
             origin = ((i % 2) * w, (i // 2) * h)
             sub = self.window.subsurface(pygame.Rect(origin, (w, h)))
@@ -160,23 +244,46 @@ class Demo:
 
     # -------------------------------------------------------------- the night
     def run(self, timeout: float | None = None) -> int:
-        """Run until the window closes (or, headless, until the champion); returns 0."""
-        self._start_backend()
+        """Run until the window closes, :meth:`stop`, SIGTERM, SIGINT or SIGHUP (or, headless,
+        until the champion); returns 0. Raises :class:`NoDisplay` without a screen."""
+        restore = self._catch_signals()
         try:
-            self._director("register", names=NAMES[:27])
-            self._director("draw")
-            self._director("start")
-            self._start_screens()
+            self._open_window()
+            steps: list[Callable[[], Any]] = [
+                self._start_backend,
+                lambda: self._director("register", names=NAMES[:27]),
+                lambda: self._director("draw"),
+                lambda: self._director("start"),
+                self._start_screens,
+            ]
+            for step in steps:
+                if self._stop.is_set():
+                    return 0
+                step()
             return self._loop(timeout)
         finally:
             self.close()
+            restore()
+
+    def _catch_signals(self) -> Callable[[], None]:
+        """SIGTERM, SIGINT and SIGHUP (the terminal closed) stop the demo (in the main
+        thread; SDL then installs no handlers of its own). Returns what puts the previous
+        handlers back."""
+        if threading.current_thread() is not threading.main_thread():
+            return lambda: None
+        previous = {s: signal.signal(s, self._on_signal) for s in STOP_SIGNALS}
+
+        def restore() -> None:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+        return restore
 
     def _loop(self, timeout: float | None) -> int:
         pg = self.pg
         started = time.monotonic()
         next_hand = time.monotonic() + 1.0
         champion_at: float | None = None
-        while True:
+        while not self._stop.is_set():
             for ev in pg.event.get():
                 if ev.type == pg.QUIT or (ev.type == pg.KEYDOWN and ev.key == pg.K_ESCAPE):
                     return 0
@@ -198,7 +305,10 @@ class Demo:
                 return 0
             if timeout is not None and time.monotonic() - started > timeout:
                 raise TimeoutError(f"the demo did not finish within {timeout:.0f} s")
-            pg.event.wait(50)
+            ev = pg.event.wait(50)
+            if ev.type != pg.NOEVENT:
+                pg.event.post(ev)  # looked at with the others (a quit among them)
+        return 0
 
     def _deal(self) -> None:
         """The simulated dealers: every table plays a hand."""
@@ -265,13 +375,31 @@ class Demo:
             self.shots.append(path)
 
     def close(self) -> None:
-        for p in getattr(self, "panels", []):
-            p.link.stop()
-        if hasattr(self, "service"):
-            self.service.stop()
-            self._service_thread.join(5)
-        if hasattr(self, "local_broker"):
-            self.local_broker.stop()
+        """Stop whatever was started, also after a partial start; safe to call again.
+
+        The controller first gets told (it ends within its tick, 0.5 s), meanwhile the
+        screens say offline and disconnect together, then the controller's thread ends and
+        the broker stops last."""
+        from kiosk.link import stop_links
+
+        service, thread, broker = self.service, self._service_thread, self.local_broker
+        self.service = self._service_thread = self.local_broker = None
+        steps: list[tuple[str, Callable[[], Any]]] = []
+        if service is not None:
+            steps.append(("controller", service.stop))
+        if self.panels:
+            links = [p.link for p in self.panels]
+            self.panels = []
+            steps.append(("screens", lambda: stop_links(links)))
+        if thread is not None:
+            steps.append(("controller thread", lambda: thread.join(5)))
+        if broker is not None:
+            steps.append(("broker", broker.stop))
         if hasattr(self, "pg"):
-            self.pg.display.quit()
-        self._tmp.cleanup()
+            steps.append(("display", self.pg.display.quit))
+        steps.append(("temporary folder", self._tmp.cleanup))
+        for what, step in steps:
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - stop the rest all the same
+                log.exception("demo: stopping the %s failed", what)

@@ -23,7 +23,7 @@ from typing import Any
 from controller import resources, views
 from controller.config import load_tournament
 from controller.engine.tournament import Tournament
-from kiosk.view import Feedback, ScreenView
+from kiosk.view import Feedback, FeedbackKind, Role, ScreenView
 
 SAMPLE = resources.sample_tournament()
 BB_ANTE = resources.folder("tournaments") / "venue-faq-main-event.yaml"
@@ -83,11 +83,11 @@ class Game:
             st[f"table/{n}"] = views.table_view(t, n)
         return st
 
-    def view(self, now: float | None = None, role: str = "table", table: int | None = 1,
+    def view(self, now: float | None = None, role: Role = "table", table: int | None = 1,
              **kw: Any) -> ScreenView:
         now = self.now if now is None else now
         kw.setdefault("online", True)
-        return ScreenView(role=role, table=table if role == "table" else None,  # type: ignore[arg-type]
+        return ScreenView(role=role, table=table if role == "table" else None,
                           state=self.state(now), now=now, **kw)
 
 
@@ -242,10 +242,10 @@ def offline() -> ScreenView:
     return v
 
 
-def _fb(kind: str, text: str, seat: int | None = 4) -> ScreenView:
+def _fb(kind: FeedbackKind, text: str, seat: int | None = 4) -> ScreenView:
     v = running()
     v.selected_seat = seat
-    v.feedback = Feedback(kind, text, since=MONO - 0.5)  # type: ignore[arg-type]
+    v.feedback = Feedback(kind, text, since=MONO - 0.5)
     return v
 
 

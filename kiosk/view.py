@@ -10,6 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+#: what a screen is: a table's screen or a wall screen
+Role = Literal["table", "wall"]
+#: what the answer to the dealer's last press says (see :class:`Feedback`)
+FeedbackKind = Literal["sent", "accepted", "rejected", "info"]
+
 
 @dataclass
 class Feedback:
@@ -20,7 +25,7 @@ class Feedback:
     ``since``: local monotonic time it was set.
     """
 
-    kind: Literal["sent", "accepted", "rejected", "info"]
+    kind: FeedbackKind
     text: str
     since: float
 
@@ -39,7 +44,7 @@ class ScreenView:
     ``language``: "de" or "en" (the preset chooses, the kiosk config may override).
     """
 
-    role: Literal["table", "wall"]
+    role: Role
     table: int | None = None
     state: dict[str, dict[str, Any]] = field(default_factory=dict)
     now: float = 0.0

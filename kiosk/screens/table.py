@@ -24,7 +24,8 @@ longer in play shows where its players go instead of its seats.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import pygame
@@ -56,7 +57,9 @@ from kiosk.screens.widgets import (
     stack,
 )
 
-Block = tuple[float, Callable[[Canvas, pygame.Rect], None]]
+#: draws one thing into a rectangle (its return value is not used)
+Line = Callable[[Canvas, pygame.Rect], object]
+Block = tuple[float, Line]
 
 
 def draw(c: Canvas, frame: Frame) -> None:
@@ -105,8 +108,8 @@ def draw(c: Canvas, frame: Frame) -> None:
     if tab is None:
         common.waiting_panel(c, right, tr("waiting_draw", lang))
     else:
-        incoming = {(m.get("to") or {}).get("seat")
-                    for m in common.live_moves(frame.state, tab.get("moves_in") or [])}
+        incoming = {seat for m in common.live_moves(frame.state, tab.get("moves_in") or [])
+                    if isinstance(seat := (m.get("to") or {}).get("seat"), int)}
         seats(c, right, tab, view.selected_seat, lang, incoming)
     if blocks and msgs_h > 0:
         msgs = pygame.Rect(body.x, top.bottom + gap, body.width, msgs_h - gap)
@@ -209,7 +212,7 @@ def moves_takeover(c: Canvas, body: pygame.Rect, frame: Frame, tab: dict[str, An
     common.banner(c, rows[0], title, FG, DARKRED)
     if moves:
         c.text(tr("please_move", lang), rows[1], colour=DIM)
-        lines = [lambda c, r, m=m: move_out_line(c, r, m, lang, BG) for m in moves]
+        lines: list[Line] = [partial(move_out_line, m=m, lang=lang, bg=BG) for m in moves]
         line_list(c, rows[2], lines, max_line=c.px(96))
     small_clock(c, rows[3], frame)
 
@@ -263,8 +266,9 @@ def message_blocks(c: Canvas, frame: Frame, tab: dict[str, Any] | None) -> list[
             others = [n for n in playing if n != tab.get("table")]
             key = "waiting_for_one" if len(others) == 1 else "waiting_for"
             text = tr(key, lang, tables=i18n.number_list(others, lang))
-            blocks.append((2.2, lambda c, r, t=text: common.banner(
-                c, r, t[:1].upper() + t[1:], BLACK, GOLD, f"{head} · {tr('this_done', lang)}")))
+            blocks.append((2.2, partial(common.banner, text=text[:1].upper() + text[1:],
+                                        fg=BLACK, bg=GOLD,
+                                        sub=f"{head} · {tr('this_done', lang)}")))
         elif not done and hfh.get("hands_played"):
             blocks.append((3.0, lambda c, r: common.banner(
                 c, r, tr("deal", lang), BLACK, GREEN, f"{head} · {tr('all_done', lang)}")))
@@ -273,8 +277,8 @@ def message_blocks(c: Canvas, frame: Frame, tab: dict[str, Any] | None) -> list[
             if done and playing:
                 key = "still_playing_one" if len(playing) == 1 else "still_playing"
                 line += " · " + tr(key, lang, tables=i18n.number_list(playing, lang))
-            blocks.append((1.2, lambda c, r, t=line: common.banner(c, r, t, GOLD, DARKGOLD,
-                                                                   align="left")))
+            blocks.append((1.2, partial(common.banner, text=line, fg=GOLD, bg=DARKGOLD,
+                                        align="left")))
     notices = tab.get("notices") or []
     if "breaks" in notices:
         blocks.append((1.4, lambda c, r: common.banner(c, r, tr("table_breaks", lang), FG,
@@ -286,22 +290,19 @@ def message_blocks(c: Canvas, frame: Frame, tab: dict[str, Any] | None) -> list[
     if hl is not None:
         text = tr("no_hands_left", lang) if hl == 0 else (
             tr("last_hand", lang) if hl == 1 else tr("hands_left", lang, n=hl))
-        blocks.append((1.4, lambda c, r, t=text: common.banner(c, r, t, BLACK, GOLD)))
+        blocks.append((1.4, partial(common.banner, text=text, fg=BLACK, bg=GOLD)))
     number = tab.get("table")
     outs = [m for m in common.live_moves(frame.state, tab.get("moves_out") or [])
             if (m.get("to") or {}).get("table") != number]
     ins = common.live_moves(frame.state, tab.get("moves_in") or [])
     if outs or ins:
-        lines: list[Callable[[Canvas, pygame.Rect], None]] = []
-        for m in outs:
-            lines.append(lambda c, r, m=m: move_out_line(c, r, m, lang, BG))
-        for m in ins:
-            lines.append(lambda c, r, m=m: move_in_line(c, r, m, lang, BG, number))
-        blocks.append((float(len(lines)), lambda c, r, ls=lines: line_list(c, r, ls)))
+        lines = [partial(move_out_line, m=m, lang=lang, bg=BG) for m in outs]
+        lines += [partial(move_in_line, m=m, lang=lang, bg=BG, here=number) for m in ins]
+        blocks.append((float(len(lines)), partial(line_list, lines=lines)))
     return blocks
 
 
-def line_list(c: Canvas, rect: pygame.Rect, lines: list[Callable[[Canvas, pygame.Rect], None]],
+def line_list(c: Canvas, rect: pygame.Rect, lines: Sequence[Line],
               max_line: int | None = None) -> None:
     """Lines of text one under the other; two columns when they do not fit in one."""
     if not lines:
