@@ -125,7 +125,7 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
             raise RuntimeError("simulation did not finish")  # a bug, never a club's night
     t = floor.tournament
     try:
-        sim.results = score(settings.points, t.finishes(), entries=t.real_players())
+        sim.results = t.results()
     except ValueError:
         from dataclasses import replace
 

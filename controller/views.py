@@ -178,13 +178,12 @@ def moves_view(t: Tournament, recent: int = 20) -> dict[str, Any]:
 
 def results_view(t: Tournament) -> dict[str, Any]:
     """Places so far, best first, with points when the tournament is over."""
-    from controller.engine.results import results_json, score
+    from controller.engine.results import results_json
 
     rows: list[dict[str, Any]]
     try:
-        rows = results_json(score(t.settings.points, t.finishes(), entries=t.real_players()),
-                            public=True)
-    except ValueError:
+        rows = results_json(t.results(), public=True)
+    except ValueError:  # a field size the points system does not score: places only
         places = t.places()
         rows = [{"place": pl, "name": _name(t, pid)}
                 for pid, pl in sorted(places.items(), key=lambda x: x[1])]

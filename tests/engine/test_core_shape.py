@@ -263,3 +263,19 @@ def test_a_record_in_memory_equals_the_record_read_back():
     t = new(18, balancing=dataclasses.replace(make_settings().balancing, break_order=(2, 1)))
     t.execute({"cmd": "bust", "table": 1, "seat": 1}, 50.0)
     assert json.loads(json.dumps(t.log)) == t.log
+
+
+def test_a_mystery_bounty_still_scores_the_places():
+    """bounty: mystery used to make scoring raise, and the live results dropped the points."""
+    from controller.engine.settings import Points
+
+    t = new(6, points=Points(system="psc_ranking", bounty="mystery"))
+    for _ in range(5):
+        table = next(n for n, tab in t.tables.items() if tab.count() > 0)
+        seat = min(t.tables[table].occupant)
+        if t.remaining > 1:
+            t.execute({"cmd": "bust", "table": table, "seat": seat}, 50.0)
+    assert t.finished
+    rows = t.results()
+    assert [r.points for r in rows[:3]] == [6, 3, 1]  # 000 5.4 with 6 players
+    assert all(r.bounty_hits == 0 for r in rows)
