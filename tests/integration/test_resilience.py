@@ -44,10 +44,18 @@ def test_broker_restart_mid_tournament(broker, prefix, controller_factory, tmp_p
         assert link.pending() == 1 and cid not in link.answers
         broker.start()
 
-        # both reconnect by themselves, and the press goes through once
-        # paho's backoff (1 s doubling) and a loaded CI machine: allow well over the 7 s it takes
-        wait_for(link.connected.is_set, 45, "link reconnected")
-        ans = wait_for(lambda: link.answers.get(cid), 45, "the queued press answered")
+        # both reconnect by themselves, and the press goes through once. paho's backoff
+        # (1 s doubling from the moment each lost the broker) brings them back 3 or 7 s
+        # after it went away, 15 s on a slow machine; until the controller is back and
+        # subscribed again the link resends the press every 2 s. On a timeout the error
+        # says which part was not back (the link, or the controller: its log)
+        def parts() -> str:
+            return (f"link: connected={link.connected.is_set()}, pending={link.pending()}\n"
+                    + ctrl.explain())
+
+        wait_for(link.connected.is_set, 45, "link reconnected", explain=parts)
+        ans = wait_for(lambda: link.answers.get(cid), 45, "the queued press answered",
+                       explain=parts)
         assert ans["ok"] and "out in place 12" in ans["message"], ans
         assert link.pending() == 0
         probe = Probe(b, (Topics(prefix).presence("controller"),))

@@ -17,7 +17,7 @@ import paho.mqtt.client as mqtt
 
 from controller.mqtt import Broker
 
-from .waiting import wait_for
+from .waiting import WaitTimeout, wait_for
 
 #: the retained state every running tournament has (and ``table/<n>`` of each table)
 STATE_TOPICS = ("structure", "clock", "summary", "moves", "results", "presence")
@@ -190,10 +190,27 @@ def retained_state(b: Broker, *, need: Iterable[str] = STATE_TOPICS, quiet: floa
     """What a brand-new screen sees: every ``<prefix>/state/…`` payload by its suffix
     (``"clock"``, ``"table/1"`` …), from a fresh client that only subscribes, once the
     topics in ``need`` and every table the summary names are there and nothing came for
-    ``quiet`` seconds. ``all_retained``: the first message of each topic must have come
-    from the broker's retained store (a later one may be live)."""
+    ``quiet`` seconds.
+
+    ``all_retained``: every topic must come from the broker's retained store. A topic
+    whose first message came live was (re)published while the client subscribed (the
+    controller republishes everything after a reconnect) and says nothing either way, so
+    a fresh client looks again until each topic's first message is a retained one or
+    the time is up."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got, live = _look(b, set(need), quiet, max(1.0, deadline - time.monotonic()))
+        if not all_retained or not live:
+            return got
+        if time.monotonic() >= deadline:
+            raise WaitTimeout(f"not in the broker's retained store after {timeout:g} s: "
+                              f"{sorted(live)}")
+
+
+def _look(b: Broker, need: set[str], quiet: float, timeout: float
+          ) -> tuple[dict[str, Any], list[str]]:
+    """(the state by suffix, the topics whose first message came live)."""
     base = f"{b.prefix}/state/"
-    need = set(need)
     p = Probe(b, (base + "#",))
     try:
         def complete() -> dict[str, Any] | None:
@@ -207,13 +224,11 @@ def retained_state(b: Broker, *, need: Iterable[str] = STATE_TOPICS, quiet: floa
 
         wait_for(lambda: complete() is not None and p.silent_for() >= quiet, timeout,
                  "every retained state topic", every=0.02)
-        if all_retained:
-            first: dict[str, bool] = {}
-            with p._cond:
-                for t, _, r in p.messages:
-                    first.setdefault(t, r)
-            assert all(first.values()), [t for t, r in first.items() if not r]
-        return complete() or {}
+        first: dict[str, bool] = {}
+        with p._cond:
+            for t, _, r in p.messages:
+                first.setdefault(t, r)
+        return complete() or {}, [t for t, r in first.items() if not r]
     finally:
         p.close()
 
