@@ -1,7 +1,8 @@
 """Controller benchmark over a real Mosquitto: command round trip and state fan-out.
 
-Starts its own Mosquitto on a free loopback port (temporary config, like the
-integration tests) and the controller as a subprocess, exactly as systemd runs
+Starts its own Mosquitto on a free loopback port (the tests' broker,
+tests/support/broker.py, on controller.local_broker) and the controller as a
+subprocess (tests/support/controller.py), exactly as systemd runs
 it (``python -m controller controller FILE --db … --broker … --prefix …``), with
 its event log on disk (SQLite WAL, ``synchronous=FULL``). Then, for a
 tournament of 10 and one of 100 tables (100 / 1,000 players, 10 a table):
@@ -29,6 +30,10 @@ included. ``--profile`` runs the controller in-process under cProfile instead
 and prints its hottest functions.
 
     python bench/controller.py [--commands 300] [--busts 150] [--tables 10 100] [--nagle]
+
+Run it from the checkout (or anywhere): the script puts the checkout first on
+``sys.path``, so ``controller`` and the test harness ``tests.support`` are this
+checkout's.
 """
 
 from __future__ import annotations
@@ -37,13 +42,8 @@ import argparse
 import cProfile
 import io
 import json
-import os
 import pstats
-import selectors
-import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -52,80 +52,26 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# the checkout first: this script is run as a file, not as a module of a package
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 import paho.mqtt.client as mqtt  # noqa: E402
 
 from controller import protocol  # noqa: E402
-from controller.local_broker import free_port, wait_port  # noqa: E402
 from controller.mqtt import Broker, client  # noqa: E402
 from controller.protocol import Topics  # noqa: E402
+from tests.support.broker import Mosquitto  # noqa: E402
+from tests.support.controller import ControllerProcess  # noqa: E402
+from tests.support.figures import pct, print_table  # noqa: E402
+from tests.support.mqtt import SelectLoop  # noqa: E402
+from tests.support.waiting import wait_for  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 TARGET_MS = 20.0
 PER_TABLE = 10
 
 
-def pct(values: list[float], p: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
-
-
-
-
-
-
-def wait(cond: Any, timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.002)
-    raise TimeoutError(f"timed out waiting for {what}")
-
-
 # ------------------------------------------------------------------- processes
-class Mosquitto:
-    def __init__(self, tmp: Path, nodelay: bool = True) -> None:
-        self.port = free_port()
-        self.conf = tmp / "mosquitto.conf"
-        # set_tcp_nodelay: the broker setting docs/protocol.md asks for (Nagle adds ~40 ms)
-        self.conf.write_text("allow_anonymous true\npersistence false\nlog_type error\n"
-                             "log_type warning\nmax_queued_messages 10000\n"
-                             f"set_tcp_nodelay {'true' if nodelay else 'false'}\n"
-                             f"listener {self.port} 127.0.0.1\n")
-        self.log = open(tmp / "mosquitto.log", "ab")
-        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=self.log,
-                                     stderr=subprocess.STDOUT)
-        wait_port(self.port)
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(10)
-        self.log.close()
-
-
-class ControllerProcess:
-    def __init__(self, config: Path, db: Path, broker: Broker, log: Path) -> None:
-        self.log = open(log, "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "controller", "controller", str(config), "--db", str(db),
-             "--broker", str(broker), "--prefix", broker.prefix],
-            cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=self.log,
-            stderr=subprocess.STDOUT)
-
-    def stop(self) -> None:
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(10)
-        self.log.close()
-
-
 class InProcessController:
     """The service in a thread of this process, under cProfile (``--profile``)."""
 
@@ -211,13 +157,11 @@ class Swarm:
 
     def __init__(self, broker: Broker, tables: list[int]) -> None:
         self.topics = Topics(broker.prefix)
-        self.sel = selectors.DefaultSelector()
+        self.loop = SelectLoop()
         self.clients: dict[int, mqtt.Client] = {}
         #: table → (players_left, select stamp, stamp after this thread processed it)
         self.summary_at: dict[int, tuple[int, float, float]] = {}
         self.table_view: dict[int, bytes] = {}
-        self._stamp = 0.0
-        self._stop = threading.Event()
         self.suback = 0
         for n in tables:
             c = client(broker, f"bench-{broker.prefix.replace('/', '-')}-table-{n}")
@@ -227,9 +171,7 @@ class Swarm:
             c.on_connect = self._on_connect
             c.connect(broker.host, broker.port, keepalive=60)
             self.clients[n] = c
-            self.sel.register(c.socket(), selectors.EVENT_READ, c)
-        self.thread = threading.Thread(target=self._loop, daemon=True)
-        self.thread.start()
+            self.loop.add(c)
 
     def _on_connect(self, c: mqtt.Client, n: int, flags: Any, rc: Any, props: Any) -> None:
         c.subscribe([(self.topics.table_state(n), 1), (self.topics.state("summary"), 1)])
@@ -242,24 +184,9 @@ class Swarm:
             p = msg.payload
             i = p.find(b'"players_left":') + 15
             j = p.find(b",", i)
-            self.summary_at[n] = (int(p[i:j]), self._stamp, time.perf_counter())
+            self.summary_at[n] = (int(p[i:j]), self.loop.stamp, time.perf_counter())
         else:
             self.table_view[n] = msg.payload
-
-    def _loop(self) -> None:
-        last_misc = time.monotonic()
-        while not self._stop.is_set():
-            for c in self.clients.values():
-                if c.want_write():
-                    c.loop_write()
-            events = self.sel.select(0.05)
-            self._stamp = time.perf_counter()  # the moment these sockets had data
-            for key, _ in events:
-                key.data.loop_read()
-            if time.monotonic() - last_misc > 1:
-                last_misc = time.monotonic()
-                for c in self.clients.values():
-                    c.loop_misc()
 
     def all_left(self, players_left: int) -> tuple[float, float] | None:
         """The stamps of the last client to see ``players_left``, or ``None`` if one has not."""
@@ -276,11 +203,7 @@ class Swarm:
         return [s["seat"] for s in view["seats"] if not s["ghost"]]
 
     def close(self) -> None:
-        self._stop.set()
-        self.thread.join(5)
-        for c in self.clients.values():
-            c.disconnect()
-            c.loop_write()
+        self.loop.close()
 
 
 # ----------------------------------------------------------------- scenario
@@ -302,7 +225,8 @@ def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
     if profile:
         ctl = InProcessController(config, db, broker)
     else:
-        ctl = ControllerProcess(config, db, broker, tmp / f"controller-{players}.log")
+        ctl = ControllerProcess(config, db, tmp / f"controller-{players}.log",
+                                broker=str(broker), prefix=broker.prefix).start()
     director = Director(broker)
     swarm: Swarm | None = None
     try:
@@ -322,15 +246,16 @@ def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
 
         # fan-out: one bust → every table client has the new summary
         swarm = Swarm(broker, list(range(1, tables + 1)))
-        wait(lambda: swarm.all_left(players) is not None and len(swarm.table_view) == tables,
-             30, "the retained state at every table client")
+        wait_for(lambda: swarm.all_left(players) is not None and len(swarm.table_view) == tables,
+                 30, "the retained state at every table client", every=0.002)
         fan, fan_late, acks = [], [], []
         for k in range(busts):
             n = k % tables + 1
             seat = swarm.seats(n)[0]
             cid, t0 = director.publish(director.topics.table_cmd(n),
                                        {"action": "bust", "seat": seat})
-            last = wait(lambda: swarm.all_left(players - 1), 10, "the fan-out of a bust")
+            last = wait_for(lambda: swarm.all_left(players - 1), 10, "the fan-out of a bust",
+                            every=0.002)
             answer, t_ack = director.answer(cid)
             if not answer.get("ok"):
                 raise RuntimeError(f"bust at table {n} seat {seat}: {answer.get('reason')}")
@@ -340,8 +265,8 @@ def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
             answer, _ = director.answer(director.press(n, "undo"))
             if not answer.get("ok"):
                 raise RuntimeError(f"undo at table {n}: {answer.get('reason')}")
-            wait(lambda n=n, seat=seat: swarm.all_left(players) is not None
-                 and seat in swarm.seats(n), 10, "the fan-out of an undo")
+            wait_for(lambda n=n, seat=seat: swarm.all_left(players) is not None
+                     and seat in swarm.seats(n), 10, "the fan-out of an undo", every=0.002)
         result = {"tables": tables, "players": players, "rtt": rtt, "fan": fan,
                   "fan_late": fan_late, "acks": acks}
         if isinstance(ctl, InProcessController):
@@ -372,13 +297,16 @@ def main() -> int:
     results = []
     with tempfile.TemporaryDirectory(dir=ROOT, prefix=".bench-") as tmpname:
         tmp = Path(tmpname)  # inside the repo, on a real disk: fsync is not free here
-        broker = Mosquitto(tmp, nodelay=not args.nagle)
+        # set_tcp_nodelay (on in the tests' broker): the setting docs/protocol.md asks for;
+        # --nagle turns it off again (the last line of the file wins)
+        broker = Mosquitto(tmp / "mosquitto.log", config="max_queued_messages 10000\n"
+                           + ("set_tcp_nodelay false\n" if args.nagle else ""))
         try:
             for tables in args.tables:
                 results.append(scenario(tmp, broker.port, tables, args.commands, args.busts,
                                         args.profile))
         finally:
-            broker.stop()
+            broker.close()
     measures = (
         ("rtt", "director command → ack (time add ±1: durable, clock only)", True),
         ("acks", "bust press → its ack (durable, every view recomputed)", True),
@@ -394,12 +322,7 @@ def main() -> int:
             verdict = ("met" if p99 <= TARGET_MS else "MISSED") if aim else ""
             rows.append((str(r["tables"]), name, f"{statistics.median(v):.2f} ms",
                          f"{p99:.2f} ms", aim, verdict))
-    widths = [max(len(row[i]) for row in rows) for i in range(6)]
-    for i, row in enumerate(rows):
-        print("  ".join(c.rjust(w) if j in (0, 2, 3) else c.ljust(w)
-                        for j, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip())
-        if i == 0:
-            print("  ".join("-" * w for w in widths))
+    print_table(rows, right=(0, 2, 3))
     print(f"\nsamples per tournament: {args.commands} commands, {args.busts} busts "
           f"(players: 10 a table)")
     print(f"\nwhole run {time.monotonic() - started:.0f} s; controller "

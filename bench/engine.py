@@ -18,19 +18,15 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# the checkout first: this script is run as a file, not as a module of a package
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from controller.config import load_tournament  # noqa: E402
 from controller.engine.tournament import Tournament  # noqa: E402
 from controller.simulate import simulate  # noqa: E402
 from controller.store import EventStore  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def pct(values: list[float], p: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+from tests.support.figures import pct  # noqa: E402
 
 
 def main() -> int:

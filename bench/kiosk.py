@@ -2,8 +2,8 @@
 
 Starts its own Mosquitto on a free loopback port (``set_tcp_nodelay true``, as
 docs/protocol.md asks) and the controller as a subprocess, exactly as systemd
-runs them, with a tournament of 1, 10 and 50 tables (9 players a table, preset
-``psc-five-spades``). Then:
+runs them (both the test harness's, tests/support), with a tournament of 1, 10
+and 50 tables (9 players a table, preset ``psc-five-spades``). Then:
 
 - **press → screen**: a full headless :class:`~kiosk.app.KioskApp` for table 1
   (800×480, its button box on gpiozero ``MockFactory`` pins, the pin numbers of
@@ -37,6 +37,9 @@ Targets: press → screen p99 ≤ 25 ms on loopback with 50 tables; idle CPU ≤
 of one core; RSS ≤ 80 MB.
 
     python bench/kiosk.py [--presses 100] [--tables 1 10 50] [--idle-seconds 60]
+
+Run it from the checkout (or anywhere): the script puts the checkout first on
+``sys.path``, so ``controller``, ``kiosk`` and ``tests.support`` are this checkout's.
 """
 
 from __future__ import annotations
@@ -45,8 +48,6 @@ import argparse
 import copy
 import os
 import random
-import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -57,75 +58,29 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-
-from controller.director import NoAnswer, send  # noqa: E402
-from controller.local_broker import free_port, wait_port  # noqa: E402
-from controller.mqtt import Broker  # noqa: E402
-
+# the checkout first: this script is run as a file, not as a module of a package
 ROOT = Path(__file__).resolve().parent.parent
-MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-TABLE_FILE = ROOT / "config" / "kiosk" / "table.yaml"
+sys.path.insert(0, str(ROOT))
+
+from tests.support.headless import headless  # noqa: E402
+
+headless()
+
+from controller.mqtt import Broker  # noqa: E402
+from tests.support.broker import Mosquitto  # noqa: E402
+from tests.support.controller import ControllerProcess, director, wait_up  # noqa: E402
+from tests.support.figures import pct, print_table  # noqa: E402
+from tests.support.kiosks import KioskProcess  # noqa: E402
+from tests.support.paths import TABLE_KIOSK  # noqa: E402
+from tests.support.waiting import wait_for  # noqa: E402
+
 PER_TABLE = 9
 TARGET_P99_MS = 25.0
 TARGET_CPU_PCT = 2.0
 TARGET_RSS_MB = 80.0
 
 
-def pct(values: list[float], p: float) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
-
-
-
-
-
-
-def wait(cond: Any, timeout: float, what: str, step: Any = None) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if step is not None:
-            step()
-        else:
-            time.sleep(0.01)
-        v = cond()
-        if v:
-            return v
-    raise TimeoutError(f"timed out waiting for {what}")
-
-
 # ------------------------------------------------------------------- processes
-class Mosquitto:
-    def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        conf = tmp / "mosquitto.conf"
-        conf.write_text("allow_anonymous true\npersistence false\nlog_type error\n"
-                        "log_type warning\nmax_queued_messages 10000\nset_tcp_nodelay true\n"
-                        f"listener {self.port} 127.0.0.1\n")
-        self.log = open(tmp / "mosquitto.log", "ab")
-        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=self.log,
-                                     stderr=subprocess.STDOUT)
-        wait_port(self.port)
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(10)
-        self.log.close()
-
-
-def stop_process(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-
-
 class Tournament:
     """The controller process with ``tables`` tables drawn and the clock running."""
 
@@ -138,21 +93,10 @@ class Tournament:
         config.write_text(f'name: "Kiosk benchmark, {tables} tables"\npreset: psc-five-spades\n'
                           f"language: en\nplayers_per_table: {PER_TABLE}\n"
                           "ghosts: {enabled: false}\n", encoding="utf-8")
-        self.log = open(tmp / f"controller-{tables}.log", "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "controller", "controller", str(config),
-             "--db", str(db), "--broker", str(self.broker),
-             "--prefix", self.broker.prefix],
-            cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=self.log,
-            stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                send(self.broker, "status", timeout=0.5)
-                break
-            except NoAnswer:
-                if time.monotonic() > deadline:
-                    raise
+        self.controller = ControllerProcess(config, db, tmp / f"controller-{tables}.log",
+                                            broker=str(self.broker),
+                                            prefix=self.broker.prefix).start()
+        wait_up(self.broker, every=0.5)
         names = [f"Player {i:03d}" for i in range(1, players + 1)]
         for i in range(0, players, 200):
             self.call("register", {"names": names[i:i + 200]})
@@ -160,14 +104,10 @@ class Tournament:
         self.call("start")
 
     def call(self, cmd: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
-        answer = send(self.broker, cmd, args, timeout=20)
-        if not answer.get("ok"):
-            raise RuntimeError(f"{cmd}: {answer.get('reason')}")
-        return answer
+        return director(self.broker, cmd, args, timeout=20)
 
     def stop(self) -> None:
-        stop_process(self.proc)
-        self.log.close()
+        self.controller.stop()
 
 
 class LoadClients:
@@ -189,7 +129,8 @@ class LoadClients:
         try:
             self.proc.wait(20)
         except subprocess.TimeoutExpired:
-            stop_process(self.proc)
+            self.proc.kill()
+            self.proc.wait(10)
 
 
 def load_clients_main(address: str, prefix: str, first: int, stop: int) -> int:
@@ -200,8 +141,8 @@ def load_clients_main(address: str, prefix: str, first: int, stop: int) -> int:
     links = [Link(broker, table=n, name=f"bench-load-table-{n}") for n in range(first, stop)]
     for link in links:
         link.start()
-    wait(lambda: all(link.connected.is_set() and f"table/{link.table}" in link.state
-                     and link.sync.synced for link in links), 60, "every load client ready")
+    wait_for(lambda: all(link.connected.is_set() and f"table/{link.table}" in link.state
+                         and link.sync.synced for link in links), 60, "every load client ready")
     print("ready", flush=True)
     sys.stdin.read()
     for link in links:
@@ -220,7 +161,7 @@ def table_app(broker: Broker) -> tuple[Any, Any]:
     from kiosk.app import KioskApp
     from kiosk.config import load_kiosk
 
-    cfg = load_kiosk(TABLE_FILE)
+    cfg = load_kiosk(TABLE_KIOSK)
     cfg = dataclasses.replace(cfg, sounds=False)
     factory = MockFactory()
     app = KioskApp(cfg, "table", 1, (800, 480), broker, headless=True, pin_factory=factory)
@@ -235,8 +176,9 @@ def press_to_screen(tour: Tournament, presses: int, warmup: int = 5
     load = LoadClients(tour.broker, range(2, tour.tables + 1)) if tour.tables > 1 else None
     app, pin = table_app(tour.broker)
     try:
-        wait(lambda: app.view.online and app.link.sync.synced and "table/1" in app.view.state
-             and "clock" in app.view.state, 20, "the kiosk ready", step=lambda: app.step(0.05))
+        wait_for(lambda: app.view.online and app.link.sync.synced and "table/1" in app.view.state
+                 and "clock" in app.view.state, 20, "the kiosk ready",
+                 step=lambda: app.step(0.05))
         lock = threading.Lock()
         pressed: list[float] = []  # time.monotonic() (the app's clock) of the press in flight
         done = threading.Event()
@@ -349,13 +291,9 @@ def frame_times(state_table: dict[str, Any], state_wall: dict[str, Any],
 # ------------------------------------------------------------------- idle kiosk
 def idle_kiosk(tour: Tournament, seconds: float, log: Path) -> dict[str, float]:
     """``floorman kiosk`` for table 1 in its own process: CPU and memory while idle."""
-    out = open(log, "ab")
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "GPIOZERO_PIN_FACTORY": "mock", "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "controller", "kiosk", str(TABLE_FILE), "--table", "1",
-         "--windowed", "800x480", "--broker", str(tour.broker), "--prefix", tour.broker.prefix],
-        cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    kiosk = KioskProcess(TABLE_KIOSK, 1, tour.broker, log, "--windowed", "800x480").start()
+    proc = kiosk.proc
+    assert proc is not None
     try:
         # online and drawn: it says so on presence/table-1; then let it settle
         from kiosk.link import Link
@@ -363,8 +301,8 @@ def idle_kiosk(tour: Tournament, seconds: float, log: Path) -> dict[str, float]:
         probe = Link(tour.broker, name=f"bench-probe-{uuid.uuid4().hex[:6]}")
         probe.start()
         try:
-            wait(lambda: (probe.state.get("presence") or {}).get("clients", {})
-                 .get("table-1", {}).get("online"), 30, "the kiosk online")
+            wait_for(lambda: (probe.state.get("presence") or {}).get("clients", {})
+                     .get("table-1", {}).get("online"), 30, "the kiosk online")
         finally:
             probe.stop()
         time.sleep(3)
@@ -390,20 +328,10 @@ def idle_kiosk(tour: Tournament, seconds: float, log: Path) -> dict[str, float]:
         return {"cpu_pct": (c1 - c0) / (t1 - t0) * 100, "rss_mb": mem["VmRSS"],
                 "hwm_mb": mem["VmHWM"], "threads": threads, "seconds": t1 - t0}
     finally:
-        stop_process(proc)
-        out.close()
+        kiosk.stop()
 
 
 # ------------------------------------------------------------------- report
-def table(rows: list[tuple[str, ...]], right: tuple[int, ...]) -> None:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for i, row in enumerate(rows):
-        print("  ".join(c.rjust(w) if j in right else c.ljust(w)
-                        for j, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip())
-        if i == 0:
-            print("  ".join("-" * w for w in widths))
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--presses", type=int, default=100, help="timed presses per tournament")
@@ -422,7 +350,7 @@ def main() -> int:
     states: dict[int, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(dir=ROOT, prefix=".bench-") as tmpname:
         tmp = Path(tmpname)  # inside the repo, on a real disk: fsync is not free here
-        broker = Mosquitto(tmp)
+        broker = Mosquitto(tmp / "mosquitto.log", config="max_queued_messages 10000\n")
         try:
             for n in args.tables:
                 tour = Tournament(tmp, broker.port, n)
@@ -439,7 +367,7 @@ def main() -> int:
                 finally:
                     tour.stop()
         finally:
-            broker.stop()
+            broker.close()
     table_state = states.get(10) or states[min(states)]
     wall_state = states[max(states)]
     frames = frame_times(table_state, wall_state, args.frames)
@@ -456,14 +384,14 @@ def main() -> int:
         rows.append((str(n), "  press → \"sent …\" frame (local)",
                      f"{statistics.median(local):.1f} ms", f"{pct(local, 99):.1f} ms",
                      f"{max(local):.1f} ms", "", ""))
-    table(rows, (0, 2, 3, 4))
+    print_table(rows, (0, 2, 3, 4))
 
     print(f"\nframe time: Renderer.draw ({args.frames} frames a row; table screen: table 1 of "
           f"{10 if 10 in states else min(states)} tables, wall: {max(states)} tables)")
     rows = [("screen", "size", "frame", "p50", "p99")]
     for role, size, kind, v in frames:
         rows.append((role, size, kind, f"{statistics.median(v):.2f} ms", f"{pct(v, 99):.2f} ms"))
-    table(rows, (3, 4))
+    print_table(rows, (3, 4))
 
     if idle is not None:
         print(f"\nidle kiosk: floorman kiosk --table 1 --windowed 800x480, its own process, "
@@ -477,7 +405,7 @@ def main() -> int:
                      "met" if idle["rss_mb"] <= TARGET_RSS_MB else "MISSED"))
         rows.append(("  peak (VmHWM)", f"{idle['hwm_mb']:.1f} MB", "", ""))
         rows.append(("  threads", f"{idle['threads']:.0f}", "", ""))
-        table(rows, (1,))
+        print_table(rows, (1,))
     print(f"\nwhole run {time.monotonic() - started:.0f} s; {args.presses} presses per "
           f"tournament (9 players a table), the other tables: kiosk Links in a separate "
           f"process; Mosquitto and the controller on loopback, CPU: {os.cpu_count()} cores")

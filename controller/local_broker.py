@@ -3,6 +3,11 @@
 Both listen on loopback only, anonymous, no persistence: a demo broker is
 never reachable from the club's network. amqtt is not installed with Floorman
 itself (no Pi needs it): ``pip install 'floorman[demo]'`` adds it.
+
+The tests and benchmarks start their brokers with the same code
+(tests/support/broker.py): :class:`MosquittoProcess` runs Mosquitto with any
+configuration file and can be stopped and started again on the same ports (a
+broker outage).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 log = logging.getLogger("floorman.broker")
@@ -28,14 +34,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    """Wait until something listens on loopback ``port`` (raises TimeoutError)."""
+def wait_port(port: int, timeout: float = 10.0,
+              alive: Callable[[], bool] | None = None) -> None:
+    """Wait until something listens on loopback ``port`` (raises TimeoutError); stop
+    waiting as soon as ``alive()`` says the process that should open it has ended."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
         except OSError:
+            if alive is not None and not alive():
+                break
             time.sleep(0.05)
     raise TimeoutError(f"the local broker did not open port {port}")
 
@@ -62,37 +72,102 @@ def mosquitto_path() -> str | None:
     return "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
 
 
-class LocalBroker:
-    """A running loopback broker; :meth:`stop` ends it. ``kind``: "mosquitto" or "amqtt"."""
+class MosquittoProcess:
+    """``mosquitto -c CONF`` until :meth:`stop`; :meth:`start` runs it again with the same
+    file on the same ports (for the tests: a broker outage). Its output goes to ``log``
+    (appended; default: nowhere). ``ports``: what it listens on, waited for at the start."""
 
-    def __init__(self, port: int | None = None, prefer: str = "mosquitto") -> None:
+    def __init__(self, conf: Path, ports: tuple[int, ...], log: Path | None = None,
+                 exe: str | None = None) -> None:
+        self.conf = conf
+        self.ports = ports
+        self.log = log
+        self.exe = exe or mosquitto_path()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self) -> None:
+        """Start Mosquitto and wait until it listens on every port; if it does not, it is
+        ended and RuntimeError says why (the end of its log)."""
+        if self.exe is None:
+            raise RuntimeError("mosquitto is not installed (apt-get install mosquitto)")
+        assert self.proc is None, "mosquitto is running already"
+        if self.log is None:
+            self.proc = subprocess.Popen([self.exe, "-c", str(self.conf)],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         start_new_session=True)
+        else:
+            with open(self.log, "ab") as out:
+                # its own session: Ctrl-C in a terminal (SIGINT to the whole foreground
+                # group) or SIGHUP reach only the demo, which stops the broker last, after
+                # the controller and the screens have said goodbye
+                self.proc = subprocess.Popen([self.exe, "-c", str(self.conf)], stdout=out,
+                                             stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            for port in self.ports:
+                wait_port(port, alive=lambda: self.running)
+        except TimeoutError:
+            code = self.proc.poll()
+            self.stop()
+            why = f"mosquitto -c {self.conf} did not open ports {self.ports}"
+            if code is not None:
+                why += f" (exit status {code})"
+            if self.log is not None and self.log.exists():
+                why += ":\n" + self.log.read_text(errors="replace")[-2000:]
+            raise RuntimeError(why) from None
+
+    def stop(self) -> None:
+        """End it (SIGTERM, SIGKILL after 5 s); nothing happens when it is not running."""
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+        self.proc = None
+
+
+class LocalBroker:
+    """A running loopback broker; :meth:`stop` ends it. ``kind``: "mosquitto" or "amqtt".
+
+    With Mosquitto, ``config`` adds lines to its configuration file and ``log_file`` is
+    where its output goes; :attr:`mosquitto` is its process."""
+
+    def __init__(self, port: int | None = None, prefer: str = "mosquitto", *,
+                 config: str = "", log_file: Path | None = None) -> None:
         self.port = port or free_port()
         self.kind = ""
-        self._proc: subprocess.Popen | None = None
+        self.mosquitto: MosquittoProcess | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tmp = tempfile.TemporaryDirectory(prefix="floorman-broker-")
         exe = mosquitto_path()
         if exe and prefer == "mosquitto":
-            self._start_mosquitto(exe)
+            self._start_mosquitto(exe, config, log_file)
         else:
             self._start_amqtt()
-        try:
-            wait_port(self.port)
-        except BaseException:  # no broker after all (or we were interrupted): leave nothing
-            self.stop()
-            raise
+            try:
+                wait_port(self.port)
+            except BaseException:  # no broker after all (or we were interrupted): leave nothing
+                self.stop()
+                raise
         log.info("%s broker on 127.0.0.1:%d", self.kind, self.port)
 
-    def _start_mosquitto(self, exe: str) -> None:
+    def _start_mosquitto(self, exe: str, config: str, log_file: Path | None) -> None:
         conf = Path(self._tmp.name) / "mosquitto.conf"
         conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
-                        "persistence false\nlog_type error\nset_tcp_nodelay true\n")
-        # its own session: Ctrl-C in a terminal (SIGINT to the whole foreground group) or
-        # SIGHUP reach only the demo, which stops the broker last, after the controller and
-        # the screens have said goodbye; a broker dying at the same time made them wait
-        self._proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL, start_new_session=True)
+                        "persistence false\nlog_type error\nset_tcp_nodelay true\n" + config)
+        self.mosquitto = MosquittoProcess(conf, (self.port,), log_file, exe)
         self.kind = "mosquitto"
+        try:
+            self.mosquitto.start()
+        except RuntimeError:
+            self._tmp.cleanup()
+            raise
 
     def _start_amqtt(self) -> None:
         try:
@@ -125,13 +200,9 @@ class LocalBroker:
         return f"127.0.0.1:{self.port}"
 
     def stop(self) -> None:
-        if self._proc is not None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-            self._proc = None
+        if self.mosquitto is not None:
+            self.mosquitto.stop()
+            self.mosquitto = None
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._loop = None

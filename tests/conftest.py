@@ -1,11 +1,48 @@
-"""Shared fixtures: settings builders for the pure engine tests."""
+"""Fixtures of every folder, a thin layer over tests/support: the real broker, a topic
+prefix per test and the controller in its own process; settings for the engine tests.
+Every test runs headless (SDL's dummy drivers)."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
-from factories import make_settings
+
+from tests.support.broker import MOSQUITTO, Mosquitto
+from tests.support.controller import ControllerFactory
+from tests.support.headless import headless
+from tests.support.settings import make_settings
+
+headless()
 
 
 @pytest.fixture
 def settings_factory():
     return make_settings
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """A Mosquitto of this test on a free loopback port; ``stop()``/``start()`` is an
+    outage (:class:`tests.support.broker.Mosquitto`)."""
+    if MOSQUITTO is None:
+        pytest.skip("mosquitto is not installed")
+    b = Mosquitto(tmp_path / "mosquitto.log")
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def prefix():
+    """A unique topic prefix per test, so tests never see each other's retained messages."""
+    return f"test/{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def controller_factory(tmp_path, broker, prefix):
+    """``make(config=sample.yaml, db=tmp/log.sqlite, start=True)`` → a started
+    :class:`~tests.support.controller.ControllerProcess` on this test's broker and prefix;
+    every one is killed at the end."""
+    factory = ControllerFactory(tmp_path, broker.address, prefix)
+    yield factory
+    factory.close()

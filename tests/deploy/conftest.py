@@ -1,4 +1,5 @@
-"""Fixtures of the deployment tests (helpers: ``deploykit.py``)."""
+"""Fixtures of the deployment tests, over tests/support (secure.py: the locked-down
+broker; install.py: the installer)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from deploykit import MOSQUITTO, OPENSSL, ROOT, SecureBroker, install_twice
+
+from tests.support.broker import MOSQUITTO
+from tests.support.install import install_twice
+from tests.support.paths import ROOT
+from tests.support.secure import OPENSSL, SecureBroker
 
 
 @pytest.fixture

@@ -18,22 +18,18 @@ import uuid
 from pathlib import Path
 
 import pytest
-from deploykit import (
-    Client,
-    Controller,
-    SecureBroker,
-    floorman,
-    login,
-    make_tls,
-    needs_broker,
-    wait_for,
-)
 
 from controller import protocol
 from controller.director import send
 from controller.protocol import Topics
+from tests.support.broker import MOSQUITTO
+from tests.support.controller import floorman_cli
+from tests.support.mqtt import Probe
+from tests.support.secure import OPENSSL, SecureBroker, login, make_tls
+from tests.support.waiting import wait_for
 
-pytestmark = needs_broker
+pytestmark = pytest.mark.skipif(MOSQUITTO is None or OPENSSL is None,
+                                reason="mosquitto and openssl are needed")
 
 
 def snapshot(b: SecureBroker) -> dict[str, bytes]:
@@ -47,7 +43,7 @@ def snapshot(b: SecureBroker) -> dict[str, bytes]:
         while last != len(c.messages):  # until nothing more arrives for a moment
             last = len(c.messages)
             time.sleep(0.15)
-        return dict(c.messages)
+        return {t: p for t, p, _ in c.messages}
     finally:
         c.close()
 
@@ -56,27 +52,27 @@ def snapshot(b: SecureBroker) -> dict[str, bytes]:
 def room(secure_broker, tmp_path):
     """A running tournament: 36 players at 4 tables, clock started, via the director."""
     b = secure_broker
-    ctl = Controller(b, tmp_path)
+    ctl = b.controller(tmp_path)
     try:
         director = b.env("director")
         names = [f"Player {i:02d}" for i in range(1, 37)]
-        r = floorman(director, "register", *names)
+        r = floorman_cli("register", *names, env=director)
         assert r.returncode == 0, r.stderr + ctl.output()
         for verb in ("draw", "start"):
-            r = floorman(director, verb)
+            r = floorman_cli(verb, env=director)
             assert r.returncode == 0, r.stderr + ctl.output()
         yield b, ctl
     finally:
         ctl.stop()
 
 
-def barrier(t3: Client, topics: Topics) -> None:
+def barrier(t3: Probe, topics: Topics) -> None:
     """Table 3's own harmless command, answered: everything it sent before is handled."""
     cid = uuid.uuid4().hex
     t3.publish(topics.table_cmd(3), protocol.dumps(
         {"v": 1, "id": cid, "reply_to": "table-3", "action": "undo"}))
     wait_for(lambda: any(t == topics.ack("table-3") and json.loads(p)["id"] == cid
-                         for t, p in t3.messages), 10, "table 3's answer")
+                         for t, p, _ in t3.messages), 10, "table 3's answer")
 
 
 def test_anonymous_and_wrong_passwords_are_refused(secure_broker):
@@ -97,23 +93,25 @@ def test_tls_listener_needs_tls_and_the_room_ca(secure_broker, tmp_path):
     b = secure_broker
     acc = b.account("table-3")
     user, pw = acc["FLOORMAN_USERNAME"], acc["FLOORMAN_PASSWORD"]
-    good = Client("localhost", b.tls_port, username=user, password=pw, ca=b.ca)
+    good = Probe(f"localhost:{b.tls_port}", username=user, password=pw, ca=b.ca, wait=False)
     assert good.connected()
     good.close()
     # a plain MQTT client on the TLS port gets no CONNACK
-    plain = Client("127.0.0.1", b.tls_port, username=user, password=pw)
+    plain = Probe(f"127.0.0.1:{b.tls_port}", username=user, password=pw, wait=False)
     assert not plain.connected(timeout=3)
     plain.close()
     # a client that trusts another CA (another room's) refuses the broker's certificate
     other = make_tls(tmp_path / "other-room")["ca"]
-    stranger = Client("localhost", b.tls_port, username=user, password=pw, ca=other)
+    stranger = Probe(f"localhost:{b.tls_port}", username=user, password=pw, ca=other,
+                     wait=False)
     assert not stranger.connected(timeout=3)
     assert isinstance(stranger.error, ssl.SSLCertVerificationError), stranger.error
     stranger.close()
     # and one that trusts no CA of ours at all (the system's list) as well
     bundle = Path(ssl.get_default_verify_paths().cafile or "/etc/ssl/certs/ca-certificates.crt")
     if bundle.exists():
-        system = Client("localhost", b.tls_port, username=user, password=pw, ca=bundle)
+        system = Probe(f"localhost:{b.tls_port}", username=user, password=pw, ca=bundle,
+                       wait=False)
         assert not system.connected(timeout=3)
         system.close()
 
@@ -204,24 +202,24 @@ def test_a_table_reads_only_its_own_answers(room):
 def test_the_director_commands_work_with_the_directors_account_only(room):
     b, ctl = room
     director = b.env("director")
-    r = floorman(director, "pause")
+    r = floorman_cli("pause", env=director)
     assert r.returncode == 0, r.stderr
-    r = floorman(director, "status", "--json")
+    r = floorman_cli("status", "--json", env=director)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["result"]["clock"]["running"] is False
-    r = floorman(director, "resume")
+    r = floorman_cli("resume", env=director)
     assert r.returncode == 0, r.stderr
 
     # a table's account publishing the same command: no answer, nothing happens
     as_table = b.env("table-3")
-    r = floorman(as_table, "pause", "--timeout", "3")
+    r = floorman_cli("pause", "--timeout", "3", env=as_table)
     assert r.returncode == 2 and "did not answer" in r.stderr, r.stderr
-    r = floorman(director, "status", "--json")
+    r = floorman_cli("status", "--json", env=director)
     assert json.loads(r.stdout)["result"]["clock"]["running"] is True
     # and the controller's account is not the director's either
-    r = floorman(b.env("controller", tls=False), "pause", "--timeout", "3")
+    r = floorman_cli("pause", "--timeout", "3", env=b.env("controller", tls=False))
     assert r.returncode == 2, r.stderr
-    r = floorman(director, "status", "--json")
+    r = floorman_cli("status", "--json", env=director)
     assert json.loads(r.stdout)["result"]["clock"]["running"] is True
 
 

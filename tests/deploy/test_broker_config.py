@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from deploykit import ROOT, read_env
 
 from controller import brokerconfig
 from controller.brokerconfig import check_password, hash_password
+from tests.support.paths import ROOT
+from tests.support.secure import read_env
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:

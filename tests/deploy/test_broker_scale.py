@@ -23,27 +23,27 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import selectors
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-if __name__ == "__main__":
-    sys.path[:0] = [str(Path(__file__).resolve().parent),
-                    str(Path(__file__).resolve().parent.parent.parent)]
+if __name__ == "__main__":  # run as a script: tests.support is found from the checkout
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import paho.mqtt.client as mqtt  # noqa: E402
 import pytest  # noqa: E402
-from deploykit import MOSQUITTO, OPENSSL, Controller, SecureBroker, wait_for  # noqa: E402
 
 from controller import protocol  # noqa: E402
 from controller.director import send  # noqa: E402
 from controller.protocol import Topics  # noqa: E402
+from tests.support.broker import MOSQUITTO  # noqa: E402
+from tests.support.mqtt import SelectLoop  # noqa: E402
+from tests.support.secure import OPENSSL, SecureBroker  # noqa: E402
+from tests.support.waiting import wait_for  # noqa: E402
 
 SEATS = 9  # players per table in the psc-five-spades preset
 
@@ -60,15 +60,12 @@ class Swarm:
 
     def __init__(self, b: SecureBroker, n: int, tables: int, tls: bool = True) -> None:
         self.top = Topics(b.prefix)
-        self.sel = selectors.DefaultSelector()
+        self.loop = SelectLoop(misc_every=5)
         self.clients: dict[int, mqtt.Client] = {}
         self.players_left: dict[int, tuple[int, float]] = {}  # kiosk → (value, stamp)
         self.tables: dict[int, bytes] = {}  # table n's own state, as kiosk n saw it
         self.answers: dict[str, dict[str, Any]] = {}
         self.delivered = 0
-        self._stamp = 0.0
-        self._stop = threading.Event()
-        self._lock = threading.Lock()
         self.b = b
         self.n = n
         self.n_tables = tables
@@ -90,11 +87,8 @@ class Swarm:
                 c.connect("localhost", self.b.tls_port, keepalive=120)
             else:  # for comparison only: the plain listener is this machine's alone
                 c.connect("127.0.0.1", self.b.plain_port, keepalive=120)
-            with self._lock:
-                self.clients[i] = c
-                self.sel.register(c.socket(), selectors.EVENT_READ, c)
-            if i == 1:
-                threading.Thread(target=self._loop, daemon=True).start()
+            self.clients[i] = c
+            self.loop.add(c)
         wait_for(lambda: len(self.tables) == self.n_tables and len(self.players_left) == self.n,
                  120 + self.n, "every kiosk with the retained state")
         return time.perf_counter() - t0
@@ -109,33 +103,12 @@ class Swarm:
         if topic.endswith("/state/summary"):
             p = msg.payload
             i = p.find(b'"players_left":') + 15
-            self.players_left[n] = (int(p[i:p.find(b",", i)]), self._stamp)
+            self.players_left[n] = (int(p[i:p.find(b",", i)]), self.loop.stamp)
         elif topic == self.top.table_state(n):
             self.tables[n] = msg.payload
         elif topic == self.top.ack(f"table-{n}"):
             data = json.loads(msg.payload)
             self.answers[data["id"]] = data
-
-    def _loop(self) -> None:
-        last_misc = time.monotonic()
-        while not self._stop.is_set():
-            with self._lock:
-                clients = list(self.clients.values())
-            for c in clients:
-                if c.want_write():
-                    c.loop_write()
-            events = self.sel.select(0.05)
-            self._stamp = time.perf_counter()
-            for key, _ in events:
-                c = key.data
-                c.loop_read()
-                sock = c.socket()
-                while sock is not None and getattr(sock, "pending", lambda: 0)():
-                    c.loop_read()  # TLS: records already decrypted wait in the SSL buffer
-            if time.monotonic() - last_misc > 5:
-                last_misc = time.monotonic()
-                for c in clients:
-                    c.loop_misc()
 
     def press(self, table: int, action: str, **fields: Any) -> tuple[str, float]:
         cid = uuid.uuid4().hex
@@ -161,13 +134,7 @@ class Swarm:
         return next(s["seat"] for s in view["seats"] if not s["ghost"])
 
     def close(self) -> None:
-        self._stop.set()
-        for c in self.clients.values():
-            try:
-                c.disconnect()
-                c.loop_write()
-            except (OSError, ValueError):
-                pass
+        self.loop.close()
 
 
 def measure(tmp: Path, kiosks: int, busts: int, max_tables: int = 100,
@@ -177,7 +144,7 @@ def measure(tmp: Path, kiosks: int, busts: int, max_tables: int = 100,
     ``busts`` busts, each undone afterwards."""
     tables = min(kiosks, max_tables)
     b = SecureBroker(tmp, tables=kiosks).start()
-    ctl = Controller(b, tmp)
+    ctl = b.controller(tmp)
     swarm = Swarm(b, kiosks, tables, tls)
     try:
         director = b.broker("director")

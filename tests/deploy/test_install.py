@@ -18,16 +18,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from deploykit import (
-    INSTALL,
-    MOSQUITTO,
-    ROOT,
-    Client,
-    SecureBroker,
-    install_twice,
-    read_env,
-    run,
-)
+
+from tests.support.broker import MOSQUITTO
+from tests.support.install import INSTALL, install_twice, run
+from tests.support.mqtt import Probe
+from tests.support.paths import ROOT
+from tests.support.secure import SecureBroker, read_env
 
 #: the verbs of a line that reports a change (or, in a dry run, one that would be made)
 CHANGE_VERBS = ("created", "changed", "removed", "copied", "installed", "enabled", "disabled",
@@ -292,18 +288,19 @@ def test_the_installed_broker_works(controller_root, tmp_path):
     b = SecureBroker(tmp_path, prefix="club/friday", paths=paths).start()
     try:
         acc = read_env(etc / "broker/credentials/table-2.env")
-        ok = Client("localhost", b.tls_port, username="table-2",
-                    password=acc["FLOORMAN_PASSWORD"], ca=etc / "ca.crt", client_id="table-2")
+        ok = Probe(f"localhost:{b.tls_port}", username="table-2",
+                   password=acc["FLOORMAN_PASSWORD"], ca=etc / "ca.crt", client_id="table-2",
+                   wait=False)
         assert ok.connected(), b.log_text()
         ok.publish("club/friday/presence/table-2", b'{"v":1,"online":true,"role":"table"}')
         ok.close()
         assert "Denied" not in b.log_text()
-        anon = Client("localhost", b.tls_port, ca=etc / "ca.crt")
+        anon = Probe(f"localhost:{b.tls_port}", ca=etc / "ca.crt", wait=False)
         assert not anon.connected()
         anon.close()
         ctl = read_env(etc / "controller.env")
-        local = Client("127.0.0.1", b.plain_port, username="controller",
-                       password=ctl["FLOORMAN_PASSWORD"])
+        local = Probe(f"127.0.0.1:{b.plain_port}", username="controller",
+                      password=ctl["FLOORMAN_PASSWORD"], wait=False)
         assert local.connected()
         local.close()
     finally:

@@ -10,7 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from deploykit import ROOT
+
+from tests.support.paths import ROOT
 
 ANALYZE = shutil.which("systemd-analyze")
 KIOSK = ROOT / "systemd" / "floorman-kiosk@.service"

@@ -25,8 +25,6 @@ import contextlib
 import io
 import json
 import re
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -37,9 +35,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller import protocol
-from controller.config import main_check
+from controller.config import load_tournament, main_check
+from controller.engine.tournament import Tournament
 from controller.mqtt import Broker
 from controller.protocol import Topics
+from tests.support import drill as dr
+from tests.support.controller import director, floorman_cli, wait_up
+from tests.support.eventlog import read_log
+from tests.support.mqtt import raw_client
+from tests.support.paths import ROOT
+from tests.support.waiting import wait_for
 
 CLIENT = "fuzzer"
 _ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
@@ -307,21 +312,21 @@ def envelope_readable(payload: bytes) -> bool:
             and bool(_CLIENT.match(data["reply_to"])))
 
 
-def test_bad_input(dr, broker, prefix, controllers, report, tmp_path):
+def test_bad_input(broker, prefix, controllers, report, tmp_path):
     messages = dr.scale(300, 3000)
     config = dr.write_tournament(tmp_path / "bad-input.yaml", "Drill: bad input")
-    settings_ = dr.load_tournament(config)
+    settings_ = load_tournament(config)
     b = Broker.from_env(broker.address, prefix)
     top = Topics(prefix)
     ctrl = controllers(config)
     ctrl.start()
-    dr.wait_up(b)
-    dr.director(b, "register", {"names": dr.names(45)})
-    dr.director(b, "draw")
-    dr.director(b, "start")
-    before = dr.retained(broker.address, prefix)
-    status_before = dr.wait_up(b)
-    log_before = dr.read_log(ctrl.db)
+    wait_up(b)
+    director(b, "register", {"names": dr.names(45)})
+    director(b, "draw")
+    director(b, "start")
+    before = dr.retained(b)
+    status_before = wait_up(b)
+    log_before = read_log(ctrl.db)
     tables = before["summary"]["tables"]
     sizes = {n: before[f"table/{n}"]["size"] for n in tables}
 
@@ -338,12 +343,12 @@ def test_bad_input(dr, broker, prefix, controllers, report, tmp_path):
                 acks[data["id"]] = data
             cond.notify_all()
 
-    fz = dr.raw_client(broker.address, CLIENT)
+    fz = raw_client(broker.address, CLIENT)
     fz.on_connect = lambda c, u, f, rc, p=None: c.subscribe(
         [(top.ack(CLIENT), 1), (f"{prefix}/time/response/#", 0)])
     fz.on_message = on_message
     fz.loop_start()
-    dr.wait_for(fz.is_connected, 10, "the fuzzer connected")
+    wait_for(fz.is_connected, 10, "the fuzzer connected")
     time.sleep(0.2)
 
     tried: Counter[str] = Counter()
@@ -393,20 +398,20 @@ def test_bad_input(dr, broker, prefix, controllers, report, tmp_path):
     try:
         fuzz()
         time.sleep(0.3)
-        status_after = dr.wait_up(b)
-        after = dr.retained(broker.address, prefix)
+        status_after = wait_up(b)
+        after = dr.retained(b)
     finally:
         fz.disconnect()
         fz.loop_stop()
-    log_after = dr.read_log(ctrl.db)
+    log_after = read_log(ctrl.db)
     assert ctrl.alive
     changed = dr.state_diff({k: v for k, v in before.items() if k != "presence"}, after)
     same_events = log_after.events == log_before.events
-    fp_before = dr.fingerprint_hash(dr.Tournament.replay(log_before.events, settings_))
-    fp_after = dr.fingerprint_hash(dr.Tournament.replay(log_after.events, settings_))
+    fp_before = dr.fingerprint_hash(Tournament.replay(log_before.events, settings_))
+    fp_after = dr.fingerprint_hash(Tournament.replay(log_after.events, settings_))
 
     # ---- tournament files: floorman check in-process, the controller's start in a process
-    yaml_tried, yaml_ok, yaml_rejected, start_tried = yaml_drill(dr, tmp_path, broker, prefix,
+    yaml_tried, yaml_ok, yaml_rejected, start_tried = yaml_drill(tmp_path, broker, prefix,
                                                                failures)
     report.update(messages=sum(tried.values()), **{f"tried_{k}": v for k, v in tried.items()},
                   rejected_with_ack=sum(answered.values()), rejected_in_log=sum(logged.values()),
@@ -429,9 +434,9 @@ def test_bad_input(dr, broker, prefix, controllers, report, tmp_path):
 
 # ----------------------------------------------------------------- tournament files
 
-def _mutations(dr) -> Any:
-    sample = (dr.ROOT / "config" / "tournaments" / "sample.yaml").read_text()
-    preset = (dr.ROOT / "config" / "clubs" / "psc-five-spades.yaml").read_text()
+def _mutations() -> Any:
+    sample = (ROOT / "config" / "tournaments" / "sample.yaml").read_text()
+    preset = (ROOT / "config" / "clubs" / "psc-five-spades.yaml").read_text()
     base = st.sampled_from([sample, preset.replace("language: de", 'name: "Own"\nlanguage: de'),
                             sample + "structure:\n  - {minutes: 10, blinds: 25/50}\n"])
     chunk = st.one_of(st.text(max_size=6), st.sampled_from(
@@ -490,8 +495,8 @@ def _check_file(path) -> tuple[int, str]:
     return rc, out.getvalue()
 
 
-def yaml_drill(dr, tmp_path, broker, prefix, failures: list[str]) -> tuple[int, int, int, int]:
-    mutated, nasty = _mutations(dr)
+def yaml_drill(tmp_path, broker, prefix, failures: list[str]) -> tuple[int, int, int, int]:
+    mutated, nasty = _mutations()
     work = tmp_path / "yaml"
     work.mkdir()
     counts = Counter()
@@ -543,9 +548,8 @@ def yaml_drill(dr, tmp_path, broker, prefix, failures: list[str]) -> tuple[int, 
     # the controller refuses each rejected file: non-zero, the file named, no traceback
     for path in refused:
         db = tmp_path / f"{path.name}.sqlite"
-        r = subprocess.run([sys.executable, "-m", "controller", "controller", str(path),
-                            "--db", str(db), "--broker", broker.address, "--prefix", prefix],
-                           cwd=dr.ROOT, capture_output=True, text=True, timeout=60)
+        r = floorman_cli("controller", str(path), "--db", str(db),
+                         "--broker", broker.address, "--prefix", prefix, timeout=60)
         out = r.stdout + r.stderr
         named = str(path) in out or any(_PRESET_LINE.match(ln) for ln in out.splitlines())
         if r.returncode == 0 or not named or "Traceback" in out or db.exists():
@@ -553,8 +557,7 @@ def yaml_drill(dr, tmp_path, broker, prefix, failures: list[str]) -> tuple[int, 
                             f"{out[-500:]!r}")
     # and the command line's check, as a director runs it
     for path in refused[:2]:
-        r = subprocess.run([sys.executable, "-m", "controller", "check", str(path)],
-                           cwd=dr.ROOT, capture_output=True, text=True, timeout=60)
+        r = floorman_cli("check", str(path), timeout=60)
         if r.returncode != 1 or "Traceback" in r.stdout + r.stderr:
             failures.append(f"floorman check {path.name}: rc {r.returncode}")
     return counts["tried"], counts["ok"], counts["rejected"], len(refused)

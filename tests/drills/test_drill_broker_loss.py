@@ -18,26 +18,28 @@ import random
 import threading
 import time
 
+from controller.config import load_tournament
+from controller.engine import clock as clk
+from controller.engine.tournament import Tournament
 from controller.mqtt import Broker
 from kiosk.view import ScreenView, clock_now
+from tests.support import drill as dr
+from tests.support.controller import wait_up
+from tests.support.eventlog import read_log
+from tests.support.waiting import wait_for
 
 
-def test_broker_loss(dr, broker, prefix, controllers, report, tmp_path):
+def test_broker_loss(broker, prefix, controllers, report, tmp_path):
     players = dr.scale(36, 90)
     outages = dr.scale(4, 20)
     outage_s = dr.scale(3.0, 30.0)
     level_s = dr.scale(2, 10)
     config = dr.write_tournament(tmp_path / "broker-loss.yaml", "Drill: broker loss",
                                  structure=dr.short_levels(level_s, dr.scale(80, 200)))
-    settings = dr.load_tournament(config)
+    settings = load_tournament(config)
     b = Broker.from_env(broker.address, prefix)
     ctrl = controllers(config)
-    ctrl.start()
-    dr.wait_up(b)
-    dr.director(b, "register", {"names": dr.names(players)})
-    dr.director(b, "draw")
-    dr.director(b, "start")
-    tables = dr.retained(broker.address, prefix)["summary"]["tables"]
+    tables = dr.open_tournament(ctrl, b, players)
     dealers = {n: dr.Dealer(b, n).start() for n in tables}
     for d in dealers.values():
         d.ready()
@@ -92,10 +94,10 @@ def test_broker_loss(dr, broker, prefix, controllers, report, tmp_path):
             time.sleep(outage_s)
             broker.start()
             t0 = time.monotonic()
-            dr.wait_for(lambda: all(d.link.connected.is_set() for d in dealers.values()),
-                        outage_s + 60, "every kiosk back")
+            wait_for(lambda: all(d.link.connected.is_set() for d in dealers.values()),
+                     outage_s + 60, "every kiosk back")
             links_back.append(time.monotonic() - t0)
-            dr.wait_up(b, timeout=outage_s + 60)
+            wait_up(b, timeout=outage_s + 60)
             ctrl_back.append(time.monotonic() - t0)
             offline.clear()
         time.sleep(2.0)
@@ -104,16 +106,16 @@ def test_broker_loss(dr, broker, prefix, controllers, report, tmp_path):
         for t in threads:
             t.join(10)
     assert not errors, errors
-    dr.wait_for(lambda: all(d.pending() == 0 for d in dealers.values()), dr.scale(30, 300),
-                "every press answered")
-    status = dr.wait_up(b)
+    wait_for(lambda: all(d.pending() == 0 for d in dealers.values()), dr.scale(30, 300),
+             "every press answered")
+    status = wait_up(b)
     assert ctrl.alive
     for d in dealers.values():
         d.stop()
     assert ctrl.terminate() == 0
     assert "Traceback" not in ctrl.output(all_of_it=True)
 
-    log = dr.read_log(ctrl.db)
+    log = read_log(ctrl.db)
     # once: every answer stored as given, no event twice, nobody out twice
     presses = [(cid, a, f) for d in dealers.values() for cid, a, f, _ in d.pressed]
     acks = {cid: a for d in dealers.values() for cid, a in d.acks.items()}
@@ -130,7 +132,7 @@ def test_broker_loss(dr, broker, prefix, controllers, report, tmp_path):
 
     # the level each screen showed against the controller's level at that moment
     structure = settings.structure
-    t = dr.Tournament(settings)
+    t = Tournament(settings)
     k = 0
     wrong: list[tuple] = []
     boundary = 0
@@ -141,14 +143,14 @@ def test_broker_loss(dr, broker, prefix, controllers, report, tmp_path):
             t.apply(log.events[k])
             t.log.append(log.events[k])
             k += 1
-        truth = dr.clk.at(t.clock, structure, now).level
+        truth = clk.at(t.clock, structure, now).level
         if off:
             first = first_offline.setdefault(n, level)
             rolled += level != first
         else:
             first_offline.pop(n, None)
         if level != truth:
-            near = {dr.clk.at(t.clock, structure, now + dt).level for dt in (-1.0, 1.0)}
+            near = {clk.at(t.clock, structure, now + dt).level for dt in (-1.0, 1.0)}
             if level in near:
                 boundary += 1
             else:

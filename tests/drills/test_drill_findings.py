@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -26,8 +25,8 @@ from controller.config import ConfigError, load_tournament_text
 from controller.engine.tournament import Rejected, Tournament
 from controller.mqtt import Broker
 from kiosk.link import Link
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 CLUBS = ROOT / "config" / "clubs"
 
 

@@ -14,53 +14,29 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import random
-import subprocess
-import sys
 import threading
 import time
 
 from controller import views
+from controller.config import load_tournament
+from controller.engine import clock as clk
+from controller.engine.tournament import Tournament
 from controller.mqtt import Broker
 from controller.protocol import Topics
 from kiosk.config import load_kiosk
 from kiosk.view import clock_now
+from tests.support import drill as dr
+from tests.support.eventlog import read_log
+from tests.support.kiosks import KioskProcess
+from tests.support.mqtt import raw_client
+from tests.support.paths import DESKTOP_KIOSK
+from tests.support.waiting import wait_for
 
 SIZE = (800, 480)
 
 
-class KioskProcess:
-    """``floorman kiosk`` for one table, as a Pi runs it."""
-
-    def __init__(self, dr, table: int, broker, prefix: str, log) -> None:
-        self.table = table
-        self.args = [sys.executable, "-m", "controller", "kiosk",
-                     str(dr.ROOT / "config" / "kiosk" / "desktop.yaml"), "--table", str(table),
-                     "--broker", broker.address, "--prefix", prefix]
-        self.log = log
-        self.root = dr.ROOT
-        self.proc: subprocess.Popen | None = None
-        self.started = 0.0
-
-    def start(self) -> None:
-        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-               "PYTHONUNBUFFERED": "1"}
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(self.args, cwd=self.root, env=env,
-                                         stdout=log, stderr=subprocess.STDOUT)
-        self.started = time.monotonic()
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.kill()
-        self.proc.wait(10)
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-
-def test_kiosk_loss(dr, broker, prefix, controllers, report, tmp_path):
+def test_kiosk_loss(broker, prefix, controllers, report, tmp_path):
     players = dr.scale(45, 300)
     restarts = dr.scale(10, 100)  # in-process screens
     process_kills = dr.scale(4, 30)
@@ -68,15 +44,10 @@ def test_kiosk_loss(dr, broker, prefix, controllers, report, tmp_path):
     config = dr.write_tournament(tmp_path / "kiosk-loss.yaml", "Drill: kiosk loss",
                                  structure=dr.short_levels(3, dr.scale(60, 600)),
                                  extra="ghosts: {enabled: false}\n")
-    settings = dr.load_tournament(config)
+    settings = load_tournament(config)
     b = Broker.from_env(broker.address, prefix)
     ctrl = controllers(config)
-    ctrl.start()
-    dr.wait_up(b)
-    dr.director(b, "register", {"names": dr.names(players)})
-    dr.director(b, "draw")
-    dr.director(b, "start")
-    tables = dr.retained(broker.address, prefix)["summary"]["tables"]
+    tables = dr.open_tournament(ctrl, b, players)
     screens, procs_tables = tables[:3], tables[3:5]
     # the dealers press through links of their own (named apart from the screens)
     crew = dr.DealerCrew(b, tables, seed=5, think=(0.05, 0.15), undo_rate=0.0)
@@ -96,12 +67,12 @@ def test_kiosk_loss(dr, broker, prefix, controllers, report, tmp_path):
         if data.get("online"):
             online_at[n].append(time.monotonic())
 
-    watch = dr.raw_client(broker.address)
+    watch = raw_client(broker.address)
     watch.on_connect = lambda c, u, f, rc, p=None: c.subscribe(
         [(top.presence(f"table-{n}"), 1) for n in procs_tables])
     watch.on_message = on_presence
     watch.loop_start()
-    procs = {n: KioskProcess(dr, n, broker, prefix, tmp_path / f"kiosk-{n}.log")
+    procs = {n: KioskProcess(DESKTOP_KIOSK, n, b, tmp_path / f"kiosk-{n}.log")
              for n in procs_tables}
     for p in procs.values():
         p.start()
@@ -115,12 +86,12 @@ def test_kiosk_loss(dr, broker, prefix, controllers, report, tmp_path):
                 if stop.wait(rng.uniform(0.5, 2.0)):
                     return
                 p = procs[rng.choice(procs_tables)]
-                dr.wait_for(lambda p=p: any(t > p.started for t in online_at[p.table]), 30,
-                            f"kiosk {p.table} online")
+                wait_for(lambda p=p: any(t > p.started for t in online_at[p.table]), 30,
+                         f"kiosk {p.table} online")
                 p.kill()
                 p.start()
-                dr.wait_for(lambda p=p: any(t > p.started for t in online_at[p.table]), 30,
-                            f"kiosk {p.table} back online")
+                wait_for(lambda p=p: any(t > p.started for t in online_at[p.table]), 30,
+                         f"kiosk {p.table} back online")
                 proc_online.append(next(t for t in online_at[p.table] if t > p.started)
                                    - p.started)
         except Exception as exc:  # noqa: BLE001
@@ -135,8 +106,7 @@ def test_kiosk_loss(dr, broker, prefix, controllers, report, tmp_path):
 
     from kiosk.app import KioskApp
 
-    kiosk_cfg = dataclasses.replace(load_kiosk(dr.ROOT / "config" / "kiosk" / "desktop.yaml"),
-                                    sounds=False)
+    kiosk_cfg = dataclasses.replace(load_kiosk(DESKTOP_KIOSK), sounds=False)
 
     def open_screen(n: int) -> tuple[KioskApp, list[float]]:
         app = KioskApp(kiosk_cfg, "table", n, SIZE, b, headless=True)
@@ -172,11 +142,11 @@ def test_kiosk_loss(dr, broker, prefix, controllers, report, tmp_path):
                 for app in apps.values():
                     app.step(0.01)
             crew.pause()
-            log = dr.read_log(ctrl.db)
-            t = dr.Tournament.replay(log.events, settings)
+            log = read_log(ctrl.db)
+            t = Tournament.replay(log.events, settings)
             want = json.loads(json.dumps(views.table_view(t, n)))
             changed += want != before
-            level_moved += dr.clk.at(t.clock, settings.structure, time.time()).level != \
+            level_moved += clk.at(t.clock, settings.structure, time.time()).level != \
                 level_before
             app, connected = open_screen(n)
             apps[n] = app
@@ -195,7 +165,7 @@ def test_kiosk_loss(dr, broker, prefix, controllers, report, tmp_path):
                 if cn is None:
                     continue
                 level = cn.level["index"]
-                if level not in {dr.clk.at(t.clock, settings.structure, v.now + dt).level
+                if level not in {clk.at(t.clock, settings.structure, v.now + dt).level
                                  for dt in (-1.0, 0.0, 1.0)}:
                     continue
                 texts = [s for s, _ in app.renderer.items]

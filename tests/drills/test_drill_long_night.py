@@ -23,10 +23,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from controller.config import load_tournament
 from controller.director import BrokerUnreachable, NoAnswer, send
 from controller.engine.tournament import Rejected, Tournament
 from controller.floor import Floor
 from controller.mqtt import Broker
+from tests.support import drill as dr
+from tests.support.controller import ControllerProcess, wait_up
+from tests.support.eventlog import read_log, strip_at
 
 BASE_SEED = 424242  # the log's own seed (its "opened" event), the same in every run
 STAGES = ("before-store", "after-store", "during-publish")
@@ -114,15 +118,15 @@ def places_by_name(t: Tournament) -> list[tuple[int, str]]:
 class Night:
     """One run of the script against a controller process of its own."""
 
-    def __init__(self, dr, broker, config, settings, prefix: str, tmp, name: str,
+    def __init__(self, broker, config, settings, prefix: str, tmp, name: str,
                  tables: list[int]) -> None:
-        self.dr = dr
         self.broker = broker
         self.b = Broker.from_env(broker.address, prefix)
         self.db = tmp / f"{name}.sqlite"
         # the log is opened with the script's seed: both nights draw the same seats
         Floor.open(settings, self.db, seed=BASE_SEED, now=time.time()).close()
-        self.ctrl = dr.Controller(config, self.db, broker, prefix, tmp / f"{name}.log")
+        self.ctrl = ControllerProcess(config, self.db, tmp / f"{name}.log",
+                                      broker=broker.address, prefix=prefix)
         self.tables = tables
         self.dealers: dict[int, Any] = {}
         self.index = 0  # the step being played
@@ -134,7 +138,7 @@ class Night:
 
     def start(self) -> None:
         self.ctrl.start()
-        self.dr.wait_up(self.b)
+        wait_up(self.b)
 
     def director(self, cmd: str, args: dict[str, Any]) -> dict[str, Any]:
         cid = uuid.uuid4().hex  # one id, however often it must be sent
@@ -169,7 +173,7 @@ class Night:
             if step.who == "director":
                 ok = self.director(step.action, step.args).get("ok")
                 if step.action == "draw":
-                    self.dealers = {n: self.dr.Dealer(self.b, n).start() for n in self.tables}
+                    self.dealers = {n: dr.Dealer(self.b, n).start() for n in self.tables}
                     for d in self.dealers.values():
                         d.ready(timeout=300)
             else:
@@ -184,20 +188,20 @@ class Night:
     def finish(self) -> Any:
         self.stop.set()
         with self.lock:
-            status = self.dr.wait_up(self.b, timeout=60)
+            status = wait_up(self.b, timeout=60)
             for d in self.dealers.values():
                 d.stop()
             assert self.ctrl.terminate() == 0
         return status
 
 
-def test_long_night(dr, broker, prefix, report, tmp_path):
+def test_long_night(broker, prefix, report, tmp_path):
     players = dr.scale(60, 300)
     seed = 1009
     config = dr.write_tournament(tmp_path / "long-night.yaml", "Drill: a long night",
                                  places=dr.scale(8, 30), structure=long_structure(),
                                  extra="time_call: {seconds: 600, countdown: 10}\n")
-    settings = dr.load_tournament(config)
+    settings = load_tournament(config)
     steps, reference = make_script(settings, players, seed)
     # the tables after the draw: replay the first three steps
     probe = Tournament.new(settings, BASE_SEED, 0.0)
@@ -207,7 +211,7 @@ def test_long_night(dr, broker, prefix, report, tmp_path):
 
     # ---- the clean night
     t0 = time.monotonic()
-    clean = Night(dr, broker, config, settings, f"{prefix}/clean", tmp_path, "clean", tables)
+    clean = Night(broker, config, settings, f"{prefix}/clean", tmp_path, "clean", tables)
     clean.start()
     clean.play(steps)
     clean_status = clean.finish()
@@ -215,7 +219,7 @@ def test_long_night(dr, broker, prefix, report, tmp_path):
 
     # ---- the night with faults
     rng = random.Random(seed)
-    night = Night(dr, broker, config, settings, f"{prefix}/faults", tmp_path, "faults", tables)
+    night = Night(broker, config, settings, f"{prefix}/faults", tmp_path, "faults", tables)
     night.start()
     kills = dr.scale(3, 10)
     armed = dr.scale(3, 9)
@@ -276,16 +280,16 @@ def test_long_night(dr, broker, prefix, report, tmp_path):
         done[f"kills_{stage}"] = output.count(f"killing the controller at {stage}")
 
     # ---- the same night
-    clean_log = dr.read_log(clean.db)
-    faults_log = dr.read_log(night.db)
+    clean_log = read_log(clean.db)
+    faults_log = read_log(night.db)
     t_clean = Tournament.replay(clean_log.events, settings)
     t_faults = Tournament.replay(faults_log.events, settings)
     presses = [(cid, a, f) for d in night.dealers.values() for cid, a, f, _ in d.pressed]
     acks = {cid: a for d in night.dealers.values() for cid, a in d.acks.items()}
     audit = dr.audit(faults_log, presses, acks)
-    same_log = dr.strip_at(clean_log.events) == dr.strip_at(faults_log.events)
-    first_diff = next((i for i, (a, c) in enumerate(zip(dr.strip_at(clean_log.events),
-                                                         dr.strip_at(faults_log.events),
+    same_log = strip_at(clean_log.events) == strip_at(faults_log.events)
+    first_diff = next((i for i, (a, c) in enumerate(zip(strip_at(clean_log.events),
+                                                         strip_at(faults_log.events),
                                                          strict=False)) if a != c), None)
     report.update(players=players, tables=len(tables), steps=len(steps),
                   presses=len(presses), events=len(faults_log.events),
@@ -308,7 +312,7 @@ def test_long_night(dr, broker, prefix, report, tmp_path):
     assert faults_status["summary"]["champion"] == clean_status["summary"]["champion"]
     assert same_log, (first_diff, clean_log.events[first_diff:first_diff + 2],
                       faults_log.events[first_diff:first_diff + 2])
-    assert dr.strip_at(clean_log.events) == dr.strip_at(reference.log)
+    assert strip_at(clean_log.events) == strip_at(reference.log)
     assert done["outages"] == outages
     assert sum(v for k, v in done.items() if k.startswith("kills_")) >= kills + armed
     assert "Traceback" not in output

@@ -19,27 +19,28 @@ import random
 import time
 from collections import Counter
 
+from controller.config import load_tournament
+from controller.engine.tournament import Tournament
 from controller.mqtt import Broker
+from tests.support import drill as dr
+from tests.support.controller import wait_up
+from tests.support.eventlog import read_log
+from tests.support.waiting import wait_for
 
 STAGES = ("before-store", "after-store", "during-publish")
 
 
-def test_power_cut(dr, broker, prefix, controllers, report, tmp_path):
+def test_power_cut(broker, prefix, controllers, report, tmp_path):
     players = dr.scale(120, 300)
     rounds = dr.scale(7, 25)  # two kills each: one from outside, one at a stage inside
     seed = 20251009
     rng = random.Random(seed)
     config = dr.write_tournament(tmp_path / "power-cut.yaml", "Drill: power cut",
                                  places=dr.scale(12, 30))
-    settings = dr.load_tournament(config)
+    settings = load_tournament(config)
     b = Broker.from_env(broker.address, prefix)
     ctrl = controllers(config)
-    ctrl.start()
-    dr.wait_up(b)
-    dr.director(b, "register", {"names": dr.names(players)})
-    dr.director(b, "draw")
-    dr.director(b, "start")
-    tables = dr.retained(broker.address, prefix)["summary"]["tables"]
+    tables = dr.open_tournament(ctrl, b, players)
     crew = dr.DealerCrew(b, tables, seed).start()
 
     kills: Counter[str] = Counter()
@@ -50,10 +51,10 @@ def test_power_cut(dr, broker, prefix, controllers, report, tmp_path):
     def check(when: str) -> None:
         nonlocal last_events
         crew.pause()
-        log = dr.read_log(ctrl.db)
+        log = read_log(ctrl.db)
         assert log.events[:len(last_events)] == last_events, f"{when}: the log was rewritten"
         expected, t = dr.expected_state(settings, log.events)
-        got = dr.retained(broker.address, prefix)
+        got = dr.retained(b)
         diff = dr.state_diff(expected, got)
         assert not diff, (when, diff[:5], {k: (expected.get(k), got.get(k)) for k in diff[:2]})
         last_events = log.events
@@ -68,8 +69,8 @@ def test_power_cut(dr, broker, prefix, controllers, report, tmp_path):
             # spread over the night: round i once this many players are left (the last
             # rounds at the bubble and the final table), then a random moment later
             target = players - (players - 12) * (i + 1) // rounds
-            dr.wait_for(lambda t=target: crew.players_left() <= t or crew.finished(),
-                        dr.scale(120, 1200), f"{target} players left", every=0.05)
+            wait_for(lambda t=target: crew.players_left() <= t or crew.finished(),
+                     dr.scale(120, 1200), f"{target} players left", every=0.05)
             time.sleep(rng.uniform(0.0, 0.5))
             if crew.finished():
                 break
@@ -91,23 +92,23 @@ def test_power_cut(dr, broker, prefix, controllers, report, tmp_path):
                 kills[stage] += 1
             t0 = time.monotonic()
             ctrl.start()
-            dr.wait_up(b)
+            wait_up(b)
             restarts.append(time.monotonic() - t0)
             check(f"after kill {sum(kills.values())} ({stage})")
             crew.resume()
 
-        dr.wait_for(crew.finished, dr.scale(180, 1800), "the tournament to finish", every=0.2)
+        wait_for(crew.finished, dr.scale(180, 1800), "the tournament to finish", every=0.2)
         check("at the end")
-        status = dr.wait_up(b)
+        status = wait_up(b)
         assert status["summary"]["finished"] and status["summary"]["players_left"] == 1
     finally:
         crew.close()
     assert ctrl.terminate() == 0
     assert "Traceback" not in ctrl.output(all_of_it=True)
 
-    log = dr.read_log(ctrl.db)
+    log = read_log(ctrl.db)
     assert log.events == last_events
-    final = dr.Tournament.replay(log.events, settings)
+    final = Tournament.replay(log.events, settings)
     # every earlier state checked is the replay of a prefix of the final log
     assert all(n <= len(log.events) for n in checked)
     presses = [(cid, action, fields) for d in crew.dealers.values()

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-from factories import make_settings
 
 from controller.engine import commands, events
 from controller.engine.events import InvalidEvent
@@ -17,6 +16,7 @@ from controller.engine.rules import COMMANDS, FOLDS, RULES
 from controller.engine.settings import TimeCall, from_data
 from controller.engine.tournament import Rejected, Tournament
 from controller.floor import Floor
+from tests.support.settings import make_settings
 
 LEVEL = 600.0
 DOCS = Path(__file__).resolve().parents[2] / "docs"

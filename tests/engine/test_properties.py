@@ -21,13 +21,13 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from factories import make_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.engine import seating
 from controller.engine.settings import Balancing, Entries, Ghosts, HandForHand, Points
 from controller.engine.tournament import Rejected, Tournament
+from tests.support.settings import make_settings
 
 LEVEL = 600.0
 

@@ -6,13 +6,13 @@ Every test names its scenario and the rule it comes from.
 from __future__ import annotations
 
 import pytest
-from factories import make_settings
 
 from controller.engine import seating
 from controller.engine.points import psc_ranking_points
 from controller.engine.settings import Balancing
 from controller.engine.table import Table
 from controller.engine.tournament import Tournament
+from tests.support.settings import make_settings
 
 
 def table(seats, button, sb, bb, number=1, size=9) -> Table:

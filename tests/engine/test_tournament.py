@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 
 import pytest
-from factories import make_settings
 
 from controller.engine import clock as clk
 from controller.engine.settings import (
@@ -22,6 +21,7 @@ from controller.engine.settings import (
     TimeCall,
 )
 from controller.engine.tournament import Rejected, Tournament
+from tests.support.settings import make_settings
 
 LEVEL = 600.0  # make_settings: ten-minute levels, a ten-minute break after level 4
 

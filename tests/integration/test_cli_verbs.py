@@ -8,26 +8,27 @@ import io
 import json
 import re
 
-from helpers import floorman, floorman_json
+from tests.support.controller import floorman, floorman_cli, floorman_json
+from tests.support.waiting import free_port
 
 
 def test_every_director_verb(broker, prefix, controller_factory):
     controller_factory()
-    a, p = broker.address, prefix
+    b = broker.for_prefix(prefix)
 
     def ok(*args: str) -> str:
-        r = floorman(a, p, *args)
+        r = floorman(b, *args)
         assert r.returncode == 0, (args, r.stdout, r.stderr)
         out = r.stdout.strip()
         assert out, args
         return out
 
     def rejected(*args: str) -> str:
-        before = floorman_json(a, p, "status")["result"]["summary"]
-        r = floorman(a, p, *args)
+        before = floorman_json(b, "status")["result"]["summary"]
+        r = floorman(b, *args)
         assert r.returncode == 1, (args, r.stdout, r.stderr)
         assert r.stderr.startswith("rejected: "), r.stderr
-        assert floorman_json(a, p, "status")["result"]["summary"] == before
+        assert floorman_json(b, "status")["result"]["summary"] == before
         return r.stderr
 
     names = [f"Player {i}" for i in range(1, 21)]
@@ -52,7 +53,7 @@ def test_every_director_verb(broker, prefix, controller_factory):
     assert "time call start" in ok("time-call", "1")
     assert "time call cancel" in ok("time-call", "1", "cancel")
     assert "hand done" in ok("hand-done", "1")
-    st = json.loads(floorman(a, p, "status", "--json").stdout)
+    st = json.loads(floorman(b, "status", "--json").stdout)
     assert st["ok"] and st["result"]["summary"]["players_left"] == 22
     assert "out in place" in ok("bust", "Player 1", "--stack", "1500")
     assert "undone event" in ok("undo")
@@ -63,9 +64,9 @@ def test_every_director_verb(broker, prefix, controller_factory):
     assert ok("hands-left", "3") == "hands left"
     res = ok("results")
     assert "Player 1" in res
-    rows = list(csv.DictReader(io.StringIO(floorman(a, p, "results", "--csv").stdout)))
+    rows = list(csv.DictReader(io.StringIO(floorman(b, "results", "--csv").stdout)))
     assert rows and rows[0]["name"] == "Player 1"
-    assert floorman_json(a, p, "results")["result"]["rows"][0]["name"] == "Player 1"
+    assert floorman_json(b, "results")["result"]["rows"][0]["name"] == "Player 1"
 
     # impossible commands: a reason, exit 1, nothing changed
     assert "is already out" in rejected("bust", "Player 1")
@@ -77,7 +78,7 @@ def test_every_director_verb(broker, prefix, controller_factory):
     assert "there is no level 99" in rejected("level", "set", "99")
     # 21 players on three tables of 9: after one move apply (if the bust left 8/7/6) the
     # tables are balanced; too many for one table, no room to break one
-    r = floorman(a, p, "move", "apply")
+    r = floorman(b, "move", "apply")
     assert (r.returncode == 0 and r.stdout.startswith("move ")) or \
         "the tables are balanced" in r.stderr
     assert "the tables are balanced" in rejected("move", "apply")
@@ -86,8 +87,6 @@ def test_every_director_verb(broker, prefix, controller_factory):
 
 
 def test_unreachable_broker_is_a_clear_error(tmp_path):
-    from controller.local_broker import free_port
-
-    r = floorman(f"127.0.0.1:{free_port()}", "nowhere", "status")
+    r = floorman_cli("status", "--broker", f"127.0.0.1:{free_port()}", "--prefix", "nowhere")
     assert r.returncode == 2
     assert "cannot reach the broker at 127.0.0.1:" in r.stderr

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import time
 
-from helpers import Probe, start_tournament, wait_for
-
-from controller.mqtt import Broker
 from controller.protocol import Topics
 from kiosk.link import Link
+from tests.support.controller import start_tournament
+from tests.support.mqtt import Probe
+from tests.support.waiting import wait_for
 
 HOUR = 3600.0
 OFFSETS = {"wall-plus3h": 3 * HOUR, "wall-minus5h": -5 * HOUR, "wall-plus11h": 11 * HOUR}
@@ -21,8 +21,8 @@ def _local(offset: float):
 
 def test_three_walls_agree_on_the_time_left(broker, prefix, controller_factory):
     controller_factory()
-    start_tournament(broker.address, prefix)
-    b = Broker.from_env(broker.address, prefix)
+    b = broker.for_prefix(prefix)
+    start_tournament(b)
     links = {name: Link(b, name=name, local=_local(off), sync_every=0.3)
              for name, off in OFFSETS.items()}
     for link in links.values():

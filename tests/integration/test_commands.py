@@ -6,20 +6,19 @@ from __future__ import annotations
 
 import json
 
-from helpers import (
-    Probe,
-    director,
-    floorman_json,
-    read_log,
-    retained_state,
-    start_tournament,
-    status,
-    wait_controller_up,
-    wait_for,
-)
-
+from controller.mqtt import Broker
 from controller.protocol import MAX_PAYLOAD, Topics
 from controller.store import EventStore
+from tests.support.controller import (
+    director,
+    floorman_json,
+    start_tournament,
+    status,
+    wait_up,
+)
+from tests.support.eventlog import read_log
+from tests.support.mqtt import Probe, retained_state
+from tests.support.waiting import wait_for
 
 
 def _seats(state: dict, table: int) -> list[int]:
@@ -29,7 +28,8 @@ def _seats(state: dict, table: int) -> list[int]:
 def test_duplicate_director_command_is_applied_once(broker, prefix, controller_factory,
                                                     tmp_path):
     ctrl = controller_factory()
-    wait_controller_up(broker.address, prefix)
+    b = broker.for_prefix(prefix)
+    wait_up(b)
     top = Topics(prefix)
     probe = Probe(broker.address, (top.ack("dup-director"),), client_id="dup-director")
     try:
@@ -41,14 +41,14 @@ def test_duplicate_director_command_is_applied_once(broker, prefix, controller_f
         assert answers[0]["ok"] and answers[0]["message"] == "registered 2 players: Ann, Bob"
         assert answers[1] == answers[0] and answers[2] == answers[0]
 
-        director(broker.address, prefix, "register", {"names": [f"P{i}" for i in range(10)]})
-        director(broker.address, prefix, "draw")
-        summary = floorman_json(broker.address, prefix, "status")["result"]["summary"]
+        director(b, "register", {"names": [f"P{i}" for i in range(10)]})
+        director(b, "draw")
+        summary = floorman_json(b, "status")["result"]["summary"]
         assert summary["entries"] == 12 and summary["players_left"] == 12
 
         # a bust by the director, sent three times with one id: one player out
         table = summary["tables"][0]
-        seat = _seats(retained_state(broker.address, prefix), table)[0]
+        seat = _seats(retained_state(b), table)[0]
         bust = {"v": 1, "id": "bust-1", "reply_to": "dup-director", "cmd": "bust",
                 "args": {"table": table, "seat": seat}}
         for _ in range(3):
@@ -56,7 +56,7 @@ def test_duplicate_director_command_is_applied_once(broker, prefix, controller_f
         answers = probe.wait_on(top.ack("dup-director"), 6)[3:]
         assert answers[0]["ok"] and "out in place 12" in answers[0]["message"], answers[0]
         assert answers[1] == answers[0] and answers[2] == answers[0]
-        summary = floorman_json(broker.address, prefix, "status")["result"]["summary"]
+        summary = floorman_json(b, "status")["result"]["summary"]
         assert summary["players_left"] == 11
     finally:
         probe.close()
@@ -71,9 +71,10 @@ def test_duplicate_director_command_is_applied_once(broker, prefix, controller_f
 
 def test_duplicate_table_press_is_applied_once(broker, prefix, controller_factory, tmp_path):
     controller_factory()
-    start_tournament(broker.address, prefix)
+    b = broker.for_prefix(prefix)
+    start_tournament(b)
     top = Topics(prefix)
-    seats = _seats(retained_state(broker.address, prefix), 1)
+    seats = _seats(retained_state(b), 1)
     probe = Probe(broker.address, (top.ack("table-1"),), client_id="table-1")
     db = tmp_path / "log.sqlite"
     try:
@@ -89,7 +90,7 @@ def test_duplicate_table_press_is_applied_once(broker, prefix, controller_factor
         a = press("press-bust", "bust", 2, seat=seats[0])
         assert a[0]["ok"] and "out in place 12" in a[0]["message"], a[0]
         assert a[1] == a[0]
-        assert status(broker.address, prefix)["summary"]["players_left"] == 11
+        assert status(b)["summary"]["players_left"] == 11
         events, _ = read_log(db)
         assert len([e for e in events if e["type"] == "busted"]) == 1
 
@@ -110,27 +111,28 @@ def test_duplicate_table_press_is_applied_once(broker, prefix, controller_factor
         events, _ = read_log(db)
         assert len([e for e in events if e["type"] == "undo"]) == 2
         # both presses undone: the player is back
-        assert status(broker.address, prefix)["summary"]["players_left"] == 12
+        assert status(b)["summary"]["players_left"] == 12
         a = press("press-undo-3", "undo", 1)
         assert not a[0]["ok"] and a[0]["reason"] == "nothing to undo at table 1"
     finally:
         probe.close()
 
 
-def _snapshot(address: str, prefix: str) -> dict:
+def _snapshot(b: Broker) -> dict:
     """Everything the controller tells: the status summary and clock, every retained state
     topic (tables included) except the presence list."""
-    st = status(address, prefix)
-    state = retained_state(address, prefix)
+    st = status(b)
+    state = retained_state(b)
     state.pop("presence")
     return {"summary": st["summary"], "clock": st["clock"], "state": state}
 
 
 def test_malformed_input_changes_nothing(broker, prefix, controller_factory):
     ctrl = controller_factory()
-    start_tournament(broker.address, prefix)
+    b = broker.for_prefix(prefix)
+    start_tournament(b)
     top = Topics(prefix)
-    before = _snapshot(broker.address, prefix)
+    before = _snapshot(b)
     occupied = _seats(before["state"], 1)
     empty = next(s for s in range(1, before["state"]["table/1"]["size"] + 1)
                  if s not in occupied)
@@ -237,7 +239,7 @@ def test_malformed_input_changes_nothing(broker, prefix, controller_factory):
         expected = {json.loads(p if isinstance(p, (str, bytes)) else json.dumps(p))["id"]: why
                     for _, p, why in cases if why is not None}
         # everything was handled: a valid query behind all of it is answered
-        assert status(broker.address, prefix)["summary"] == before["summary"]
+        assert status(b)["summary"] == before["summary"]
         assert ctrl.proc is not None and ctrl.proc.poll() is None, ctrl.output()
         answers = {a["id"]: a for a in probe.wait_on(top.ack("mal"), len(expected))}
         assert set(answers) == set(expected), (set(answers) ^ set(expected))
@@ -256,39 +258,39 @@ def test_malformed_input_changes_nothing(broker, prefix, controller_factory):
     finally:
         probe.close()
     assert ctrl.proc.poll() is None, ctrl.output()
-    after = _snapshot(broker.address, prefix)
+    after = _snapshot(b)
     assert after == before
-    st = status(broker.address, prefix)
+    st = status(b)
     assert "X" not in st["presence"], st["presence"]
     assert "Traceback" not in ctrl.output(), ctrl.output()
 
 
 def test_late_subscriber_sees_the_whole_state(broker, prefix, controller_factory):
     controller_factory()
-    start_tournament(broker.address, prefix, players=20)
-    a, b = broker.address, prefix
-    st = status(a, b)
+    b = broker.for_prefix(prefix)
+    start_tournament(b, players=20)
+    st = status(b)
     tables = st["summary"]["tables"]
     assert len(tables) >= 2
-    first = retained_state(a, b)
+    first = retained_state(b)
     # a few busts so that moves and results have something in them
     for _ in range(4):
-        t = status(a, b)["summary"]["tables"][-1]
-        state = retained_state(a, b)
+        t = status(b)["summary"]["tables"][-1]
+        state = retained_state(b)
         seat = next(s["seat"] for s in state[f"table/{t}"]["seats"] if not s["ghost"])
-        director(a, b, "bust", {"table": t, "seat": seat})
-    director(a, b, "hand_done", {"table": tables[0]})
-    director(a, b, "pause")
-    wait_for(lambda: retained_state(a, b)["clock"]["running"] is False, what="paused clock")
+        director(b, "bust", {"table": t, "seat": seat})
+    director(b, "hand_done", {"table": tables[0]})
+    director(b, "pause")
+    wait_for(lambda: retained_state(b)["clock"]["running"] is False, what="paused clock")
 
-    state = retained_state(a, b)
-    st = status(a, b)
+    state = retained_state(b)
+    st = status(b)
     assert state["summary"] == st["summary"]
     assert state["clock"] == st["clock"]
     assert state["structure"] == first["structure"]
     assert state["structure"]["levels"][0]["big_blind"] == st["clock"]["current"]["big_blind"]
-    assert state["moves"] == director(a, b, "moves")["result"]
-    assert state["results"] == director(a, b, "results")["result"]
+    assert state["moves"] == director(b, "moves")["result"]
+    assert state["results"] == director(b, "results")["result"]
     assert sorted(r["place"] for r in state["results"]["rows"]) == [17, 18, 19, 20]
     assert state["presence"]["clients"] == st["presence"]
     seated = 0

@@ -1,13 +1,17 @@
-"""The demo's broker: Mosquitto when installed, else embedded amqtt; both keep retained state."""
+"""The demo's broker: Mosquitto when installed, else embedded amqtt; both keep retained state.
+The tests' broker outages: Mosquitto stopped and started again on its port."""
 
 from __future__ import annotations
 
+import socket
 import threading
+import time
 
 import paho.mqtt.client as mqtt
 import pytest
 
-from controller.local_broker import LocalBroker, mosquitto_path
+from controller.local_broker import LocalBroker, MosquittoProcess, free_port, mosquitto_path
+from tests.support.mqtt import Probe
 
 
 @pytest.mark.parametrize("prefer", ["mosquitto", "amqtt"])
@@ -40,3 +44,44 @@ def test_local_broker_keeps_retained_messages(prefer):
             c.loop_stop()
     finally:
         b.stop()
+
+
+def test_mosquitto_stops_and_starts_again_on_the_same_port(tmp_path):
+    """The tests' outages: LocalBroker's Mosquitto ends and comes back on its port with
+    its configuration (extra lines, log file); without persistence nothing is kept."""
+    if mosquitto_path() is None:
+        pytest.skip("mosquitto is not installed")
+    log = tmp_path / "mosquitto.log"
+    b = LocalBroker(prefer="mosquitto", config="log_type all\n", log_file=log)
+    try:
+        assert b.mosquitto is not None and b.mosquitto.running
+        p = Probe(b.address)
+        p.publish("demo/state/clock", b'{"v":1}', retain=True)
+        p.close()
+        b.mosquitto.stop()
+        assert not b.mosquitto.running
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", b.port), timeout=1).close()
+        b.mosquitto.start()
+        late = Probe(b.address, ("demo/#",))
+        late.quiet(0.3)
+        assert late.messages == []  # the retained message went with the old process
+        late.close()
+        assert "New client connected" in log.read_text()  # log_type all, in the log file
+    finally:
+        b.stop()
+    assert b.mosquitto is None
+
+
+def test_mosquitto_that_cannot_start_says_why_at_once(tmp_path):
+    if mosquitto_path() is None:
+        pytest.skip("mosquitto is not installed")
+    conf = tmp_path / "bad.conf"
+    conf.write_text("listener 1 127.0.0.1\nno_such_option true\n")
+    m = MosquittoProcess(conf, (free_port(),), tmp_path / "bad.log")
+    t0 = time.monotonic()
+    with pytest.raises(RuntimeError, match="did not open ports") as err:
+        m.start()
+    assert time.monotonic() - t0 < 5  # it noticed the process had ended
+    assert "no_such_option" in str(err.value)  # the broker's own words, from its log
+    assert not m.running

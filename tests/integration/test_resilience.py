@@ -9,21 +9,16 @@ import sys
 import time
 
 import pytest
-from helpers import (
-    ROOT,
-    Probe,
-    read_log,
-    retained_state,
-    start_tournament,
-    status,
-    wait_controller_up,
-    wait_for,
-)
 
 from controller.mqtt import Broker
 from controller.protocol import Topics
 from controller.store import EventStore
 from kiosk.link import Link
+from tests.support.controller import start_tournament, status, wait_up
+from tests.support.eventlog import read_log, strip_at
+from tests.support.mqtt import Probe, retained_state
+from tests.support.paths import ROOT
+from tests.support.waiting import wait_for
 
 
 def _seats(state: dict, table: int) -> list[int]:
@@ -32,14 +27,14 @@ def _seats(state: dict, table: int) -> list[int]:
 
 def test_broker_restart_mid_tournament(broker, prefix, controller_factory, tmp_path):
     ctrl = controller_factory()
-    a, p = broker.address, prefix
-    start_tournament(a, p)
-    link = Link(Broker.from_env(a, p), table=1)
+    b = broker.for_prefix(prefix)
+    start_tournament(b)
+    link = Link(b, table=1)
     link.start()
     try:
         wait_for(lambda: "table/1" in link.state and link.sync.synced, what="link ready")
         seats = _seats(link.state, 1)
-        before = status(a, p)["summary"]
+        before = status(b)["summary"]
 
         broker.stop()
         wait_for(lambda: not link.connected.is_set(), what="link notices the outage")
@@ -49,22 +44,30 @@ def test_broker_restart_mid_tournament(broker, prefix, controller_factory, tmp_p
         assert link.pending() == 1 and cid not in link.answers
         broker.start()
 
-        # both reconnect by themselves, and the press goes through once
-        # paho's backoff (1 s doubling) and a loaded CI machine: allow well over the 7 s it takes
-        wait_for(link.connected.is_set, 45, "link reconnected")
-        ans = wait_for(lambda: link.answers.get(cid), 45, "the queued press answered")
+        # both reconnect by themselves, and the press goes through once. paho's backoff
+        # (1 s doubling from the moment each lost the broker) brings them back 3 or 7 s
+        # after it went away, 15 s on a slow machine; until the controller is back and
+        # subscribed again the link resends the press every 2 s. On a timeout the error
+        # says which part was not back (the link, or the controller: its log)
+        def parts() -> str:
+            return (f"link: connected={link.connected.is_set()}, pending={link.pending()}\n"
+                    + ctrl.explain())
+
+        wait_for(link.connected.is_set, 45, "link reconnected", explain=parts)
+        ans = wait_for(lambda: link.answers.get(cid), 45, "the queued press answered",
+                       explain=parts)
         assert ans["ok"] and "out in place 12" in ans["message"], ans
         assert link.pending() == 0
-        probe = Probe(a, (Topics(p).presence("controller"),))
+        probe = Probe(b, (Topics(prefix).presence("controller"),))
         try:
-            online = probe.wait_on(Topics(p).presence("controller"))[-1]
+            online = probe.wait_on(Topics(prefix).presence("controller"))[-1]
             assert online["online"] is True and online["role"] == "controller"
         finally:
             probe.close()
 
         # the broker lost every retained message: the controller published them all again
-        state = retained_state(a, p)
-        st = status(a, p)
+        state = retained_state(b)
+        st = status(b)
         assert state["summary"] == st["summary"]
         assert state["clock"] == st["clock"]
         assert st["summary"]["players_left"] == before["players_left"] - 1
@@ -84,38 +87,33 @@ def test_broker_restart_mid_tournament(broker, prefix, controller_factory, tmp_p
         assert store.answer(cid)["ok"]
 
 
-def _cli(address: str, prefix: str, *args: str) -> subprocess.Popen:
+def _cli(b: Broker, *args: str) -> subprocess.Popen:
     """The director's command line in the background, as a director would start it."""
     return subprocess.Popen(
-        [sys.executable, "-m", "controller", *args, "--broker", address, "--prefix", prefix],
+        [sys.executable, "-m", "controller", *args, "--broker", str(b), "--prefix", b.prefix],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-def _strip(events: list[dict]) -> list[dict]:
-    return [{k: v for k, v in e.items() if k != "at"} for e in events]
 
 
 @pytest.mark.parametrize("stage", ["after-store", "before-store"])
 def test_controller_killed_between_command_and_ack(stage, broker, prefix, controller_factory,
-                                                   tmp_path, monkeypatch):
-    a, p = broker.address, prefix
+                                                   tmp_path):
+    b = broker.for_prefix(prefix)
     db = tmp_path / "log.sqlite"
     ctrl = controller_factory()
-    start_tournament(a, p)
-    state = retained_state(a, p)
+    start_tournament(b)
+    state = retained_state(b)
     seat = _seats(state, 2)[0]
     name = next(s["name"] for s in state["table/2"]["seats"] if s["seat"] == seat)
-    summary = status(a, p)["summary"]
+    summary = status(b)["summary"]
     assert ctrl.terminate() == 0
     events_before, answers_before = read_log(db)
     assert len(answers_before) == 3
     # the same tournament, now with the fault at the first command that comes in (counting
     # from here: a resend answered from the log counts too, so the setup must not)
-    monkeypatch.setenv("FLOORMAN_FAULT", stage)
-    ctrl.start()
-    assert wait_controller_up(a, p)["summary"] == summary
+    ctrl.start(fault=stage)
+    assert wait_up(b)["summary"] == summary
 
-    cli = _cli(a, p, "bust", "2", str(seat), "--timeout", "60")
+    cli = _cli(b, "bust", "2", str(seat), "--timeout", "60")
     try:
         assert ctrl.proc is not None
         ctrl.proc.wait(20)  # the fault kills it with SIGKILL
@@ -125,7 +123,7 @@ def test_controller_killed_between_command_and_ack(stage, broker, prefix, contro
         assert cli.poll() is None  # the director is still waiting, resending
 
         events, answers = read_log(db)
-        assert _strip(events[:len(events_before)]) == _strip(events_before)
+        assert strip_at(events[:len(events_before)]) == strip_at(events_before)
         if stage == "after-store":
             # stored, never acknowledged
             assert len(answers) == 4
@@ -134,7 +132,6 @@ def test_controller_killed_between_command_and_ack(stage, broker, prefix, contro
             # never stored: the log is as it was
             assert (events, answers) == (events_before, answers_before)
 
-        monkeypatch.delenv("FLOORMAN_FAULT")
         ctrl.start()
         out, err = cli.communicate(timeout=30)
     finally:
@@ -144,11 +141,11 @@ def test_controller_killed_between_command_and_ack(stage, broker, prefix, contro
     assert cli.returncode == 0, (out, err, ctrl.output())
     assert out.strip() == f"{name} out in place 12", out
 
-    st = status(a, p)["summary"]
+    st = status(b)["summary"]
     assert st["players_left"] == summary["players_left"] - 1
     assert {k: v for k, v in st.items() if k not in ("players_left", "average_stack")} == \
         {k: v for k, v in summary.items() if k not in ("players_left", "average_stack")}
-    state_after = retained_state(a, p)
+    state_after = retained_state(b)
     assert seat not in _seats(state_after, 2)
     assert state_after["table/1"] == state["table/1"]
     assert ctrl.terminate() == 0
@@ -158,7 +155,7 @@ def test_controller_killed_between_command_and_ack(stage, broker, prefix, contro
         events = store.events()
         bust_id = next(k for k in read_log(db)[1] if k not in answers_before)
         answer = store.answer(bust_id)
-    assert _strip(events[:len(events_before)]) == _strip(events_before)
+    assert strip_at(events[:len(events_before)]) == strip_at(events_before)
     new = events[len(events_before):]
     assert answer["ok"] and answer["events"] == [e["seq"] for e in new]
     assert len({e["group"] for e in new}) == 1
@@ -174,7 +171,7 @@ def test_sigterm_exits_zero_and_says_offline(broker, prefix, controller_factory)
     try:
         wait_for(lambda: any(m and m.get("online") for m in probe.on(top.presence("controller"))),
                  15, "controller online")
-        wait_controller_up(broker.address, prefix)
+        wait_up(broker.for_prefix(prefix))
         assert ctrl.terminate() == 0, ctrl.output()
         last = probe.wait_on(top.presence("controller"), 2)[-1]
         assert last == {"v": 1, "online": False, "role": "controller"}
@@ -219,14 +216,14 @@ def test_kiosk_link_survives_garbage_on_its_topics(broker, prefix, controller_fa
     """Anything a stray client publishes on a kiosk's topics is ignored; the kiosk's MQTT
     thread (which an exception in a callback would end for good) keeps running."""
     controller_factory()
-    a, p = broker.address, prefix
-    start_tournament(a, p)
+    b = broker.for_prefix(prefix)
+    start_tournament(b)
     seen: list[str] = []
-    link = Link(Broker.from_env(a, p), table=1, sync_every=0.5,
+    link = Link(b, table=1, sync_every=0.5,
                 notify=lambda kind, data: seen.append(kind))
     link.start()
-    top = Topics(p)
-    rogue = Probe(a)
+    top = Topics(prefix)
+    rogue = Probe(b)
     try:
         wait_for(lambda: link.sync.synced and "table/1" in link.state, what="link ready")
         pending = link.sync.request()  # a request in flight, never sent: its id is known
@@ -249,7 +246,7 @@ def test_kiosk_link_survives_garbage_on_its_topics(broker, prefix, controller_fa
              f'{{"v": 1, "id": {n}, "t1": {"9" * 400}, "t2": 1}}'.encode()),
             (top.time_response(link.client_id),
              f'{{"v": 1, "id": {n}, "t0": NaN, "t1": 1, "t2": 1}}'.encode()),
-            (f"{p}/state/junk", nested),
+            (f"{prefix}/state/junk", nested),
         ]
         for topic, payload in garbage:
             rogue.publish(topic, payload)

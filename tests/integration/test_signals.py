@@ -15,9 +15,12 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, Probe, wait_controller_up, wait_for
 
 from controller.local_broker import mosquitto_path
+from tests.support.controller import wait_up
+from tests.support.mqtt import Probe
+from tests.support.paths import ROOT
+from tests.support.waiting import wait_for
 
 #: how long a stop may take (the issue's bound)
 LIMIT = 2.0
@@ -184,7 +187,7 @@ def test_controller_stops_on_signal_and_says_offline(tmp_path, broker, prefix, s
                    "--db", str(tmp_path / "log.sqlite"), "--broker", broker.address,
                    "--prefix", prefix)
     try:
-        wait_controller_up(broker.address, prefix, timeout=30)
+        wait_up(broker.for_prefix(prefix), timeout=30)
         rc, took = ctl.stop(sig)
     finally:
         ctl.kill()

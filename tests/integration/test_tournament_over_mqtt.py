@@ -3,25 +3,24 @@ with a real Mosquitto and the controller in its own process."""
 
 from __future__ import annotations
 
-from helpers import floorman, floorman_json, wait_for
-
-from controller.mqtt import Broker
 from kiosk.link import Link
+from tests.support.controller import floorman, floorman_json
+from tests.support.waiting import wait_for
 
 
 def test_small_tournament_cli_and_tables(broker, prefix, controller_factory):
     controller_factory()
+    b = broker.for_prefix(prefix)
     names = [f"P{i}" for i in range(1, 13)]
-    r = floorman(broker.address, prefix, "register", *names)
+    r = floorman(b, "register", *names)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("registered 12 players: P1, P2")
-    assert floorman(broker.address, prefix, "draw").returncode == 0
-    assert floorman(broker.address, prefix, "start").returncode == 0
+    assert floorman(b, "draw").returncode == 0
+    assert floorman(b, "start").returncode == 0
 
-    status = floorman_json(broker.address, prefix, "status")["result"]["summary"]
+    status = floorman_json(b, "status")["result"]["summary"]
     assert status["players_left"] == 12 and status["tables"] == [1, 2]
 
-    b = Broker.from_env(broker.address, prefix)
     links = {n: Link(b, table=n) for n in (1, 2)}
     for link in links.values():
         link.start()
@@ -43,7 +42,7 @@ def test_small_tournament_cli_and_tables(broker, prefix, controller_factory):
         assert not ans["ok"] and ans["reason"] == f"seat {seat} at table 1 is empty"
         # play on by bust and hand done until one player is left
         while True:
-            s = floorman_json(broker.address, prefix, "status")["result"]["summary"]
+            s = floorman_json(b, "status")["result"]["summary"]
             if s["finished"]:
                 break
             t = s["tables"][-1]
@@ -51,10 +50,10 @@ def test_small_tournament_cli_and_tables(broker, prefix, controller_factory):
             wait_for(lambda link=link, t=t: link.state.get(f"table/{t}", {}).get("seats"),
                      what="seats")
             occupied = [x["seat"] for x in link.state[f"table/{t}"]["seats"]]
-            r = floorman(broker.address, prefix, "bust", str(t), str(occupied[0]))
+            r = floorman(b, "bust", str(t), str(occupied[0]))
             assert r.returncode == 0, r.stderr
-            floorman(broker.address, prefix, "hand-done", str(t))
-        res = floorman(broker.address, prefix, "results")
+            floorman(b, "hand-done", str(t))
+        res = floorman(b, "results")
         assert res.returncode == 0
         lines = res.stdout.strip().splitlines()
         assert len(lines) == 12 and lines[0].strip().startswith("1.")

@@ -1,15 +1,12 @@
-"""Headless pygame for the kiosk's drawing tests: no screen, no sound."""
+"""pygame for the kiosk's drawing tests, headless (tests/conftest.py): no screen, no sound;
+gpiozero's mock pins for the button box."""
 
 from __future__ import annotations
 
-import os
+import pygame
+import pytest
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-
-import pygame  # noqa: E402
-import pytest  # noqa: E402
+from tests.support.kiosks import mock_pin_factory
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -18,3 +15,10 @@ def _pygame():
     pygame.font.init()
     yield
     pygame.quit()
+
+
+@pytest.fixture
+def mock_pins():
+    """gpiozero's MockFactory for the test, the previous factory afterwards."""
+    with mock_pin_factory() as factory:
+        yield factory

@@ -3,59 +3,26 @@ state on screen, a bust held on the (mock) button box, and a broker outage."""
 
 from __future__ import annotations
 
-import importlib.util
 import time
-from pathlib import Path
 
 import pytest
 
-from controller.director import NoAnswer, send
 from controller.mqtt import Broker
 from kiosk.app import KioskApp
 from kiosk.config import ButtonConfig, KioskConfig
 from kiosk.view import clock_now
-
-# the real broker and controller process of the integration tests (tests/integration/
-# conftest.py), imported by path: this folder's conftest.py belongs to the drawing tests
-_spec = importlib.util.spec_from_file_location(
-    "floorman_integration_conftest",
-    Path(__file__).resolve().parent.parent / "integration" / "conftest.py")
-assert _spec is not None and _spec.loader is not None
-_integration = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_integration)
-broker = _integration.broker
-prefix = _integration.prefix
-controller_factory = _integration.controller_factory
-
-
-@pytest.fixture
-def mock_pins():
-    """gpiozero's MockFactory for the test, the previous factory afterwards."""
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
-
-    old = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = old
-
+from tests.support.controller import director, status, wait_up
+from tests.support.kiosks import KioskProcess
+from tests.support.mqtt import Probe
+from tests.support.paths import TABLE_KIOSK
+from tests.support.waiting import wait_for
 
 PINS = {"seat_prev": 17, "seat_next": 27, "bust": 22, "time": 23, "hand_done": 24, "undo": 25}
 HOLD = 0.3
 
 
 def run_until(app: KioskApp, cond, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        app.step(0.05)
-        v = cond()
-        if v:
-            return v
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    return wait_for(cond, timeout, what, step=lambda: app.step(0.05))
 
 
 def steps(app: KioskApp, seconds: float) -> None:
@@ -68,18 +35,11 @@ def steps(app: KioskApp, seconds: float) -> None:
 def tournament(broker, prefix, controller_factory):
     """A running controller with 12 players drawn (two tables of 6) and the clock started."""
     controller_factory()
-    b = Broker.from_env(broker.address, prefix)
-    deadline = time.monotonic() + 15
-    while True:
-        try:
-            send(b, "status", timeout=0.5)
-            break
-        except NoAnswer:
-            if time.monotonic() > deadline:
-                raise
-    assert send(b, "register", {"names": [f"P{i}" for i in range(1, 13)]})["ok"]
-    assert send(b, "draw")["ok"]
-    assert send(b, "start")["ok"]
+    b = broker.for_prefix(prefix)
+    wait_up(b, every=0.5)
+    director(b, "register", {"names": [f"P{i}" for i in range(1, 13)]})
+    director(b, "draw")
+    director(b, "start")
     return b
 
 
@@ -191,8 +151,7 @@ def test_outage_offline_badge_clock_counts_press_applied_once(broker, tournament
     run_until(app, lambda: app.view.state["table/1"]["hands"] == 1, 5, "the hand counted")
     steps(app, 2.5)  # longer than a resend: still applied once
     assert app.view.state["table/1"]["hands"] == 1
-    status = send(tournament, "status")["result"]
-    assert status["summary"]["players_left"] == 12
+    assert status(tournament)["summary"]["players_left"] == 12
 
 
 # --------------------------------------------------------------------------- without a broker
@@ -383,47 +342,24 @@ def test_sounds_play_and_close_the_mixer_when_quiet():
 
 
 def test_floorman_kiosk_command_goes_online_and_stops_on_sigterm(broker, prefix, tmp_path):
-    import json
-    import os
     import signal
-    import subprocess
-    import sys
-    import threading
 
-    import paho.mqtt.client as mqtt
-
-    root = Path(__file__).resolve().parent.parent.parent
-    presence: list[dict] = []
-    got = threading.Condition()
-
-    def on_message(c, u, msg):
-        with got:
-            presence.append(json.loads(msg.payload))
-            got.notify_all()
-
-    probe = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
-    probe.on_message = on_message
-    probe.connect("127.0.0.1", broker.port)
-    probe.subscribe(f"{prefix}/presence/table-4", 1)
-    probe.loop_start()
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "GPIOZERO_PIN_FACTORY": "mock"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "controller", "kiosk", "config/kiosk/table.yaml", "--table", "4",
-         "--windowed", "640x400", "--broker", broker.address, "--prefix", prefix],
-        cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    topic = f"{prefix}/presence/table-4"
+    probe = Probe(broker.address, (topic,))
+    kiosk = KioskProcess(TABLE_KIOSK, 4, broker.for_prefix(prefix), tmp_path / "kiosk.log",
+                         "--windowed", "640x400")
+    kiosk.start()
+    proc = kiosk.proc
+    assert proc is not None
     try:
-        with got:
-            assert got.wait_for(lambda: presence and presence[-1]["online"], 15), presence
+        presence = wait_for(lambda: (p := probe.on(topic)) and p[-1]["online"] and p, 15,
+                            "the kiosk online")
         assert presence[-1]["role"] == "table" and presence[-1]["table"] == 4
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(10) == 0
-        with got:
-            assert got.wait_for(lambda: not presence[-1]["online"], 5)
-        out = proc.stdout.read().decode()
+        wait_for(lambda: not probe.on(topic)[-1]["online"], 5, "the kiosk offline")
+        out = kiosk.output()
         assert "Traceback" not in out and "no button box" not in out, out
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        probe.loop_stop()
-        probe.disconnect()
+        kiosk.stop()
+        probe.close()

@@ -17,22 +17,6 @@ TABLE = {"table": 1, "in_play": True, "seats": [
 ]}
 
 
-@pytest.fixture
-def mock_pins():
-    """gpiozero's MockFactory for the test, the previous factory afterwards."""
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
-
-    old = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = old
-
-
 class Clock:
     def __init__(self) -> None:
         self.t = 1000.0

@@ -1,4 +1,4 @@
-"""Builders shared by the tests (import as ``from factories import make_settings``)."""
+"""Tournament settings for the engine tests: small, quick, overridable."""
 
 from __future__ import annotations
 
