@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from types import UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine import commands
 
@@ -49,8 +49,12 @@ DIRECTOR_COMMANDS = (
     *READ_ONLY,
 )
 
-_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
-_CLIENT = re.compile(r"^[A-Za-z0-9_.-]{1,64}\Z")
+# one text each for Python's re and pydantic's (Rust) regex: "$" ends the text there, but
+# Python's "$" also matches before a final newline, hence "\Z" on the Python side
+_ID_CHARS = r"[A-Za-z0-9_.:-]{1,64}"
+_CLIENT_CHARS = r"[A-Za-z0-9_.-]{1,64}"
+_ID = re.compile(rf"^{_ID_CHARS}\Z")
+_CLIENT = re.compile(rf"^{_CLIENT_CHARS}\Z")
 CLIENT_ID = _CLIENT  #: public: what a client id / reply_to may be (used by kiosk/link.py)
 _TABLE = re.compile(r"^[0-9]{1,3}\Z")  # ASCII only: "³".isdigit() is true but int("³") fails
 
@@ -148,68 +152,126 @@ def _loads(payload: bytes | str) -> dict[str, Any]:
     return data
 
 
-def _int(data: dict[str, Any], key: str, lo: int, hi: int, required: bool = True) -> None:
-    v = data.get(key)
-    if v is None and not required:
-        return
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise ProtocolError(f"'{key}' must be a whole number from {lo} to {hi}, got {v!r}")
+# The inbound payloads, each one typed record (pydantic, strict: true is not 1, "3" is
+# not 3). ``description`` says what a person must send; a problem is reported as
+# "'field' must be <description>, got <value>", the first one in field order, so the
+# envelope (id, reply_to) comes first: without it a rejection cannot be answered.
+_ID_TEXT = "1-64 characters of letters, digits, _ . : -"
+_CLIENT_TEXT = "a client id (1-64 letters, digits, _ . -)"
 
 
-def _num(data: dict[str, Any], key: str) -> None:
-    v = data.get(key)
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or abs(v) > 1e12:
-        raise ProtocolError(f"'{key}' must be a number, got {v!r}")
+class _Inbound(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    v: Literal[1]
 
 
-def _command_envelope(data: dict[str, Any]) -> None:
-    cid = data.get("id")
-    if not isinstance(cid, str) or not _ID.match(cid):
-        raise ProtocolError("'id' must be 1-64 characters of letters, digits, _ . : -")
-    reply = data.get("reply_to")
-    if not isinstance(reply, str) or not _CLIENT.match(reply):
-        raise ProtocolError("'reply_to' must be a client id (1-64 letters, digits, _ . -)")
+class _Envelope(_Inbound):
+    id: Annotated[str, Field(pattern=f"^{_ID_CHARS}$", description=_ID_TEXT)]
+    reply_to: Annotated[str, Field(pattern=f"^{_CLIENT_CHARS}$", description=_CLIENT_TEXT)]
+
+
+class TablePress(_Envelope):
+    """A dealer's press at a table's button box (``P/cmd/table/N``)."""
+
+    action: Annotated[Literal["bust", "time", "time_cancel", "time_expire", "hand_done",
+                              "undo"],
+                      Field(description="one of " + ", ".join(TABLE_ACTIONS))]
+    seat: Annotated[int | None, Field(ge=1, le=99, description="a whole number from 1 to 99")
+                    ] = None
+    stack: Annotated[int | None, Field(ge=0, le=10**12,
+                                       description="a whole number from 0 to 1000000000000")
+                     ] = None
+
+
+class DirectorCommand(_Envelope):
+    """A director command (``P/cmd/director``); ``args`` are checked by the command's own
+    definition (:mod:`controller.engine.commands`) when it runs."""
+
+    cmd: Annotated[str, Field(description="a command name")]
+    args: Annotated[dict[str, Any], Field(description="a JSON object")] = {}
+
+
+class TimeRequest(_Inbound):
+    """A clock-sync request (``P/time/request/CLIENT``)."""
+
+    model_config = ConfigDict(extra="ignore")
+    id: Annotated[str | int, Field(description="a string or a number")]
+    t0: Annotated[float, Field(ge=-1e12, le=1e12, allow_inf_nan=False,
+                               description="a number")]
+
+
+class Presence(_Inbound):
+    """A client's retained presence (``P/presence/CLIENT``)."""
+
+    model_config = ConfigDict(extra="ignore")
+    online: Annotated[bool, Field(description="true or false")]
+    role: Annotated[Literal["table", "wall", "director", "controller"],
+                    Field(description="table, wall, director or controller")]
+    table: Annotated[int | None, Field(ge=1, le=999, description="a whole number from 1 to 999")
+                     ] = None
+
+
+def _problems(model: type[BaseModel], data: dict[str, Any]) -> tuple[BaseModel | None, list[str]]:
+    """The model of ``data``, or the readable problems in field order (unknown fields last)."""
+    try:
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        order = list(model.model_fields)
+        wrong: dict[str, str] = {}
+        extra: list[str] = []
+        for err in exc.errors():
+            field = str(err["loc"][0]) if err["loc"] else ""
+            if err["type"] == "extra_forbidden":
+                extra.append(field)
+            elif field in model.model_fields and field not in wrong:
+                what = model.model_fields[field].description or "valid"
+                wrong[field] = f"'{field}' must be {what}, got {data.get(field)!r}"
+        lines = [wrong[f] for f in order if f in wrong]
+        if extra:
+            lines.append(f"unknown field(s) {', '.join(sorted(extra))}")
+        return None, lines
+
+
+def _first_envelope_problem(problems: list[str]) -> None:
+    for p in problems:
+        if p.startswith(("'id'", "'reply_to'")):
+            raise ProtocolError(p)
 
 
 def parse_table_command(payload: bytes | str, table: str | None) -> dict[str, Any]:
     data = _loads(payload)
-    _command_envelope(data)
+    press, problems = _problems(TablePress, data)
+    _first_envelope_problem(problems)
     if table is None or not _TABLE.match(table) or not 1 <= int(table) <= 999:
         raise ProtocolError(f"table in the topic must be a number from 1 to 999, got {table!r}")
-    action = data.get("action")
-    if action not in TABLE_ACTIONS:
-        raise ProtocolError(f"'action' must be one of {', '.join(TABLE_ACTIONS)}, got {action!r}")
-    if action == "bust":
-        _int(data, "seat", 1, 99)
-        _int(data, "stack", 0, 10**12, required=False)
-    extra = set(data) - {"v", "id", "reply_to", "action", "seat", "stack"}
-    if extra:
-        raise ProtocolError(f"unknown field(s) {', '.join(sorted(extra))}")
+    if problems:
+        raise ProtocolError(problems[0])
+    assert isinstance(press, TablePress)
+    if press.action == "bust" and press.seat is None:
+        raise ProtocolError("'seat' must be a whole number from 1 to 99, got None")
     return data
 
 
 def parse_director_command(payload: bytes | str) -> dict[str, Any]:
     data = _loads(payload)
-    _command_envelope(data)
+    command, problems = _problems(DirectorCommand, data)
+    _first_envelope_problem(problems)
     cmd = data.get("cmd")
     if cmd not in DIRECTOR_COMMANDS:
         raise ProtocolError(f"unknown command {cmd!r}")
-    args = data.get("args", {})
-    if not isinstance(args, dict):
-        raise ProtocolError("'args' must be a JSON object")
-    if "cmd" in args or "id" in args:
+    if problems:
+        raise ProtocolError(problems[0])
+    assert isinstance(command, DirectorCommand)
+    if "cmd" in command.args or "id" in command.args:
         raise ProtocolError("'args' must not contain 'cmd' or 'id'")
-    extra = set(data) - {"v", "id", "reply_to", "cmd", "args"}
-    if extra:
-        raise ProtocolError(f"unknown field(s) {', '.join(sorted(extra))}")
     return data
 
 
 def parse_time_request(payload: bytes | str) -> dict[str, Any]:
     data = _loads(payload)
-    if not isinstance(data.get("id"), (str, int)) or isinstance(data.get("id"), bool):
-        raise ProtocolError("'id' must be a string or a number")
-    _num(data, "t0")
+    _, problems = _problems(TimeRequest, data)
+    if problems:
+        raise ProtocolError(problems[0])
     return data
 
 
@@ -217,11 +279,9 @@ def parse_presence(payload: bytes | str) -> dict[str, Any]:
     if not payload:
         return {"v": VERSION, "online": False, "role": "unknown"}  # a cleared retained message
     data = _loads(payload)
-    if not isinstance(data.get("online"), bool):
-        raise ProtocolError("'online' must be true or false")
-    if data.get("role") not in ("table", "wall", "director", "controller"):
-        raise ProtocolError("'role' must be table, wall, director or controller")
-    _int(data, "table", 1, 999, required=False)
+    _, problems = _problems(Presence, data)
+    if problems:
+        raise ProtocolError(problems[0])
     return data
 
 
