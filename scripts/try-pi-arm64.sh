@@ -261,7 +261,7 @@ mounts() {
     arch=$(in_root dpkg --print-architecture 2>&1)
     machine=$(in_root uname -m 2>&1)
     say "in the root: dpkg --print-architecture: $arch; uname -m: $machine"
-    say "  $(in_root /bin/sh -c '. /etc/os-release; echo "$PRETTY_NAME"; python3 --version 2>&1 || true' | tr '\n' ' ')"
+    say "  $(in_root /bin/sh -c '. /etc/os-release; echo "$PRETTY_NAME"; python3 --version 2>/dev/null || echo "(no python3 yet)"' | tr '\n' ' ')"
     if [ "$arch" != arm64 ] || [ "$machine" != aarch64 ]; then
         DETAIL="the root's programs do not run as arm64 ($arch, $machine)"
         return 1
@@ -315,8 +315,15 @@ install_sh() {
     say "chroot: /root/floorman/scripts/install.sh $*   (log: $OUT/$name.log)"
     in_root /root/floorman/scripts/install.sh "$@" >"$OUT/$name.log" 2>&1
     rc=$?
-    grep -v '^unchanged ' "$OUT/$name.log" | sed 's/^/  /' | tee -a "$LOG"
+    # install.sh's own lines (apt's and dpkg's are in the log), but for the unchanged
+    grep -E '^(==|created|changed|removed|copied|installed|enabled|disabled|started|restarted|skipped|note|screens|floorman install|install.sh)' \
+        "$OUT/$name.log" | sed 's/^/  /' | tee -a "$LOG"
     LAST_INSTALL=$(tail -n 1 "$OUT/$name.log")
+    if [ $rc != 0 ]; then
+        say "  install.sh stopped with exit code $rc; the last lines of $OUT/$name.log:"
+        tail -n 15 "$OUT/$name.log" | sed 's/^/    /' | tee -a "$LOG"
+        LAST_INSTALL="exit code $rc: $LAST_INSTALL"
+    fi
     return $rc
 }
 
