@@ -15,6 +15,9 @@
 #   --mirror URL    the Debian mirror (default http://deb.debian.org/debian)
 #   --seconds N     how long the kiosk may take to connect and draw (default 300)
 #   --skip-upgrade  no apt-get full-upgrade of a reused root
+#   --extra-ca FILE a CA certificate the network needs (a proxy that intercepts TLS; pip
+#                   fails with CERTIFICATE_VERIFY_FAILED without it): trusted in the root
+#                   and given to pip there as PIP_CERT. May be given more than once
 #
 # Steps: host packages (debootstrap qemu-user-static binfmt-support), binfmt_misc
 # (mounted and qemu-aarch64 enabled if need be), debootstrap --arch=arm64, the chroot's
@@ -37,6 +40,7 @@ SUITE=bookworm
 WAIT=300
 UPGRADE=1
 TABLE=3
+EXTRA_CA=()
 
 usage() {
     sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
@@ -50,12 +54,16 @@ while [ $# -gt 0 ]; do
         --mirror) MIRROR=${2:?--mirror needs a URL}; shift 2 ;;
         --seconds) WAIT=${2:?--seconds needs a number}; shift 2 ;;
         --skip-upgrade) UPGRADE=0; shift ;;
+        --extra-ca) EXTRA_CA+=("${2:?--extra-ca needs a file}"); shift 2 ;;
         -h | --help) usage ;;
         *) echo "try-pi-arm64.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
 [ "$(id -u)" = 0 ] || { echo "try-pi-arm64.sh: run it as root (debootstrap, chroot, mount)" >&2; exit 2; }
 [[ $WAIT =~ ^[0-9]+$ ]] || { echo "try-pi-arm64.sh: --seconds takes a number" >&2; exit 2; }
+for f in "${EXTRA_CA[@]}"; do
+    grep -q 'BEGIN CERTIFICATE' "$f" 2>/dev/null || { echo "try-pi-arm64.sh: $f is no PEM certificate" >&2; exit 2; }
+done
 ROOT=${ROOT%/}
 case $ROOT in /*) ;; *) ROOT=$PWD/$ROOT ;; esac
 [ "$ROOT" != "" ] && [ "$ROOT" != / ] || { echo "try-pi-arm64.sh: not / as the root" >&2; exit 2; }
@@ -97,8 +105,9 @@ must() {
 }
 
 # a command in the arm64 root, as root, with a clean environment (no host pip settings)
+PIP_ENV=()
 in_root() {
-    chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+    chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb "${PIP_ENV[@]}" \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
 # COMMAND…, its output in the log and on the screen
@@ -267,6 +276,25 @@ mounts() {
         return 1
     fi
     DETAIL="arm64 programs run (uname -m: $machine)"
+}
+
+# a proxy's CA (pip brings its own list of CAs: PIP_CERT makes it use the system's)
+extra_ca() {
+    local dir=$ROOT/usr/local/share/ca-certificates f n=0
+    if [ ${#EXTRA_CA[@]} = 0 ]; then
+        DETAIL="none given (--extra-ca)"
+        return 3
+    fi
+    mkdir -p "$dir"
+    rm -f "$dir"/try-pi-arm64-*.crt
+    for f in "${EXTRA_CA[@]}"; do
+        n=$((n + 1))
+        cp "$f" "$dir/try-pi-arm64-$n.crt"
+        say "$f -> /usr/local/share/ca-certificates/try-pi-arm64-$n.crt"
+    done
+    in_root update-ca-certificates >>"$LOG" 2>&1 || { DETAIL="update-ca-certificates failed"; return 1; }
+    PIP_ENV=(PIP_CERT=/etc/ssl/certs/ca-certificates.crt)
+    DETAIL="$n trusted in the root; PIP_CERT for pip"
 }
 
 # Pi OS Lite has the security and bookworm-updates sources; the Pi's first step is a
@@ -606,6 +634,7 @@ must "binfmt_misc (qemu-aarch64)" binfmt
 must "arm64 root (debootstrap)" root_fs
 must "mounts, arm64 check" mounts
 step "apt-get full-upgrade" upgrade
+must "extra CA certificates" extra_ca
 must "copy this checkout" copy_checkout
 must "install.sh kiosk --table $TABLE" install_kiosk
 must "install.sh controller" install_controller
