@@ -15,6 +15,7 @@
 #   --mirror URL    the Debian mirror (default http://deb.debian.org/debian)
 #   --seconds N     how long the kiosk may take to connect and draw (default 300)
 #   --skip-upgrade  no apt-get full-upgrade of a reused root
+#   --run-only      no copy, no installs: start what an earlier run installed in the root
 #   --extra-ca FILE a CA certificate the network needs (a proxy that intercepts TLS; pip
 #                   fails with CERTIFICATE_VERIFY_FAILED without it): trusted in the root
 #                   and given to pip there as PIP_CERT. May be given more than once
@@ -41,6 +42,7 @@ WAIT=300
 UPGRADE=1
 TABLE=3
 EXTRA_CA=()
+RUN_ONLY=0
 
 usage() {
     sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
@@ -54,6 +56,7 @@ while [ $# -gt 0 ]; do
         --mirror) MIRROR=${2:?--mirror needs a URL}; shift 2 ;;
         --seconds) WAIT=${2:?--seconds needs a number}; shift 2 ;;
         --skip-upgrade) UPGRADE=0; shift ;;
+        --run-only) RUN_ONLY=1; UPGRADE=0; shift ;;
         --extra-ca) EXTRA_CA+=("${2:?--extra-ca needs a file}"); shift 2 ;;
         -h | --help) usage ;;
         *) echo "try-pi-arm64.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -355,14 +358,14 @@ install_sh() {
     return $rc
 }
 
-# The pygame build is the long part: a watcher notes when the compiler first and last
-# worked on pygame's sources.
+# The pygame build is the long part: a watcher notes when an emulated compiler first and
+# last ran (pygame is the only thing built from source; the rest comes as wheels).
 PYGAME_BUILD=""
 watch_pygame() {
     local first="" last="" now
     while sleep 5; do
         now=$(date +%s)
-        if pgrep -f 'src_c/' >/dev/null 2>&1; then
+        if pgrep -f 'aarch64-binfmt-P .*(gcc|/cc1 )' >/dev/null 2>&1; then
             first=${first:-$now}
             last=$now
             echo "$first $last" >"$OUT/.pygame-build"
@@ -405,43 +408,49 @@ install_kiosk_account() {
     return $rc
 }
 
+# Again with the same arguments: nothing may change. The kiosk's was the last run; the
+# controller's venv step is expected to run pip again on a machine with both roles (its
+# pip arguments differ from the kiosk's --no-binary pygame, and the venv's stamp holds
+# the last ones): only that may change there.
 rerun() {
-    local rc=0 a b
-    install_sh rerun-controller controller || rc=1
-    a=$LAST_INSTALL
+    local rc=0 k c other
     install_sh rerun-kiosk kiosk --table "$TABLE" || rc=1
-    b=$LAST_INSTALL
-    DETAIL="controller: ${a#floorman install: }; kiosk: ${b#floorman install: }"
-    [ $rc = 0 ] || return 1
-    [ "$a" = "floorman install: nothing changed" ] && [ "$b" = "floorman install: nothing changed" ]
+    k=${LAST_INSTALL#floorman install: }
+    install_sh rerun-controller controller || rc=1
+    c=${LAST_INSTALL#floorman install: }
+    other=$(grep -E '^(created|changed|removed|copied|installed|enabled|disabled|restarted|started) ' \
+        "$OUT/rerun-controller.log" | grep -v '/opt/floorman/.venv: pip install' || true)
+    DETAIL="kiosk: $k; controller: $c"
+    [ "$c" = "nothing changed" ] || [ -n "$other" ] || DETAIL+=" (its venv: pip again, the roles' pip arguments differ)"
+    [ $rc = 0 ] && [ "$k" = "nothing changed" ] && [ -z "$other" ]
 }
 
-# pygame in the venv uses Debian's SDL (with KMS/DRM), not one it brought along
+# pygame in the venv uses Debian's SDL, and that SDL has the KMS/DRM driver. (Asking SDL
+# for kmsdrm here tells nothing: without /dev/dri SDL says "kmsdrm not available" just as
+# when the driver is missing; SDL_GetVideoDriver lists the drivers built in.)
 pygame_sdl() {
     local py=/opt/floorman/.venv/bin/python out
-    out=$(in_root /bin/sh -c "
+    out=$(in_root env PYGAME_HIDE_SUPPORT_PROMPT=1 /bin/sh -c "
         so=\$(ls /opt/floorman/.venv/lib/python3*/site-packages/pygame/base*.so 2>/dev/null | head -n1)
         echo \"base: \$so\"
         ldd \"\$so\" | grep -i sdl
-        $py -c 'import pygame, pygame.version as v; print(\"pygame\", v.ver, \"SDL\", pygame.get_sdl_version())'
-        SDL_VIDEODRIVER=kmsdrm $py -c 'import pygame
-try:
-    pygame.display.init()
-    print(\"kmsdrm: initialised\")
-except pygame.error as exc:
-    print(\"kmsdrm:\", exc)'
+        $py -c 'import ctypes, pygame, pygame.version as v
+print(\"pygame\", v.ver, \"SDL\", \".\".join(map(str, pygame.get_sdl_version())))
+sdl = ctypes.CDLL(\"libSDL2-2.0.so.0\")
+sdl.SDL_GetVideoDriver.restype = ctypes.c_char_p
+print(\"video drivers:\", \" \".join(sdl.SDL_GetVideoDriver(i).decode()
+                                   for i in range(sdl.SDL_GetNumVideoDrivers())))'
     " 2>&1)
     printf '%s\n' "$out" | sed 's/^/  /' | tee -a "$LOG"
     if ! grep -q '/lib/aarch64-linux-gnu/libSDL2-2.0.so' <<<"$out"; then
         DETAIL="pygame does not use Debian's SDL"
         return 1
     fi
-    # without /dev/dri here SDL must say "no device", not "kmsdrm not available"
-    if grep -q 'kmsdrm not available' <<<"$out"; then
+    if ! grep -qi '^video drivers:.* kmsdrm' <<<"$out"; then
         DETAIL="Debian's SDL, but without KMS/DRM"
         return 1
     fi
-    DETAIL="$(grep -o 'pygame [0-9.]* SDL ([0-9, ]*)' <<<"$out"), linked to /lib/aarch64-linux-gnu/libSDL2-2.0.so.0; kmsdrm: $(sed -n 's/^kmsdrm: //p' <<<"$out")"
+    DETAIL="$(grep -o 'pygame [0-9.]* SDL [0-9.]*' <<<"$out"), /lib/aarch64-linux-gnu/libSDL2-2.0.so.0, drivers: $(sed -n 's/^video drivers: //p' <<<"$out")"
 }
 
 # ---------------------------------------------------------------------------- the run
@@ -490,7 +499,7 @@ install -d -o floorman -g floorman /var/lib/floorman
 rm -f /var/lib/floorman/try-pi-arm64.sqlite*
 # (its EnvironmentFile is root's to read, as systemd reads it)
 (set -a; . /etc/floorman/controller.env; set +a
- exec runuser -u floorman -- $FM controller /etc/floorman/tournament.yaml \
+ exec setpriv --reuid floorman --regid floorman --init-groups $FM controller /etc/floorman/tournament.yaml \
     --db /var/lib/floorman/try-pi-arm64.sqlite) >/tmp/controller.log 2>&1 &
 PIDS+=($!)
 
@@ -518,12 +527,17 @@ director register "Anna Schmidt" "Ben Weber" "Cem Yilmaz" "Dora Klein" "Emil Bra
 at "director: 27 players registered, drawn, clock started"
 
 # the real unit's command for a while: kiosk-start as the floorman user
+# as the unit runs it, but for SDL's dummy drivers (no screen, no sound card here) and
+# gpiozero's mock pins (no GPIO): in a folder of its own, its cache there
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock PYTHONUNBUFFERED=1
+install -d -o floorman -g floorman /tmp/try-pi-arm64/kiosk
+export XDG_CACHE_HOME=/tmp/try-pi-arm64/kiosk HOME=/tmp/try-pi-arm64/kiosk
+cd /tmp/try-pi-arm64/kiosk
 set -a; . /etc/floorman/floorman.env; set +a
 export FLOORMAN_BROKER FLOORMAN_TLS_CA
 : >/tmp/kiosk-start.log
 chown floorman /tmp/kiosk-start.log
-runuser -u floorman -- $OPT/scripts/kiosk-start "$TABLE" >/tmp/kiosk-start.log 2>&1 &
+setpriv --reuid floorman --regid floorman --init-groups $OPT/scripts/kiosk-start "$TABLE" >/tmp/kiosk-start.log 2>&1 &
 ks=$!
 PIDS+=($ks)
 ok=0
@@ -546,14 +560,14 @@ fi
 
 # the same installed code and settings, stepped here until table 3 is drawn
 set -a; . /etc/floorman/credentials/table-$TABLE.env; set +a
-runuser -u floorman -- $OPT/.venv/bin/python /tmp/try-pi-arm64/kiosk.py "$TABLE" "$WAIT" /tmp/kiosk-table.png
+setpriv --reuid floorman --regid floorman --init-groups $OPT/.venv/bin/python /tmp/try-pi-arm64/screen.py "$TABLE" "$WAIT" /tmp/kiosk-table.png
 rc=$?
 [ $rc = 0 ] && at "kiosk: table $TABLE drawn" || at "kiosk: FAILED ($rc)"
 echo "controller log:"; sed 's/^/    /' /tmp/controller.log | tail -n 15
 exit $rc
 EOF
     chmod 755 "$ROOT/tmp/try-pi-arm64/run.sh"
-    cat >"$ROOT/tmp/try-pi-arm64/kiosk.py" <<'EOF'
+    cat >"$ROOT/tmp/try-pi-arm64/screen.py" <<'EOF'
 """Written by scripts/try-pi-arm64.sh: a headless kiosk from the installed Floorman,
 stepped until it has connected and drawn its table; saves the frame as a PNG."""
 import sys
@@ -635,11 +649,16 @@ must "arm64 root (debootstrap)" root_fs
 must "mounts, arm64 check" mounts
 step "apt-get full-upgrade" upgrade
 must "extra CA certificates" extra_ca
-must "copy this checkout" copy_checkout
-must "install.sh kiosk --table $TABLE" install_kiosk
-must "install.sh controller" install_controller
-step "install.sh kiosk + account, CA" install_kiosk_account
-step "second runs: nothing changed" rerun
+if [ "$RUN_ONLY" = 0 ]; then
+    must "copy this checkout" copy_checkout
+    must "install.sh kiosk --table $TABLE" install_kiosk
+    must "install.sh controller" install_controller
+    step "install.sh kiosk + account, CA" install_kiosk_account
+    step "second runs: nothing changed" rerun
+elif [ ! -x "$ROOT/opt/floorman/.venv/bin/floorman" ] || [ ! -e "$ROOT/etc/floorman/credentials/table-$TABLE.env" ]; then
+    say "--run-only: nothing installed in $ROOT yet (run without --run-only first)"
+    finish 1
+fi
 step "pygame against Debian's SDL" pygame_sdl
 step "run: broker, controller, kiosk" run_headless
 finish 0
