@@ -62,6 +62,8 @@ while [ $# -gt 0 ]; do
         *) echo "try-pi-arm64.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
+[ -x "$SRC/scripts/install.sh" ] && [ -f "$SRC/pyproject.toml" ] ||
+    { echo "try-pi-arm64.sh: $SRC is no Floorman checkout (run the script where it lies)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "try-pi-arm64.sh: run it as root (debootstrap, chroot, mount)" >&2; exit 2; }
 [[ $WAIT =~ ^[0-9]+$ ]] || { echo "try-pi-arm64.sh: --seconds takes a number" >&2; exit 2; }
 for f in "${EXTRA_CA[@]}"; do
