@@ -462,6 +462,7 @@ print(\"video drivers:\", \" \".join(sdl.SDL_GetVideoDriver(i).decode()
 # installed code and /etc/floorman/table.yaml, gpiozero's MockFactory) until table 3 is
 # on its screen; the screenshot is copied out.
 write_run_scripts() {
+    rm -rf "$ROOT/tmp/try-pi-arm64"  # nothing left from an earlier version of this script
     mkdir -p "$ROOT/tmp/try-pi-arm64"
     chmod 755 "$ROOT/tmp/try-pi-arm64"
     cat >"$ROOT/tmp/try-pi-arm64/run.sh" <<'EOF'
