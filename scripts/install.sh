@@ -20,6 +20,8 @@
 #   --dry-run          print every action instead of doing it
 #   --root DIR         install into DIR, a throwaway root (tests): no apt-get, no users,
 #                      no owners, units enabled with systemctl --root, nothing started
+# Where systemd does not run (a chroot, a container, scripts/try-pi-arm64.sh) the units
+# are installed and enabled but not started: they start at the next boot.
 #   --pip-args "ARGS"  more pip arguments (an offline room: "--no-index --find-links DIR")
 #   PYTHON=python3.11  the interpreter of the virtual environment (default python3)
 # docs/raspberry-pi.md has the whole set-up.
@@ -344,12 +346,17 @@ systemctl_() {
     if [ -n "$ROOT" ]; then systemctl --root="$ROOT" "$@"; else systemctl "$@"; fi
 }
 
+# systemd runs this machine (sd_booted: /run/systemd/system); not in a chroot or a
+# container without it, where systemctl can enable units but not start or reload them
+SYSTEMD=0
+[ -z "$ROOT" ] && [ -d /run/systemd/system ] && SYSTEMD=1
+
 # install_unit FILE: into /etc/systemd/system (daemon-reload when it changed)
 install_unit() {
     put_file "$SRC/systemd/$1" "$(r /etc/systemd/system/"$1")" 0644
     if [ "$LAST" = 1 ]; then
         UNITS_CHANGED=1
-        [ -n "$ROOT" ] || run systemctl daemon-reload
+        [ "$SYSTEMD" = 0 ] || run systemctl daemon-reload
     fi
 }
 
@@ -370,7 +377,7 @@ disable_unit() {
     if [ "$state" = enabled ]; then
         did disabled "$unit"
         run systemctl_ disable --quiet "$unit"
-        [ -n "$ROOT" ] || run systemctl stop "$unit" || true
+        [ "$SYSTEMD" = 0 ] || run systemctl stop "$unit" || true
     else
         same "$unit (${state:-not installed}: not enabled)"
     fi
@@ -381,6 +388,8 @@ start_unit() {
     local unit=$1 changed=$2
     if [ -n "$ROOT" ]; then
         skip "starting $unit under --root"
+    elif [ "$SYSTEMD" = 0 ]; then
+        skip "starting $unit: systemd does not run here (a chroot?); it starts at boot"
     elif [ "$changed" = 1 ]; then
         did restarted "$unit"
         run systemctl restart "$unit"

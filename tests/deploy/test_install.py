@@ -80,6 +80,19 @@ def test_dry_run_on_this_machine_changes_nothing(src):
     assert {p: p.exists() for p in before} == before
 
 
+def test_without_systemd_units_are_enabled_but_not_started(src):
+    """In a chroot or a container systemd is not PID 1: systemctl can enable a unit
+    there but not start or reload one, so the installer says it skips the start
+    (scripts/try-pi-arm64.sh installs into such a chroot)."""
+    r = run(src, "kiosk", "--table", "7", "--dry-run")
+    if Path("/run/systemd/system").is_dir():
+        assert "skipped starting" not in r.stdout
+    else:
+        assert ("skipped starting floorman-kiosk@7.service: systemd does not run here"
+                in r.stdout), r.stdout
+        assert "would restart" not in r.stdout and "would start" not in r.stdout
+
+
 def test_bad_arguments_are_refused(src):
     for args in (["kiosk"], ["kiosk", "--table", "0"], ["kiosk", "--table", "1000"],
                  ["wall", "--name", "lobby"], ["controller", "--tables", "x"], ["dealer"],
