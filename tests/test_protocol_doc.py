@@ -253,3 +253,31 @@ def test_the_time_response_fits_the_schema():
     ((topic, payload),) = sent
     assert topic == "floorman/t/time/response/table-1"
     assert protocol.validate_example("time/response/table-1", json.loads(payload))["t0"] == 5123.25
+
+
+def test_every_director_row_names_exactly_the_defined_arguments():
+    """docs/protocol.md's table of director commands follows the commands' one definition
+    (controller/engine/commands.py): every argument is named in its row, and no other."""
+    from controller.engine import commands
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index("### Director commands"):]
+    section = section[:section.index("\n### ", 1)]
+    rows = {line.split("|")[1].strip().strip("`"): line.split("|")[2]
+            for line in section.splitlines() if line.startswith("| `")}
+    for cmd in protocol.DIRECTOR_COMMANDS:
+        if cmd in protocol.READ_ONLY:
+            continue
+        args_cell = rows[cmd]
+        named = set(re.findall(r"`([a-z_]+)`", args_cell))
+        defined = set(commands.arguments(cmd))
+        assert defined <= named, f"{cmd}: docs/protocol.md does not name {defined - named}"
+        # words in backticks that are neither an argument nor a value of one
+        values = {v for a in commands.BY_NAME[cmd].model_fields.values()
+                  for v in re.findall(r"'([a-z_]+)'", repr(a.annotation))}
+        nested = {k for a in commands.BY_NAME[cmd].model_fields.values()
+                  for k in getattr(a.annotation, "model_fields", {})}
+        for a in commands.BY_NAME[cmd].model_fields.values():
+            for inner in getattr(a.annotation, "__args__", ()):
+                nested |= set(getattr(inner, "model_fields", {}))
+        assert named - defined - values - nested == set(), cmd
