@@ -21,28 +21,18 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields
+import typing
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
+from pydantic import TypeAdapter, ValidationError
 
 from controller import resources
 from controller.engine.points import SYSTEMS
-from controller.engine.settings import (
-    Balancing,
-    BrokerSettings,
-    ChipRace,
-    Entries,
-    Ghosts,
-    HandForHand,
-    Level,
-    Points,
-    TimeCall,
-    TournamentSettings,
-)
-from controller.protocol import valid_prefix
+from controller.engine.settings import TournamentSettings
 
 __all__ = [
     "ConfigError",
@@ -66,11 +56,9 @@ PRESETS_ENV = "FLOORMAN_PRESETS"
 LANGUAGES = ("de", "en")
 #: the points systems the engine scores (one list: :data:`controller.engine.points.SYSTEMS`)
 POINTS_SYSTEMS = SYSTEMS
-ANTE_TYPES = ("standard", "big_blind")
 #: ``final_table_size: mode+1`` (002) is capped at this many players.
 MODE_PLUS_ONE_CAP = 9
-#: Sanity limit for physical seats at one table (001 §2 II: a sit & go takes up to 11).
-MAX_TABLE_SEATS = 12
+T = TypeVar("T")
 
 _MAX_NODES = 100_000
 _PRESET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
@@ -412,6 +400,7 @@ class _Bad:
         return "<bad>"
 
 
+#: a value that could not be read (already reported): no further problem is reported on it
 _BAD: Any = _Bad()
 
 
@@ -433,7 +422,7 @@ def _show(value: Any) -> str:
         return repr(value)
     if isinstance(value, dict):
         return "a mapping"
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return "a list"
     if isinstance(value, datetime.date):
         return f"a date ({value})"
@@ -449,15 +438,6 @@ def _did_you_mean(word: Any, choices: Iterable[str]) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _whole_seconds(minutes: float) -> int | None:
-    secs = minutes * 60
-    if not math.isfinite(secs):
-        return None
-    if abs(secs - round(secs)) > 1e-9:
-        return None
-    return int(round(secs))
-
-
 def _chips(text: str) -> int | None:
     """'1.000' / '1,000' / '1_000' / '1000' → 1000."""
     t = text.strip()
@@ -466,525 +446,321 @@ def _chips(text: str) -> int | None:
     return int(re.sub(r"[.,_' ]", "", t))
 
 
-# --------------------------------------------------------------------------- validation
+# --------------------------------------------------------------------------- checking
+#
+# Two steps. ``_Shape`` turns the located YAML into plain data of the settings' shape: the
+# file's conveniences (a level's minutes, ``blinds: 50/100``, ``level_minutes``, a break's
+# ``break: 10``, ``final_table_size: mode+1``) become the settings' fields, and every value
+# remembers the node (file, line) and key path it was written as. Then pydantic validates
+# the data against the settings' dataclasses (types, limits and the rules between keys are
+# theirs, :mod:`controller.engine.settings`), and each of its errors becomes a problem on the
+# node its ``loc`` came from.
 
-_TOP_KEYS = (
-    "name", "preset", "language", "table_seats", "players_per_table", "final_table_size",
-    "start_stack", "ante_type", "level_minutes", "structure", "heads_up_halves_level",
-    "time_call", "balancing", "hand_for_hand", "ghosts", "entries", "points", "chip_race",
-    "broker",
-)
+#: keys of a tournament file that are no settings field: defaults for the structure's entries
+_FILE_KEYS = ("ante_type", "level_minutes")
 _LEVEL_KEYS = ("minutes", "seconds", "blinds", "small_blind", "big_blind", "ante", "ante_type",
                "note")
 _BREAK_KEYS = ("break", "note")
 _BLIND_KEYS = ("blinds", "small_blind", "big_blind", "ante", "ante_type")
+#: what a key must be, where the type's own word ("a whole number", "a list") says too little
+_EXPECTED = {
+    "final_table_size": "a number of players or 'mode+1' (002)",
+    "structure": "a list of levels and breaks",
+    "structure[]": "a level like {minutes: 18, blinds: 50/100} or a break like {break: 10}",
+    "balancing.break_order": "highest, lowest or a list of table numbers",
+}
+_TYPES = {"int_type": "a whole number", "bool_type": "true or false", "string_type": "text",
+          "float_type": "a number", "tuple_type": "a list", "list_type": "a list",
+          "dict_type": "a mapping", "finite_number": "a finite number"}
+_LIMITS = {"greater_than_equal": "at least", "less_than_equal": "at most",
+           "greater_than": "more than", "less_than": "less than"}
 
-_Check = Callable[["_Validator", _Node, str], Any]
+Loc = tuple[Any, ...]
 
 
-class _Validator:
-    def __init__(self, main_file: str, problems: list[ConfigProblem]) -> None:
-        self.main_file = main_file
+class _Shape:
+    """Located YAML → plain data for pydantic, and ``where``: loc → (node, key path)."""
+
+    def __init__(self, problems: list[ConfigProblem]) -> None:
         self.problems = problems
+        self.where: dict[Loc, tuple[_Node, str]] = {}
 
-    # -- reporting
-
-    def bad(self, node: _Node, path: str, message: str) -> Any:
-        self.problems.append(ConfigProblem(node.file, node.at, path, message))
+    def bad(self, node: _Node, path: str, message: str, on_key: bool = False) -> Any:
+        line = node.key_line if on_key and node.key_line is not None else node.at
+        self.problems.append(ConfigProblem(node.file, line, path, message))
         return _BAD
 
-    def bad_key(self, node: _Node, path: str, message: str) -> None:
-        line = node.key_line if node.key_line is not None else node.line
-        self.problems.append(ConfigProblem(node.file, line, path, message))
+    def plain(self, node: _Node, loc: Loc, path: str) -> Any:
+        self.where[loc] = (node, path)
+        if node.is_map:
+            return {k: self.plain(c, (*loc, k), _join(path, k)) for k, c in node.value.items()}
+        if node.is_list:
+            return [self.plain(c, (*loc, i), f"{path}[{i}]") for i, c in enumerate(node.value)]
+        return node.value
 
-    def unknown_keys(self, m: _Node, path: str, allowed: Iterable[str]) -> None:
-        allowed = list(allowed)
-        for key, child in m.value.items():
-            if key not in allowed:
-                hint = _did_you_mean(key, allowed) or f"; allowed here: {', '.join(allowed)}"
-                self.bad_key(child, _join(path, key), f"unknown key '{key}'{hint}")
+    def tournament(self, doc: _Node) -> dict[str, Any]:
+        m: dict[str, _Node] = doc.value
+        data = self.plain(doc, (), "")
+        for key in _FILE_KEYS:
+            data.pop(key, None)
+        if not isinstance(data.get("preset"), str | None):
+            data["preset"] = _BAD  # reported with the presets
+        level_secs = None
+        if "level_minutes" in m:
+            level_secs = self.minutes(m["level_minutes"], "level_minutes", unlimited_ok=False)
+        if "structure" in m and m["structure"].is_list:
+            data["structure"] = [self.entry(item, i, level_secs, m.get("ante_type"))
+                                 for i, item in enumerate(m["structure"].value)]
+        final = data.get("final_table_size")
+        if isinstance(final, str) and re.sub(r"\s+", "", final.lower()) == "mode+1":
+            del data["final_table_size"]  # resolved once the table sizes are known
+        return data
 
-    # -- scalar checks
-
-    def integer(self, node: _Node, path: str, minimum: int | None = None,
-            maximum: int | None = None, allow_none: bool = False) -> Any:
-        v = node.value
-        if v is _BAD:
-            return _BAD
-        if v is None and allow_none:
-            return None
-        if isinstance(v, bool) or not isinstance(v, int):
-            extra = " or null" if allow_none else ""
-            return self.bad(node, path, f"must be a whole number{extra}, got {_show(v)}")
-        if minimum is not None and v < minimum:
-            return self.bad(node, path, f"must be at least {minimum}, got {v}")
-        if maximum is not None and v > maximum:
-            return self.bad(node, path, f"must be at most {maximum}, got {v}")
-        return v
-
-    def boolean(self, node: _Node, path: str) -> Any:
-        v = node.value
-        if v is _BAD:
-            return _BAD
-        if not isinstance(v, bool):
-            return self.bad(node, path, f"must be true or false, got {_show(v)}")
-        return v
-
-    def text(self, node: _Node, path: str, empty_ok: bool = True) -> Any:
-        v = node.value
-        if v is _BAD:
-            return _BAD
-        if not isinstance(v, str):
-            return self.bad(node, path, f"must be text, got {_show(v)}")
-        if not empty_ok and not v.strip():
-            return self.bad(node, path, "must not be empty")
-        return v
-
-    def choice(self, node: _Node, path: str, allowed: Iterable[str], what: str) -> Any:
-        allowed = list(allowed)
-        v = node.value
-        if v is _BAD:
-            return _BAD
-        if isinstance(v, str) and v in allowed:
-            return v
-        listing = ", ".join(allowed)
-        if not isinstance(v, str):
-            return self.bad(node, path, f"must be one of {listing}, got {_show(v)}")
-        return self.bad(node, path, f"unknown {what} '{v}'{_did_you_mean(v, allowed)}; "
-                        f"allowed: {listing}")
-
-    def minutes(self, node: _Node, path: str, unlimited_ok: bool, unit: str = "minutes") -> Any:
-        """A duration in ``unit`` (minutes or seconds) → seconds; ``None`` for unlimited."""
+    def minutes(self, node: _Node, path: str, unlimited_ok: bool) -> Any:
+        """A duration in minutes → seconds; ``None`` for unlimited."""
         v = node.value
         if v is _BAD:
             return _BAD
         if isinstance(v, str) and v.strip().lower() == "unlimited":
-            if unlimited_ok:
-                return None
-            return self.bad(node, path, "a break needs a length in minutes, not 'unlimited'")
+            return None if unlimited_ok else self.bad(node, path, "a break needs a length in "
+                                                      "minutes, not 'unlimited'")
         if isinstance(v, bool) or not isinstance(v, int | float):
             alt = " or 'unlimited'" if unlimited_ok else ""
-            return self.bad(node, path, f"must be a number of {unit}{alt}, got {_show(v)}")
-        secs: int | None
-        if unit == "seconds":
-            if isinstance(v, float):
-                return self.bad(node, path, f"must be whole seconds, got {v!r}")
-            secs = v
-        else:
-            secs = _whole_seconds(v)
-            if secs is None:
-                return self.bad(node, path, f"must come to whole seconds, got {v!r} minutes")
+            return self.bad(node, path, f"must be a number of minutes{alt}, got {_show(v)}")
+        secs = v * 60
+        if not math.isfinite(secs) or abs(secs - round(secs)) > 1e-9:
+            return self.bad(node, path, f"must come to whole seconds, got {v!r} minutes")
         if secs <= 0:
-            return self.bad(node, path, f"must be more than 0 {unit}, got {v!r}")
-        return secs
+            return self.bad(node, path, f"must be more than 0 minutes, got {v!r}")
+        return int(round(secs))
 
-    # -- sections
+    def unknown(self, m: dict[str, _Node], path: str, allowed: tuple[str, ...]) -> bool:
+        """Report the keys not in ``allowed``; whether there were any."""
+        for key, child in m.items():
+            if key not in allowed:
+                hint = _did_you_mean(key, allowed) or f"; allowed here: {', '.join(allowed)}"
+                self.bad(child, _join(path, key), f"unknown key '{key}'{hint}", on_key=True)
+        return any(key not in allowed for key in m)
 
-    def section(self, doc: dict[str, _Node], key: str, cls: type,
-                checks: dict[str, _Check]) -> tuple[Any, dict[str, Any], _Node | None]:
-        """Validate mapping ``key`` field by field → (instance or _BAD, raw values, node)."""
-        node = doc.get(key)
-        if node is None:
-            return cls(), {}, None
-        if not node.is_map:
-            return self.bad(node, key, f"must be a mapping with keys {', '.join(checks)}, got "
-                            f"{_show(node.value)}"), {}, node
-        self.unknown_keys(node, key, checks)
-        values: dict[str, Any] = {}
-        ok = True
-        for name, check in checks.items():
-            if name in node.value:
-                v = check(self, node.value[name], _join(key, name))
-                if v is _BAD:
-                    ok = False
-                else:
-                    values[name] = v
-        known = {f.name for f in fields(cls)}
-        inst = cls(**{k: v for k, v in values.items() if k in known}) if ok else _BAD
-        return inst, values, node
-
-
-def _int_check(minimum: int | None = None, maximum: int | None = None,
-               allow_none: bool = False) -> _Check:
-    return lambda v, node, path: v.integer(node, path, minimum, maximum, allow_none)
-
-
-def _bool_check() -> _Check:
-    return lambda v, node, path: v.boolean(node, path)
-
-
-def _choice_check(allowed: tuple[str, ...], what: str) -> _Check:
-    return lambda v, node, path: v.choice(node, path, allowed, what)
-
-
-def _break_order(v: _Validator, node: _Node, path: str) -> Any:
-    if isinstance(node.value, str):
-        return v.choice(node, path, ("highest", "lowest"), "break order")
-    if node.is_list:
-        if not node.value:
-            return v.bad(node, path, "the list of table numbers must not be empty")
-        out: list[int] = []
-        ok = True
-        for i, item in enumerate(node.value):
-            n = v.integer(item, f"{path}[{i}]", minimum=1)
-            if n is _BAD:
-                ok = False
-            elif n in out:
-                v.bad(item, f"{path}[{i}]", f"table {n} is listed twice")
-                ok = False
-            else:
-                out.append(n)
-        return tuple(out) if ok else _BAD
-    return v.bad(node, path, "must be highest, lowest or a list of table numbers, got "
-                 f"{_show(node.value)}")
-
-
-_TIME_CALL: dict[str, _Check] = {
-    "seconds": _int_check(1),
-    "countdown": _int_check(0),
-    "red_seconds": _int_check(0),
-}
-_BALANCING: dict[str, _Check] = {
-    "tolerance": _int_check(1),
-    "break_order": _break_order,
-}
-_HAND_FOR_HAND: dict[str, _Check] = {
-    "auto": _bool_check(),
-    "clock": _choice_check(("runs", "stops", "deduct"), "hand-for-hand clock policy"),
-    "deduct_seconds": _int_check(1),
-    "cross_table_busts": _choice_check(("share", "stack"), "cross-table bust rule"),
-}
-_GHOSTS: dict[str, _Check] = {
-    "enabled": _bool_check(),
-    "remove_after_levels": _int_check(1),
-    "remove_at_first_break": _bool_check(),
-}
-_ENTRIES: dict[str, _Check] = {
-    "rebuys": _int_check(0),
-    "rebuy_until_level": _int_check(0),
-    "addon_after_level": _int_check(1, allow_none=True),
-    "auto_addon_multiplier": _int_check(0),
-    "reentries": _int_check(0),
-    "reentry_until_level": _int_check(0),
-    "late_registration_levels": _int_check(0),
-}
-_POINTS: dict[str, _Check] = {
-    "system": _choice_check(POINTS_SYSTEMS, "points system"),
-    "knockout": _bool_check(),
-    "knockout_drawn_names": _int_check(0),
-    "knockout_drawn_bonus": _int_check(0),
-    "bounty": _choice_check(("none", "bounty", "mystery"), "bounty mode"),
-    "mystery_names": _int_check(1),
-    "places": _int_check(1, allow_none=True),
-}
-
-
-def _prefix(v: _Validator, node: _Node, path: str) -> Any:
-    t = v.text(node, path, empty_ok=False)
-    if t is _BAD or valid_prefix(t):
-        return t
-    return v.bad(node, path, "must be topic levels of letters, digits, _ . - joined by / "
-                 f"(no wildcards), got {_show(t)}")
-
-
-_BROKER: dict[str, _Check] = {
-    "host": lambda v, node, path: v.text(node, path, empty_ok=False),
-    "port": _int_check(1, 65535),
-    "prefix": _prefix,
-    "username": lambda v, node, path: v.text(node, path, empty_ok=False),
-    "password": lambda v, node, path: v.text(node, path),
-    "tls_ca": lambda v, node, path: v.text(node, path, empty_ok=False),
-}
-_CHIP_RACE: dict[str, _Check] = {
-    "start": _choice_check(("seat_1", "left_of_dealer"), "chip-race start"),
-    "rounding": _choice_check(("up", "half_up"), "chip-race rounding"),
-    "one_chip_per_player": _bool_check(),
-}
-
-
-def _structure(v: _Validator, node: _Node, default_seconds: int | None,
-               default_ante_type: str) -> Any:
-    """``structure`` → a list of levels, or _BAD after reporting every problem in it."""
-    if not node.is_list:
-        return v.bad(node, "structure", "must be a list of levels and breaks, got "
-                     f"{_show(node.value)}")
-    items: list[_Node] = node.value
-    if not items:
-        return v.bad(node, "structure", "is empty: give at least one level")
-    parsed: list[Any] = []
-    for i, item in enumerate(items):
-        path = f"structure[{i}]"
+    def entry(self, item: _Node, i: int, level_secs: Any, ante_type: _Node | None) -> Any:
+        """One entry of ``structure`` → the fields of a :class:`Level`."""
+        loc, path = ("structure", i), f"structure[{i}]"
+        self.where[loc] = (item, path)
         if not item.is_map:
-            parsed.append(v.bad(item, path, "must be a level like {minutes: 18, blinds: "
-                                f"50/100}} or a break like {{break: 10}}, got {_show(item.value)}"))
-        elif "break" in item.value:
-            parsed.append(_break(v, item, path))
+            return item.value
+        m: dict[str, _Node] = item.value
+        out: dict[str, Any] = {}
+
+        def take(key: str, as_key: str | None = None) -> None:  # a key written as it is
+            out[as_key or key] = self.plain(m[key], (*loc, as_key or key), _join(path, key))
+
+        if "break" in m:
+            for key, child in m.items():
+                if key in _BLIND_KEYS:
+                    self.bad(child, _join(path, key), "a break has no blinds or ante; remove "
+                             f"'{key}' or make this a level", on_key=True)
+                elif key in ("minutes", "seconds"):
+                    self.bad(child, _join(path, key), "a break gives its length as "
+                             "'break: <minutes>'", on_key=True)
+            self.unknown({k: c for k, c in m.items() if k not in _LEVEL_KEYS}, path, _BREAK_KEYS)
+            take("break", "seconds")
+            out.update(kind="break", seconds=self.minutes(m["break"], _join(path, "break"),
+                                                          unlimited_ok=False))
+            if "note" in m:
+                take("note")
+            return out
+        if self.unknown(m, path, _LEVEL_KEYS + ("break",)) and any(
+                _did_you_mean(k, ("break",)) for k in m if k not in _LEVEL_KEYS):
+            return _BAD  # a misspelt break ("brake: 10"): the unknown key says it all
+        out["kind"] = "level"
+        if "minutes" in m and "seconds" in m:
+            out["seconds"] = self.bad(m["seconds"], _join(path, "seconds"), "give either "
+                                      "minutes or seconds, not both", on_key=True)
+        elif "minutes" in m:
+            take("minutes", "seconds")
+            out["seconds"] = self.minutes(m["minutes"], _join(path, "minutes"), unlimited_ok=True)
+        elif "seconds" in m:
+            take("seconds")
+            if isinstance(out["seconds"], str) and out["seconds"].strip().lower() == "unlimited":
+                out["seconds"] = None
+        elif level_secs is not None:
+            out["seconds"] = level_secs
         else:
-            parsed.append(_level(v, item, path, default_seconds, default_ante_type))
-    ok = all(lvl is not _BAD for lvl in parsed)
-    # structure-wide checks, on whatever could be read
-    has_level = any(it.is_map and "break" not in it.value for it in items)
-    if not has_level:
-        v.bad(node, "structure", "has no playing level, only breaks")
-        ok = False
-    last = len(items) - 1
-    for i, lvl in enumerate(parsed):
-        if lvl is not _BAD and lvl.seconds is None and i != last:
-            key = "minutes" if "minutes" in items[i].value else "seconds"
-            v.bad(items[i].value[key], f"structure[{i}].{key}", "only the last level can be "
-                  f"unlimited (003 7); {last - i} more entries follow it")
-            ok = False
-    if has_level and parsed[last] is not _BAD and parsed[last].is_break:
-        v.bad(items[last], f"structure[{last}]", "the structure ends with a break: the clock "
-              "would stay in it for good; end with a level")
-        ok = False
-    return parsed if ok else _BAD
-
-
-def _note(v: _Validator, m: dict[str, _Node], path: str) -> Any:
-    if "note" not in m:
-        return ""
-    return v.text(m["note"], _join(path, "note"))
-
-
-def _break(v: _Validator, item: _Node, path: str) -> Any:
-    m = item.value
-    ok = True
-    for key, child in m.items():
-        if key in _BLIND_KEYS:
-            v.bad_key(child, _join(path, key), f"a break has no blinds or ante; remove '{key}' "
-                      "or make this a level")
-            ok = False
-        elif key in ("minutes", "seconds"):
-            v.bad_key(child, _join(path, key), "a break gives its length as 'break: <minutes>'")
-            ok = False
-        elif key not in _BREAK_KEYS:
-            hint = _did_you_mean(key, _BREAK_KEYS) or f"; allowed here: {', '.join(_BREAK_KEYS)}"
-            v.bad_key(child, _join(path, key), f"unknown key '{key}'{hint}")
-            ok = False
-    secs = v.minutes(m["break"], _join(path, "break"), unlimited_ok=False)
-    note = _note(v, m, path)
-    if not ok or secs is _BAD or note is _BAD:
-        return _BAD
-    return Level(kind="break", seconds=secs, note=note)
-
-
-def _level(v: _Validator, item: _Node, path: str, default_seconds: int | None,
-           default_ante_type: str) -> Any:
-    m = item.value
-    v.unknown_keys(item, path, _LEVEL_KEYS + ("break",))
-    ok = not any(k not in _LEVEL_KEYS for k in m)
-    if any(_did_you_mean(k, ("break",)) for k in m if k not in _LEVEL_KEYS):
-        return _BAD  # a misspelt break ("brake: 10"): the unknown key says it all
-
-    # duration
-    secs: Any
-    if "minutes" in m and "seconds" in m:
-        v.bad_key(m["seconds"], _join(path, "seconds"), "give either minutes or seconds, not both")
-        secs = _BAD
-    elif "minutes" in m:
-        secs = v.minutes(m["minutes"], _join(path, "minutes"), unlimited_ok=True)
-    elif "seconds" in m:
-        secs = v.minutes(m["seconds"], _join(path, "seconds"), unlimited_ok=True, unit="seconds")
-    elif default_seconds is not None:
-        secs = default_seconds
-    else:
-        secs = v.bad(item, path, "missing 'minutes' (or 'seconds'), and no level_minutes "
-                     "default is set")
-
-    # blinds
-    sb: Any = _BAD
-    bb: Any = _BAD
-    ante: Any = 0
-    ante_in_blinds = False
-    if "blinds" in m:
-        bnode = m["blinds"]
-        bpath = _join(path, "blinds")
-        if "small_blind" in m or "big_blind" in m:
-            v.bad_key(bnode, bpath, "give either blinds: SB/BB or small_blind/big_blind, not both")
+            out["seconds"] = self.bad(item, path, "missing 'minutes' (or 'seconds'), and no "
+                                      "level_minutes default is set")
+        if "blinds" in m:
+            self.blinds(m, loc, path, out)
         else:
-            parts = bnode.value.split("/") if isinstance(bnode.value, str) else []
-            nums = [_chips(p) for p in parts]
-            if len(parts) not in (2, 3) or any(n is None for n in nums):
-                v.bad(bnode, bpath, "must look like SB/BB or SB/BB/ante, e.g. 50/100 or "
-                      f"1000/2000/200, got {_show(bnode.value)}")
-            else:
-                sb, bb = nums[0], nums[1]
-                if len(nums) == 3:
-                    ante_in_blinds = True
-                    if "ante" in m:
-                        v.bad_key(m["ante"], _join(path, "ante"), "the ante is already given in "
-                                  "blinds (SB/BB/ante)")
-                        ante = _BAD
-                    else:
-                        ante = nums[2]
-                if sb < 1:
-                    sb = v.bad(bnode, bpath, f"the small blind must be at least 1, got {sb}")
-                elif bb < sb:
-                    bb = v.bad(bnode, bpath, f"the big blind must be at least the small blind "
-                               f"({sb}), got {bb}")
-    else:
-        for key in ("small_blind", "big_blind"):
-            if key not in m:
-                v.bad(item, _join(path, key), "missing (or give blinds: SB/BB)")
-        if "small_blind" in m:
-            sb = v.integer(m["small_blind"], _join(path, "small_blind"), minimum=1)
-        if "big_blind" in m:
-            bb_node = m["big_blind"]
-            bb = v.integer(bb_node, _join(path, "big_blind"), minimum=1)
-            if sb is not _BAD and bb is not _BAD and bb < sb:
-                bb = v.bad(bb_node, _join(path, "big_blind"),
-                           f"must be at least small_blind ({sb}), got {bb}")
-    if "ante" in m and not ante_in_blinds:
-        ante = v.integer(m["ante"], _join(path, "ante"), minimum=0)
-    ante_type: Any = default_ante_type
-    if "ante_type" in m:
-        ante_type = v.choice(m["ante_type"], _join(path, "ante_type"), ANTE_TYPES, "ante type")
-    note = _note(v, m, path)
-    values = (secs, sb, bb, ante, ante_type, note)
-    if not ok or any(x is _BAD for x in values):
-        return _BAD
-    return Level(kind="level", seconds=secs, small_blind=sb, big_blind=bb, ante=ante,
-                 ante_type=ante_type, note=note)
-
-
-def _build(doc: _Node, v: _Validator, preset_ok: bool,
-           partial: bool = False) -> TournamentSettings | None:
-    """The settings of a merged document, or None after reporting its problems. ``partial``
-    (a preset on its own): keys a tournament file must give are not reported as missing,
-    and the result is None when one is."""
-    m: dict[str, _Node] = doc.value
-    v.unknown_keys(doc, "", _TOP_KEYS)
-    bad = False
-
-    def need(key: str) -> _Node | None:
-        if key in m:
-            return m[key]
-        if preset_ok and not partial:
-            who = "the tournament file or its preset" if "preset" in m else "the tournament file"
-            v.problems.append(ConfigProblem(v.main_file, None, key, f"missing: {who} must set "
-                                            f"{key}"))
-        return None
-
-    def val(key: str, check: Callable[[_Node, str], Any], default: Any) -> Any:
-        nonlocal bad
-        if key not in m:
-            return default
-        out = check(m[key], key)
-        if out is _BAD:
-            bad = True
+            for key in ("small_blind", "big_blind"):
+                if key not in m:
+                    self.bad(item, _join(path, key), "missing (or give blinds: SB/BB)")
+        for key in ("small_blind", "big_blind", "ante", "ante_type", "note"):
+            if key in m and key not in out:
+                take(key)
+        if "ante_type" not in out and ante_type is not None:  # the top level's default
+            out["ante_type"] = ante_type.value
+            self.where[(*loc, "ante_type")] = (ante_type, "ante_type")
         return out
 
-    name_node = need("name")
-    name = v.text(name_node, "name", empty_ok=False) if name_node else _BAD
-    preset = m["preset"].value if "preset" in m and isinstance(m["preset"].value, str) else None
-    language = val("language", lambda n, p: v.choice(n, p, LANGUAGES, "language"), "en")
-    table_seats = val("table_seats", lambda n, p: v.integer(n, p, 2, MAX_TABLE_SEATS), 10)
-    ppt = val("players_per_table", lambda n, p: v.integer(n, p, 2), 9)
-    stack_node = need("start_stack")
-    start_stack = v.integer(stack_node, "start_stack", minimum=1) if stack_node else _BAD
-    heads_up = val("heads_up_halves_level", v.boolean, False)
-    ante_type = val("ante_type", lambda n, p: v.choice(n, p, ANTE_TYPES, "ante type"),
-                    "standard")
-    level_secs = val("level_minutes", lambda n, p: v.minutes(n, p, unlimited_ok=False), None)
+    def blinds(self, m: dict[str, _Node], loc: Loc, path: str, out: dict[str, Any]) -> None:
+        """``blinds: SB/BB`` or ``SB/BB/ante`` (thousands may be grouped: ``1.000/2.000``)."""
+        node, bpath = m["blinds"], _join(path, "blinds")
+        if "small_blind" in m or "big_blind" in m:
+            out["small_blind"] = out["big_blind"] = self.bad(
+                node, bpath, "give either blinds: SB/BB or small_blind/big_blind, not both",
+                on_key=True)
+            return
+        parts = node.value.split("/") if isinstance(node.value, str) else []
+        nums = [_chips(p) for p in parts]
+        if len(parts) not in (2, 3) or any(n is None for n in nums):
+            out["small_blind"] = out["big_blind"] = self.bad(
+                node, bpath, "must look like SB/BB or SB/BB/ante, e.g. 50/100 or 1000/2000/200, "
+                f"got {_show(node.value)}")
+            return
+        for key, n in zip(("small_blind", "big_blind", "ante"), nums, strict=False):
+            out[key] = n
+            self.where[(*loc, key)] = (node, bpath)
+        if len(nums) == 3 and "ante" in m:
+            out["ante"] = self.bad(m["ante"], _join(path, "ante"), "the ante is already given "
+                                   "in blinds (SB/BB/ante)", on_key=True)
 
-    # structure
-    structure: Any = _BAD
-    snode = need("structure")
-    if snode is not None:
-        structure = _structure(v, snode, None if level_secs is _BAD else level_secs,
-                               "standard" if ante_type is _BAD else ante_type)
-    n_levels: int | None = None
-    if structure is not _BAD:
-        n_levels = sum(1 for lvl in structure if not lvl.is_break)
-    if structure is not _BAD and start_stack is not _BAD:
-        first_bb = next(lvl.big_blind for lvl in structure if not lvl.is_break)
-        if start_stack < first_bb and stack_node is not None:
-            start_stack = v.bad(stack_node, "start_stack", f"must be at least the first big "
-                                f"blind ({first_bb}), got {start_stack}")
 
-    # table sizes
-    if ppt is not _BAD and table_seats is not _BAD and ppt > table_seats:
-        ppt = v.bad(m["players_per_table"] if "players_per_table" in m else m["table_seats"],
-                    "players_per_table" if "players_per_table" in m else "table_seats",
-                    f"players_per_table ({ppt}) must be at most table_seats ({table_seats})")
-    final: Any = 9
-    if "final_table_size" in m:
-        fnode = m["final_table_size"]
-        fv = fnode.value
-        if isinstance(fv, str) and re.sub(r"\s+", "", fv.lower()) == "mode+1":
-            if ppt is _BAD or table_seats is _BAD:
-                final = _BAD
-            else:
-                final = min(ppt + 1, MODE_PLUS_ONE_CAP, table_seats)
-        elif isinstance(fv, int) and not isinstance(fv, bool):
-            final = v.integer(fnode, "final_table_size", minimum=2)
-            if final is not _BAD and table_seats is not _BAD and final > table_seats:
-                final = v.bad(fnode, "final_table_size", f"must be at most table_seats "
-                              f"({table_seats}), got {final}")
+def _is_branch(loc: Loc, i: int, where: dict[Loc, Any]) -> bool:
+    # pydantic names a union member in the loc ("literal['highest','lowest']", "tuple[...]")
+    part = loc[i]
+    return isinstance(part, str) and "[" in part and part != "[key]" and loc[:i + 1] not in where
+
+
+def _mismatch(err: Any) -> bool:
+    """The input is not of this type at all (another branch of a union may fit it)."""
+    kind = err["type"]
+    return kind.endswith("_type") or (kind == "literal_error" and not isinstance(err["input"],
+                                                                                 str))
+
+
+def _errors(exc: ValidationError, where: dict[Loc, Any]) -> list[tuple[Loc, Any]]:
+    """pydantic's errors with union branches resolved: of a union's errors those of a branch
+    the input fitted, or the first when it fitted none."""
+    out: list[tuple[Loc, Any]] = []
+    unions: dict[Loc, list[tuple[Loc, Any, bool]]] = {}
+    for err in exc.errors():
+        loc = tuple(err["loc"])
+        tag = next((i for i in range(len(loc)) if _is_branch(loc, i, where)), None)
+        if tag is None:
+            out.append((loc, err))
         else:
-            final = v.bad(fnode, "final_table_size", "must be a number of players or 'mode+1' "
-                          f"(002), got {_show(fv)}")
-    elif table_seats is not _BAD:
-        final = min(9, table_seats)  # the default: 000 4.3, never more than the seats
+            unions.setdefault(loc[:tag], []).append(
+                (loc[:tag] + loc[tag + 1:], err, len(loc) == tag + 1 and _mismatch(err)))
+    for errs in unions.values():
+        fitted = [(loc, err) for loc, err, mismatch in errs if not mismatch]
+        out += fitted or [errs[0][:2]]
+    return out
 
-    # sections
-    time_call, _, tc_node = v.section(m, "time_call", TimeCall, _TIME_CALL)
-    if time_call is not _BAD and tc_node is not None:
-        total = time_call.seconds + time_call.countdown
-        if "red_seconds" not in tc_node.value:
-            # the default (10) never marks more than the whole time call
-            time_call = dataclasses.replace(time_call,
-                                            red_seconds=min(time_call.red_seconds, total))
-        elif time_call.red_seconds > total:
-            time_call = v.bad(tc_node.value["red_seconds"], "time_call.red_seconds",
-                              f"must be at most seconds + countdown ({total}), got "
-                              f"{time_call.red_seconds}")
-    balancing, _, _ = v.section(m, "balancing", Balancing, _BALANCING)
-    h4h, _, _ = v.section(m, "hand_for_hand", HandForHand, _HAND_FOR_HAND)
-    ghosts, _, _ = v.section(m, "ghosts", Ghosts, _GHOSTS)
-    entries, _, e_node = v.section(m, "entries", Entries, _ENTRIES)
-    if entries is not _BAD and e_node is not None:
-        entries = _check_entries(v, entries, e_node, n_levels)
-    points, _, _ = v.section(m, "points", Points, _POINTS)
-    chip_race, _, _ = v.section(m, "chip_race", ChipRace, _CHIP_RACE)
-    broker, _, _ = v.section(m, "broker", BrokerSettings, _BROKER)
 
-    parts = (name, start_stack, structure, language, table_seats, ppt, final, heads_up,
-             time_call, balancing, h4h, ghosts, entries, points, chip_race, broker)
-    if bad or any(p is _BAD for p in parts) or v.problems:
+def _keys(cls: Any, loc: Loc) -> list[str]:
+    """The fields of the dataclass at ``loc`` below ``cls`` (none if it is no dataclass)."""
+    for part in loc:
+        cls = typing.get_type_hints(cls).get(part) if isinstance(part, str) else None
+        if not dataclasses.is_dataclass(cls):
+            return []
+    return [f.name for f in dataclasses.fields(cls)]
+
+
+def _path(loc: Loc) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+
+
+def _message(cls: Any, loc: Loc, path: str, err: Any, extra_keys: tuple[str, ...]) -> str:
+    kind, got, ctx = err["type"], err.get("input"), err.get("ctx") or {}
+    if kind == "setting":
+        return str(err["msg"])
+    if kind in ("unexpected_keyword_argument", "extra_forbidden") or (
+            loc and loc[-1] == "[key]"):
+        key = got if loc[-1] == "[key]" else loc[-1]
+        allowed = (_keys(cls, loc[:-1]) + list(extra_keys if len(loc) == 1 else ())
+                   if kind != "literal_error" else re.findall(r"'([^']*)'", ctx["expected"]))
+        hint = _did_you_mean(key, allowed) or f"; allowed here: {', '.join(allowed)}"
+        return f"unknown key '{key}'{hint}"
+    expected = _EXPECTED.get(re.sub(r"\[\d+\]", "[]", path)) if _mismatch(err) else None
+    if kind == "literal_error" and not expected:
+        allowed = re.findall(r"'([^']*)'", ctx["expected"])
+        if isinstance(got, str):
+            what = str(loc[-1]).replace("_", " ") if loc and isinstance(loc[-1], str) else "value"
+            return (f"unknown {what} '{got}'{_did_you_mean(got, allowed)}; allowed: "
+                    + ", ".join(allowed))
+        return f"must be one of {', '.join(allowed)}, got {_show(got)}"
+    if kind in _LIMITS:
+        limit = next(iter(ctx.values()))
+        return f"must be {_LIMITS[kind]} {limit:g}, got {got!r}"
+    if kind in ("string_too_short", "too_short"):
+        return "must not be empty"
+    if kind == "dataclass_type":
+        expected = expected or f"a mapping with keys {', '.join(_keys(cls, loc))}"
+    expected = expected or _TYPES.get(kind) or str(err["msg"]).removeprefix("Input should be ")
+    return f"must be {expected}, got {_show(got)}"
+
+
+def validate(cls: type[T], data: Any, shape: _Shape, main_file: str, *, context: Any = None,
+             missing: str | None = "", extra_keys: tuple[str, ...] = ()) -> T | None:
+    """``data`` (made by ``shape``) as ``cls``, or None after adding a problem for each of
+    pydantic's errors on the node it came from. ``missing``: who must set a missing key
+    (None: a missing key is no problem, e.g. a preset on its own)."""
+    try:
+        return TypeAdapter(cls).validate_python(data, context=context)
+    except ValidationError as exc:
+        for loc, err in _errors(exc, shape.where):
+            if err.get("input") is _BAD or (err["type"] == "too_short" and err["input"]):
+                continue  # reported when read; "too short" after its items failed
+            if err["type"] == "missing":
+                if missing is not None:
+                    key = _path(loc)
+                    shape.problems.append(ConfigProblem(main_file, None, key,
+                                                        f"missing: {missing} must set {key}"))
+                continue
+            ctx = err.get("ctx") or {}
+            at = (*(p for p in loc if p != "[key]"), *ctx.get("at", ()))
+            if at not in shape.where and ctx.get("instead") in shape.where:
+                at = ctx["instead"]
+            node, path = shape.where.get(at, (None, _path(at)))
+            up = at
+            while node is None and up:  # a key not written: the line of the nearest one that is
+                up = up[:-1]
+                node = shape.where.get(up, (None, ""))[0]
+            line = None if node is None else (
+                node.key_line or node.line if err["type"] == "unexpected_keyword_argument"
+                else node.at)
+            message = _message(cls, loc, path, err, extra_keys)
+            if path.endswith("blinds") and loc[-1] != "blinds":  # one of SB/BB/ante
+                message = f"the {str(loc[-1]).replace('_', ' ')} {message}"
+            found = ConfigProblem(node.file if node else main_file, line, path, message)
+            if found not in shape.problems:  # one default for many levels: said once
+                shape.problems.append(found)
         return None
-    return TournamentSettings(
-        name=name.strip(), structure=tuple(structure), start_stack=start_stack, preset=preset,
-        language=language, table_seats=table_seats, players_per_table=ppt,
-        final_table_size=final, heads_up_halves_level=heads_up, time_call=time_call,
-        balancing=balancing, hand_for_hand=h4h, ghosts=ghosts, entries=entries, points=points,
-        chip_race=chip_race, broker=broker,
-    )
 
 
-def _check_entries(v: _Validator, e: Entries, node: _Node, n_levels: int | None) -> Any:
-    m = node.value
-    ok = True
+def _check(doc: _Node, main_file: str, problems: list[ConfigProblem], preset_ok: bool,
+           partial: bool = False) -> TournamentSettings | None:
+    """The settings of a merged document, or None after reporting its problems. ``partial``
+    (a preset on its own): keys a tournament file must give are not reported as missing."""
+    shape = _Shape(problems)
+    data = shape.tournament(doc)
+    structure = data.get("structure")
+    levels = (sum(1 for e in structure if isinstance(e, dict) and e.get("kind") == "level")
+              if isinstance(structure, list) else None)
+    who = "the tournament file or its preset" if "preset" in doc.value else "the tournament file"
+    s = validate(TournamentSettings, data, shape, main_file, context={"levels": levels},
+                 missing=who if preset_ok and not partial else None, extra_keys=_FILE_KEYS)
+    if s is None or problems:
+        return None
+    # defaults that depend on other keys
+    final = s.final_table_size if "final_table_size" in data else min(9, s.table_seats)
+    if "final_table_size" in doc.value and "final_table_size" not in data:  # mode+1 (002)
+        final = min(s.players_per_table + 1, MODE_PLUS_ONE_CAP, s.table_seats)
+    tc = s.time_call
+    if "red_seconds" not in data.get("time_call", {}):  # the default never exceeds the call
+        tc = dataclasses.replace(tc, red_seconds=min(tc.red_seconds, tc.seconds + tc.countdown))
+    return dataclasses.replace(s, final_table_size=final, time_call=tc)
 
-    def bad(key: str, message: str) -> None:
-        nonlocal ok
-        v.bad(m[key] if key in m else node, f"entries.{key}", message)
-        ok = False
-
-    if e.rebuys > 0 and e.rebuy_until_level < 1:
-        bad("rebuy_until_level", "must be at least 1 when rebuys are allowed")
-    if e.reentries > 0 and e.reentry_until_level < 1:
-        bad("reentry_until_level", "must be at least 1 when re-entries are allowed")
-    if e.auto_addon_multiplier > 0 and e.addon_after_level is None:
-        bad("auto_addon_multiplier", "needs addon_after_level (when the add-on phase is)")
-    if n_levels is not None:
-        for key in ("rebuy_until_level", "reentry_until_level", "late_registration_levels",
-                    "addon_after_level"):
-            value = getattr(e, key)
-            if key in m and value is not None and value > n_levels:
-                bad(key, f"the structure has only {n_levels} levels, got {value}")
-    return e if ok else _BAD
 
 
 # --------------------------------------------------------------------------- public API
@@ -1004,9 +780,8 @@ def _load(text: str, filename: str, base_dir: Path | None,
         raise ConfigError(problems)
     chain = [(own_path.resolve(), filename)] if own_path is not None else []
     merged, preset_ok = _resolve(doc, base_dir, chain, problems)
-    v = _Validator(filename, problems)
     try:
-        settings = _build(merged, v, preset_ok)
+        settings = _check(merged, filename, problems, preset_ok)
     except RecursionError:  # pragma: no cover - only with absurd nesting
         problems.append(ConfigProblem(filename, None, "", "the document is nested too deeply"))
         settings = None
@@ -1090,9 +865,8 @@ def load_preset(path: str | os.PathLike) -> PresetSummary:
     if doc is None:
         raise ConfigError(problems)
     merged, preset_ok = _resolve(doc, p.parent, [(p.resolve(), shown)], problems)
-    v = _Validator(shown, problems)
     try:
-        _build(merged, v, preset_ok, partial=True)
+        _check(merged, shown, problems, preset_ok, partial=True)
     except RecursionError:  # pragma: no cover - only with absurd nesting
         problems.append(ConfigProblem(shown, None, "", "the document is nested too deeply"))
     if problems:
@@ -1140,10 +914,9 @@ def main_check(path: str, as_preset: bool | None = None) -> int:
 
 # The loader's parts other file formats build on (kiosk/config.py checks the kiosk file with
 # them): public names, so that other packages import nothing private from here.
-BAD = _BAD  #: a value that failed its check (already reported)
-BROKER_CHECKS = _BROKER  #: the checks of a ``broker:`` section, by key
+BAD = _BAD  #: a value that could not be read (already reported)
 Node = _Node
-Validator = _Validator
+Shape = _Shape
 key_path = _join
 parse_yaml = _parse
 read_file = _read

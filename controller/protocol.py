@@ -22,6 +22,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine import commands
+from controller.engine.settings import TOPIC_PREFIX
 
 VERSION = 1
 #: largest payload the controller reads; anything bigger is rejected unread
@@ -29,8 +30,8 @@ MAX_PAYLOAD = 16 * 1024
 
 DEFAULT_PREFIX = "floorman/default"
 #: a topic prefix: levels of letters, digits, _ . - joined by / (no wildcards, no newline);
-#: the one definition the YAML loader, broker-config and the clients all use
-PREFIX = re.compile(r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*")
+#: one definition (the settings' ``broker.prefix``) the loader, broker-config and clients use
+PREFIX = re.compile(TOPIC_PREFIX)
 
 
 def valid_prefix(text: object) -> bool:

@@ -149,7 +149,7 @@ class KioskApp:
 
         # state, owned by the main thread (paho's thread writes link.state; we copy)
         self.state: dict[str, dict[str, Any]] = {}
-        self.language = config.language or "en"
+        self.language: str = config.language or "en"
         self.view = ScreenView(role=role, table=table, state=self.state, language=self.language)
         self._renderer_factory = renderer_factory
         self.renderer = self._make_renderer()

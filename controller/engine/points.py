@@ -32,9 +32,9 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Protocol
+from typing import Protocol, get_args
 
-from controller.engine.settings import Points
+from controller.engine.settings import Points, PointsSystem
 
 __all__ = [
     "ACE_OF_SPADES_ATTENDANCE_POINT",
@@ -85,15 +85,9 @@ __all__ = [
 
 Number = int | float | Fraction
 
-#: The values of ``Points.system`` this module scores.
-SYSTEMS: tuple[str, ...] = (
-    "none",  # no points
-    "psc_ranking",  # 000 5.4
-    "landesliga",  # 000 4.18
-    "multi_round",  # 000 4.19
-    "ace_of_spades",  # 003 6
-    "qualifier",  # 001 §2 III
-)
+#: The values of ``Points.system`` this module scores (none, psc_ranking 000 5.4, landesliga
+#: 000 4.18, multi_round 000 4.19, ace_of_spades 003 6, qualifier 001 §2 III).
+SYSTEMS: tuple[str, ...] = get_args(PointsSystem)
 
 # --------------------------------------------------------------------------
 # Shared places (000 9.5)

@@ -4,13 +4,69 @@ The engine reads only these dataclasses; :mod:`controller.config` turns YAML
 (with club-preset inheritance) into them and reports every mistake with file,
 line and key path. All durations are in **seconds** unless a name says
 otherwise; all chip amounts are whole chips.
+
+The limits are part of the types (``Annotated`` with pydantic's ``Field`` and
+``Strict``: ``true`` is not a number, ``"10"`` is not a number, ``7.0`` is not
+a whole number), and the rules between two keys are validators on the later
+key (``info.data`` holds the keys validated before it). The YAML loader and
+:func:`from_data` validate with ``pydantic.TypeAdapter(TournamentSettings)``;
+building a dataclass by hand checks nothing.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, ConfigDict, Field, Strict, StringConstraints, ValidationInfo
+from pydantic_core import PydanticCustomError
+
+#: every settings class: an unknown key is an error, not ignored
+_CONFIG = ConfigDict(extra="forbid")
+#: Sanity limit for physical seats at one table (001 §2 II: a sit & go takes up to 11).
+MAX_TABLE_SEATS = 12
+#: an MQTT topic prefix: levels of letters, digits, _ . - joined by / (no wildcards, no newline)
+TOPIC_PREFIX = r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
+#: the values of ``Points.system`` (:mod:`controller.engine.points` scores each)
+PointsSystem = Literal["none", "psc_ranking", "landesliga", "multi_round", "ace_of_spades",
+                       "qualifier"]
+
+
+def problem(message: str, **ctx: Any) -> PydanticCustomError:
+    """A broken rule between keys. ``at``: where below the checked value it is (a loc tuple
+    appended to the value's); ``instead``: the loc to report it on when the checked key was
+    not written (it has its default)."""
+    return PydanticCustomError("setting", message, ctx)
+
+
+def _rule(check: Callable[[Any, ValidationInfo], None]) -> AfterValidator:
+    """A rule between keys: checked for a tournament file (the loader passes a context with
+    ``levels``, the structure's playing levels), not when the log is replayed (the log is the
+    record, written by the engine under the rules of its day)."""
+    def run(value: Any, info: ValidationInfo) -> Any:
+        if isinstance(info.context, dict):
+            check(value, info)
+        return value
+    return AfterValidator(run)
+
+
+def _within_structure(value: int | None, info: ValidationInfo) -> None:
+    n = (info.context or {}).get("levels")
+    if value is not None and n is not None and value > n:
+        raise problem(f"the structure has only {n} levels, got {value}")
+
+
+Int = Annotated[int, Strict()]
+Count = Annotated[int, Strict(), Field(ge=0)]
+Positive = Annotated[int, Strict(), Field(ge=1)]
+Flag = Annotated[bool, Strict()]
+Text = Annotated[str, Strict()]
+Word = Annotated[str, Strict(), Field(min_length=1)]
+#: a level number of ``entries`` (at most the structure's playing levels)
+LevelNo = Annotated[int, Strict(), Field(ge=0), _rule(_within_structure)]
 
 
 @dataclass(frozen=True)
@@ -22,18 +78,46 @@ class Level:
     colour-up ``note`` such as ``"Chipraise 25"`` (000 4.12).
     """
 
+    __pydantic_config__ = _CONFIG
     kind: Literal["level", "break"]
-    seconds: int | None
-    small_blind: int = 0
-    big_blind: int = 0
-    ante: int = 0
+    seconds: Positive | None
+    small_blind: Annotated[Count, _rule(_small_blind)] = 0
+    big_blind: Annotated[Count, _rule(_big_blind)] = 0
+    ante: Count = 0
     #: "standard" (every player) or "big_blind" (BB pays the table's ante, 002)
     ante_type: Literal["standard", "big_blind"] = "standard"
-    note: str = ""
+    note: Text = ""
 
     @property
     def is_break(self) -> bool:
         return self.kind == "break"
+
+
+def _small_blind(value: int, info: ValidationInfo) -> None:
+    if info.data.get("kind") == "level" and value < 1:
+        raise problem(f"must be at least 1, got {value}")
+
+
+def _big_blind(value: int, info: ValidationInfo) -> None:
+    small = info.data.get("small_blind")
+    if info.data.get("kind") == "level" and small is not None and value < small:
+        raise problem(f"must be at least small_blind ({small}), got {value}")
+
+
+def _structure(levels: tuple[Level, ...], info: ValidationInfo) -> None:
+    """At least one playing level; only the last may be unlimited (003 7); no break last."""
+    if not levels:
+        raise problem("is empty: give at least one level")
+    if all(lvl.is_break for lvl in levels):
+        raise problem("has no playing level, only breaks")
+    last = len(levels) - 1
+    for i, lvl in enumerate(levels[:-1]):
+        if lvl.seconds is None:
+            raise problem(f"only the last level can be unlimited (003 7); {last - i} more "
+                          "entries follow it", at=(i, "seconds"))
+    if levels[-1].is_break:
+        raise problem("the structure ends with a break: the clock would stay in it for good; "
+                      "end with a level", at=(last,))
 
 
 @dataclass(frozen=True)
@@ -45,9 +129,16 @@ class TimeCall:
     seconds the screens mark in red.
     """
 
-    seconds: int = 60
-    countdown: int = 10
-    red_seconds: int = 10
+    __pydantic_config__ = _CONFIG
+    seconds: Positive = 60
+    countdown: Count = 10
+    red_seconds: Annotated[Count, _rule(_red_seconds)] = 10
+
+
+def _red_seconds(value: int, info: ValidationInfo) -> None:
+    total = info.data.get("seconds", 0) + info.data.get("countdown", 0)
+    if {"seconds", "countdown"} <= info.data.keys() and value > total:
+        raise problem(f"must be at most seconds + countdown ({total}), got {value}")
 
 
 @dataclass(frozen=True)
@@ -59,8 +150,18 @@ class Balancing:
     breaks first, default), ``"lowest"``, or an explicit list of table numbers.
     """
 
-    tolerance: int = 1
-    break_order: Literal["highest", "lowest"] | tuple[int, ...] = "highest"
+    __pydantic_config__ = _CONFIG
+    tolerance: Positive = 1
+    break_order: Literal["highest", "lowest"] | Annotated[
+        tuple[Positive, ...], Field(min_length=1), AfterValidator(_distinct)
+    ] = "highest"
+
+
+def _distinct(tables: tuple[int, ...]) -> tuple[int, ...]:
+    for i, n in enumerate(tables):
+        if n in tables[:i]:
+            raise problem(f"table {n} is listed twice", at=(i,))
+    return tables
 
 
 @dataclass(frozen=True)
@@ -74,9 +175,10 @@ class HandForHand:
     different tables ``"share"`` the place (002 b) or are ranked by ``"stack"``.
     """
 
-    auto: bool = True
+    __pydantic_config__ = _CONFIG
+    auto: Flag = True
     clock: Literal["runs", "stops", "deduct"] = "stops"
-    deduct_seconds: int = 120
+    deduct_seconds: Positive = 120
     cross_table_busts: Literal["share", "stack"] = "share"
 
 
@@ -88,9 +190,10 @@ class Ghosts:
     first break, whichever comes first (and never later than 2 h of play).
     """
 
-    enabled: bool = False
-    remove_after_levels: int = 4
-    remove_at_first_break: bool = True
+    __pydantic_config__ = _CONFIG
+    enabled: Flag = False
+    remove_after_levels: Positive = 4
+    remove_at_first_break: Flag = True
 
 
 @dataclass(frozen=True)
@@ -104,13 +207,30 @@ class Entries:
     player may re-enter (001 §2 III qualifiers).
     """
 
-    rebuys: int = 0
-    rebuy_until_level: int = 4
-    addon_after_level: int | None = None
-    auto_addon_multiplier: int = 0
-    reentries: int = 0
-    reentry_until_level: int = 0
-    late_registration_levels: int = 0
+    __pydantic_config__ = _CONFIG
+    rebuys: Count = 0
+    rebuy_until_level: Annotated[LevelNo, _rule(_rebuys_open)] = 4
+    addon_after_level: Annotated[Positive, _rule(_within_structure)] | None = None
+    auto_addon_multiplier: Annotated[Count, _rule(_needs_addon)] = 0
+    reentries: Count = 0
+    reentry_until_level: Annotated[LevelNo, Field(validate_default=True),
+                                   _rule(_reentries_open)] = 0
+    late_registration_levels: LevelNo = 0
+
+
+def _rebuys_open(level: int, info: ValidationInfo) -> None:
+    if info.data.get("rebuys", 0) > 0 and level < 1:
+        raise problem("must be at least 1 when rebuys are allowed")
+
+
+def _reentries_open(level: int, info: ValidationInfo) -> None:
+    if info.data.get("reentries", 0) > 0 and level < 1:
+        raise problem("must be at least 1 when re-entries are allowed")
+
+
+def _needs_addon(multiplier: int, info: ValidationInfo) -> None:
+    if multiplier > 0 and info.data.get("addon_after_level", 0) is None:
+        raise problem("needs addon_after_level (when the add-on phase is)")
 
 
 @dataclass(frozen=True)
@@ -125,13 +245,14 @@ class Points:
     the system and the number of entries).
     """
 
-    system: str = "none"
-    knockout: bool = False
-    knockout_drawn_names: int = 3
-    knockout_drawn_bonus: int = 2
+    __pydantic_config__ = _CONFIG
+    system: PointsSystem = "none"
+    knockout: Flag = False
+    knockout_drawn_names: Count = 3
+    knockout_drawn_bonus: Count = 2
     bounty: Literal["none", "bounty", "mystery"] = "none"
-    mystery_names: int = 5
-    places: int | None = None
+    mystery_names: Positive = 5
+    places: Count | None = None
 
 
 @dataclass(frozen=True)
@@ -147,9 +268,10 @@ class ChipRace:
     all the chips still to be exchanged.
     """
 
+    __pydantic_config__ = _CONFIG
     start: Literal["seat_1", "left_of_dealer"] = "seat_1"
     rounding: Literal["up", "half_up"] = "up"
-    one_chip_per_player: bool = True
+    one_chip_per_player: Flag = True
 
 
 @dataclass(frozen=True)
@@ -161,12 +283,20 @@ class BrokerSettings:
     the environment (``FLOORMAN_USERNAME``/``FLOORMAN_PASSWORD``) than here.
     """
 
-    host: str = "localhost"
-    port: int = 1883
-    prefix: str = "floorman/default"
-    username: str | None = None
-    password: str | None = None
-    tls_ca: str | None = None
+    __pydantic_config__ = _CONFIG
+    host: Word = "localhost"
+    port: Annotated[Int, Field(ge=1, le=65535)] = 1883
+    prefix: Annotated[Word, AfterValidator(_prefix)] = "floorman/default"
+    username: Word | None = None
+    password: Text | None = None
+    tls_ca: Word | None = None
+
+
+def _prefix(text: str) -> str:
+    if re.fullmatch(TOPIC_PREFIX, text) is None:
+        raise problem("must be topic levels of letters, digits, _ . - joined by / (no "
+                      f"wildcards), got {text!r}")
+    return text
 
 
 @dataclass(frozen=True)
@@ -179,15 +309,16 @@ class TournamentSettings:
     002: "mode + 1", resolved to a number by the loader).
     """
 
-    name: str
-    structure: tuple[Level, ...]
-    start_stack: int
-    preset: str | None = None
+    __pydantic_config__ = _CONFIG
+    name: Annotated[str, Strict(), StringConstraints(strip_whitespace=True, min_length=1)]
+    structure: Annotated[tuple[Level, ...], _rule(_structure)]
+    start_stack: Annotated[Positive, _rule(_start_stack)]
+    preset: Text | None = None
     language: Literal["de", "en"] = "en"
-    table_seats: int = 10
-    players_per_table: int = 9
-    final_table_size: int = 9
-    heads_up_halves_level: bool = False
+    table_seats: Annotated[Int, Field(ge=2, le=MAX_TABLE_SEATS)] = 10
+    players_per_table: Annotated[Int, Field(ge=2, validate_default=True), _rule(_seated)] = 9
+    final_table_size: Annotated[Int, Field(ge=2), _rule(_at_most_seats)] = 9
+    heads_up_halves_level: Flag = False
     time_call: TimeCall = field(default_factory=TimeCall)
     balancing: Balancing = field(default_factory=Balancing)
     hand_for_hand: HandForHand = field(default_factory=HandForHand)
@@ -196,6 +327,25 @@ class TournamentSettings:
     points: Points = field(default_factory=Points)
     broker: BrokerSettings = field(default_factory=BrokerSettings)
     chip_race: ChipRace = field(default_factory=ChipRace)
+
+
+def _start_stack(stack: int, info: ValidationInfo) -> None:
+    levels = [lvl for lvl in info.data.get("structure", ()) if not lvl.is_break]
+    if levels and stack < levels[0].big_blind:
+        raise problem(f"must be at least the first big blind ({levels[0].big_blind}), got {stack}")
+
+
+def _seated(players: int, info: ValidationInfo) -> None:
+    seats = info.data.get("table_seats")
+    if seats is not None and players > seats:
+        raise problem(f"players_per_table ({players}) must be at most table_seats ({seats})",
+                      instead=("table_seats",))
+
+
+def _at_most_seats(players: int, info: ValidationInfo) -> None:
+    seats = info.data.get("table_seats")
+    if seats is not None and players > seats:
+        raise problem(f"must be at most table_seats ({seats}), got {players}")
 
 
 # ------------------------------------------------------------- in the event log

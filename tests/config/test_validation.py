@@ -75,7 +75,9 @@ def test_unknown_key_suggests_the_closest():
 def test_unknown_key_without_a_close_match_lists_the_allowed():
     p = only(BASE + "flavour: vanilla\n")
     assert (p.line, p.key) == (7, "flavour")
-    assert p.message.startswith("unknown key 'flavour'; allowed here: name, preset,")
+    assert p.message.startswith("unknown key 'flavour'; allowed here: name, structure, "
+                                "start_stack, preset, language,")
+    assert p.message.endswith(", chip_race, ante_type, level_minutes")
 
 
 def test_unknown_key_in_a_level():
@@ -142,7 +144,7 @@ def test_big_blind_equal_to_small_blind_is_fine():  # 001 §1 V level 1 is 100/1
     ("small_blind: 50,", "small_blind: 0,", "structure[0].small_blind",
      "must be at least 1, got 0"),
     ("big_blind: 100}", "big_blind: -100}", "structure[0].big_blind",
-     "must be at least 1, got -100"),
+     "must be at least 0, got -100"),
     ("ante: 25}", "ante: -25}", "structure[2].ante", "must be at least 0, got -25"),
     ("start_stack: 10000", "start_stack: 0", "start_stack", "must be at least 1, got 0"),
     ("start_stack: 10000", "start_stack: 50", "start_stack",
@@ -159,7 +161,7 @@ def test_impossible_chip_amounts(old, new, key, message):
     ("{minutes: 18, small_blind: 50", "{minutes: -5, small_blind: 50", "structure[0].minutes",
      "must be more than 0 minutes, got -5"),
     ("{minutes: 18, small_blind: 50", "{seconds: 0, small_blind: 50", "structure[0].seconds",
-     "must be more than 0 seconds, got 0"),
+     "must be at least 1, got 0"),
     ("{break: 10}", "{break: 0}", "structure[1].break", "must be more than 0 minutes, got 0"),
     ("{break: 10}", "{break: unlimited}", "structure[1].break",
      "a break needs a length in minutes, not 'unlimited'"),
@@ -250,9 +252,10 @@ def test_compact_blinds():
 
 @pytest.mark.parametrize("level,key,message", [
     ("{minutes: 18, blinds: 100/50}", "structure[3].blinds",
-     "the big blind must be at least the small blind (100), got 50"),
+     "the big blind must be at least small_blind (100), got 50"),
     ("{minutes: 18, blinds: 100}", "structure[3].blinds", "must look like SB/BB"),
-    ("{minutes: 18, blinds: 0/100}", "structure[3].blinds", "the small blind must be at least 1"),
+    ("{minutes: 18, blinds: 0/100}", "structure[3].blinds",
+     "the small blind must be at least 1, got 0"),
     ("{minutes: 18, blinds: 50/100/10, ante: 10}", "structure[3].ante",
      "the ante is already given in blinds"),
     ("{minutes: 18, blinds: 50/100, small_blind: 50}", "structure[3].blinds",
@@ -391,7 +394,7 @@ def test_norwegian_no_is_not_a_language():
 def test_unknown_points_system():
     p = only(BASE + "points:\n  system: psc_rankings\n")
     assert (p.line, p.key) == (8, "points.system")
-    assert p.message == ("unknown points system 'psc_rankings' (did you mean 'psc_ranking'?); "
+    assert p.message == ("unknown system 'psc_rankings' (did you mean 'psc_ranking'?); "
                          "allowed: none, psc_ranking, landesliga, multi_round, ace_of_spades, "
                          "qualifier")
 
