@@ -79,9 +79,15 @@ class ConfigProblem:
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
-        if self.key:
-            return f"{where}: {self.key}: {self.message}"
-        return f"{where}: {self.message}"
+        # one problem, one line: a value or key with a line break in it is shown escaped
+        key, message = _one_line(self.key), _one_line(self.message)
+        if key:
+            return f"{where}: {key}: {message}"
+        return f"{where}: {message}"
+
+
+def _one_line(text: str) -> str:
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
 
 
 class ConfigError(Exception):
@@ -417,7 +423,7 @@ def _show(value: Any) -> str:
         if _NUMBER.match(value.strip()):
             return f"'{value}' (text; write numbers without quotes)"
         short = value if len(value) <= 40 else value[:37] + "..."
-        return f"'{short}' (text)"
+        return f"'{_one_line(short)}' (text)"
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, dict):

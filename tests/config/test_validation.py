@@ -760,3 +760,16 @@ def test_broker_section_rejects_bad_values_with_line_and_key():
     assert "t.yaml:6: broker.port:" in msg
     assert "t.yaml:7: broker.prefix:" in msg
     assert "t.yaml:8: broker.hots: unknown key 'hots' (did you mean 'host'?)" in msg
+
+
+def test_a_value_with_a_line_break_stays_on_its_problems_line(tmp_path):
+    """Found by the bad-input drill: a preset name with a newline split check's output."""
+    path = tmp_path / "t.yaml"
+    path.write_text('name: X\npreset: "psc-five-spades\\nfoo"\n"odd\\tkey": 1\n',
+                    encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_tournament(path)
+    lines = str(info.value).splitlines()
+    assert len(lines) == len(info.value.problems) >= 2
+    assert all(line.startswith(f"{path}:") for line in lines)
+    assert any("psc-five-spades\\nfoo" in line for line in lines)
