@@ -212,12 +212,16 @@ class Presence(_Inbound):
                      ] = None
 
 
-def _problems(model: type[BaseModel], data: dict[str, Any]) -> tuple[BaseModel | None, list[str]]:
+#: a problem of an inbound payload: (the field, or "" for unknown fields; the reason)
+Problem = tuple[str, str]
+
+
+def _problems(model: type[BaseModel], data: dict[str, Any]
+              ) -> tuple[BaseModel | None, list[Problem]]:
     """The model of ``data``, or the readable problems in field order (unknown fields last)."""
     try:
         return model.model_validate(data), []
     except ValidationError as exc:
-        order = list(model.model_fields)
         wrong: dict[str, str] = {}
         extra: list[str] = []
         for err in exc.errors():
@@ -227,26 +231,26 @@ def _problems(model: type[BaseModel], data: dict[str, Any]) -> tuple[BaseModel |
             elif field in model.model_fields and field not in wrong:
                 what = model.model_fields[field].description or "valid"
                 wrong[field] = f"'{field}' must be {what}, got {data.get(field)!r}"
-        lines = [wrong[f] for f in order if f in wrong]
+        found = [(f, wrong[f]) for f in model.model_fields if f in wrong]
         if extra:
-            lines.append(f"unknown field(s) {', '.join(sorted(extra))}")
-        return None, lines
+            found.append(("", f"unknown field(s) {', '.join(sorted(extra))}"))
+        return None, found
 
 
-def _first_envelope_problem(problems: list[str]) -> None:
-    for p in problems:
-        if p.startswith(("'id'", "'reply_to'")):
-            raise ProtocolError(p)
+def _raise_first(problems: list[Problem], fields: tuple[str, ...] | None = None) -> None:
+    """Raise the first problem (of ``fields`` only, when given)."""
+    for field, why in problems:
+        if fields is None or field in fields:
+            raise ProtocolError(why)
 
 
 def parse_table_command(payload: bytes | str, table: str | None) -> dict[str, Any]:
     data = _loads(payload)
     press, problems = _problems(TablePress, data)
-    _first_envelope_problem(problems)
+    _raise_first(problems, ("id", "reply_to"))  # without them nobody can be answered
     if table is None or not _TABLE.match(table) or not 1 <= int(table) <= 999:
         raise ProtocolError(f"table in the topic must be a number from 1 to 999, got {table!r}")
-    if problems:
-        raise ProtocolError(problems[0])
+    _raise_first(problems)
     assert isinstance(press, TablePress)
     if press.action == "bust" and press.seat is None:
         raise ProtocolError("'seat' must be a whole number from 1 to 99, got None")
@@ -256,12 +260,11 @@ def parse_table_command(payload: bytes | str, table: str | None) -> dict[str, An
 def parse_director_command(payload: bytes | str) -> dict[str, Any]:
     data = _loads(payload)
     command, problems = _problems(DirectorCommand, data)
-    _first_envelope_problem(problems)
+    _raise_first(problems, ("id", "reply_to"))
     cmd = data.get("cmd")
     if cmd not in DIRECTOR_COMMANDS:
         raise ProtocolError(f"unknown command {cmd!r}")
-    if problems:
-        raise ProtocolError(problems[0])
+    _raise_first(problems)
     assert isinstance(command, DirectorCommand)
     if "cmd" in command.args or "id" in command.args:
         raise ProtocolError("'args' must not contain 'cmd' or 'id'")
@@ -270,9 +273,7 @@ def parse_director_command(payload: bytes | str) -> dict[str, Any]:
 
 def parse_time_request(payload: bytes | str) -> dict[str, Any]:
     data = _loads(payload)
-    _, problems = _problems(TimeRequest, data)
-    if problems:
-        raise ProtocolError(problems[0])
+    _raise_first(_problems(TimeRequest, data)[1])
     return data
 
 
@@ -280,9 +281,7 @@ def parse_presence(payload: bytes | str) -> dict[str, Any]:
     if not payload:
         return {"v": VERSION, "online": False, "role": "unknown"}  # a cleared retained message
     data = _loads(payload)
-    _, problems = _problems(Presence, data)
-    if problems:
-        raise ProtocolError(problems[0])
+    _raise_first(_problems(Presence, data)[1])
     return data
 
 

@@ -4,10 +4,10 @@ A command is what a person (the director, a dealer's button) asks for; the
 engine decides whether it is possible and answers with events
 (:mod:`controller.engine.events`). Each class below is the single definition
 of one command: its fields are the arguments, their types and limits are the
-argument checks, :func:`schema` turns them into the JSON schema that the MQTT
-protocol and ``docs/protocol.md`` publish, and :func:`table` into the table of
-``docs/engine.md``. Checks that depend on the state (is seat 3 taken?) are the
-rules' business (:mod:`controller.engine.rules`).
+argument checks, :func:`arguments` gives them to the MQTT protocol
+(``controller.protocol.DIRECTOR_ARGS``) and the command line (``floorman send``),
+and :func:`table` makes the table of ``docs/engine.md``. Checks that depend on
+the state (is seat 3 taken?) are the rules' business (:mod:`controller.engine.rules`).
 
 Validation is pydantic in strict mode: ``"yes"`` is not true, ``"3"`` is not
 a number, an unknown argument is an error. :func:`parse` turns any mistake
@@ -255,10 +255,6 @@ _EXPECTED = {
 }
 
 
-def name_of(command: Command) -> str:
-    return command.cmd
-
-
 def parse(data: Any) -> Command:
     """``{"cmd": name, **args}`` → the typed command, or :class:`BadCommand`.
 
@@ -332,14 +328,6 @@ def _expected(err: Any) -> str:
     if kind in ("string_too_long", "too_long"):
         return f"at most {ctx.get('max_length')} long"
     return str(err.get("msg", "valid")).removeprefix("Input should be ")
-
-
-def schema(name: str) -> dict[str, Any]:
-    """The JSON schema of one command's arguments (without ``cmd``)."""
-    s = BY_NAME[name].model_json_schema()
-    s.get("properties", {}).pop("cmd", None)
-    s.pop("title", None)
-    return s
 
 
 def arguments(name: str) -> dict[str, tuple[Any, bool]]:

@@ -153,8 +153,7 @@ class Tournament:
         self._group = None
         try:
             handler(self, parsed, now)
-            if len(self.log) > start or parsed.cmd == "tick":
-                self.react(now)
+            self.react(now)
         finally:
             self._group = None
         return self.log[start:]

@@ -16,18 +16,14 @@ from controller.engine.rules import COMMANDS, FOLDS, RULES
 from controller.engine.settings import TimeCall, from_data
 from controller.engine.tournament import Rejected, Tournament
 from controller.floor import Floor
-from tests.support.settings import make_settings
+from tests.support.settings import make_settings, new_tournament
 
 LEVEL = 600.0
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def new(players: int = 18, seed: int = 3, **overrides) -> Tournament:
-    t = Tournament.new(make_settings(**overrides), seed, 0.0)
-    t.execute({"cmd": "register", "names": [f"Player {i}" for i in range(1, players + 1)]}, 0.0)
-    t.execute({"cmd": "draw"}, 1.0)
-    t.execute({"cmd": "start"}, 2.0)
-    return t
+    return new_tournament(players, seed, **overrides)
 
 
 def replay_equal(t: Tournament) -> None:

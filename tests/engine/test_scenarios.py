@@ -12,7 +12,7 @@ from controller.engine.points import psc_ranking_points
 from controller.engine.settings import Balancing
 from controller.engine.table import Table
 from controller.engine.tournament import Tournament
-from tests.support.settings import make_settings
+from tests.support.settings import new_tournament
 
 
 def table(seats, button, sb, bb, number=1, size=9) -> Table:
@@ -21,12 +21,7 @@ def table(seats, button, sb, bb, number=1, size=9) -> Table:
 
 
 def tournament(players: int, seed: int = 1, **overrides) -> Tournament:
-    s = make_settings(**overrides)
-    t = Tournament.new(s, seed, 0.0)
-    t.execute({"cmd": "register", "names": [f"Player {i}" for i in range(1, players + 1)]}, 0.0)
-    t.execute({"cmd": "draw"}, 1.0)
-    t.execute({"cmd": "start"}, 2.0)
-    return t
+    return new_tournament(players, seed, **overrides)
 
 
 def assert_replays(t: Tournament) -> None:

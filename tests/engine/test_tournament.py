@@ -21,23 +21,14 @@ from controller.engine.settings import (
     TimeCall,
 )
 from controller.engine.tournament import Rejected, Tournament
-from tests.support.settings import make_settings
+from tests.support.settings import make_settings, new_tournament
 
 LEVEL = 600.0  # make_settings: ten-minute levels, a ten-minute break after level 4
 
 
 def new(players: int = 0, seed: int = 1, draw: bool = True, start: bool = True,
         **overrides) -> Tournament:
-    s = make_settings(**overrides)
-    t = Tournament.new(s, seed, 0.0)
-    if players:
-        t.execute({"cmd": "register", "names": [f"Player {i}" for i in range(1, players + 1)]},
-                  0.0)
-    if draw:
-        t.execute({"cmd": "draw"}, 1.0)
-    if start:
-        t.execute({"cmd": "start"}, 2.0)
-    return t
+    return new_tournament(players, seed, draw=draw, start=start, **overrides)
 
 
 def replay_equal(t: Tournament) -> None:

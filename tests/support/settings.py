@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from controller.engine.settings import Level, Points, TournamentSettings
+from controller.engine.tournament import Tournament
 
 
 def make_settings(**overrides) -> TournamentSettings:
@@ -24,3 +25,18 @@ def make_settings(**overrides) -> TournamentSettings:
         points=Points(system="none"),
     )
     return dataclasses.replace(base, **overrides)
+
+
+def new_tournament(players: int = 0, seed: int = 1, *, draw: bool = True, start: bool = True,
+                   **overrides) -> Tournament:
+    """A tournament of :func:`make_settings` (``overrides`` change it): ``players`` named
+    "Player 1"…, registered at 0 s, drawn at 1 s, the clock started at 2 s."""
+    t = Tournament.new(make_settings(**overrides), seed, 0.0)
+    if players:
+        t.execute({"cmd": "register", "names": [f"Player {i}" for i in range(1, players + 1)]},
+                  0.0)
+    if draw:
+        t.execute({"cmd": "draw"}, 1.0)
+    if start:
+        t.execute({"cmd": "start"}, 2.0)
+    return t
