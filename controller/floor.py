@@ -18,8 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.engine.settings import TournamentSettings, differences, to_data
-from controller.engine.tournament import Event, Rejected, Tournament
-from controller.store import EventStore
+from controller.engine.tournament import Event, InvalidEvent, Rejected, Tournament
+from controller.store import EventStore, StoreError
 
 log = logging.getLogger("floorman.floor")
 
@@ -52,7 +52,11 @@ class Floor:
         events = store.events()
         drift: list[str] = []
         if events:
-            t = Tournament.replay(events, settings)
+            try:
+                t = Tournament.replay(events, settings)
+            except InvalidEvent as exc:
+                store.close()
+                raise StoreError(f"{path}: the event log cannot be replayed: {exc}") from None
             logged = events[0].get("settings")
             if logged is not None:
                 drift = differences(logged, to_data(settings))

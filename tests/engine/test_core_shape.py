@@ -275,3 +275,20 @@ def test_a_mystery_bounty_still_scores_the_places():
     rows = t.results()
     assert [r.points for r in rows[:3]] == [6, 3, 1]  # 000 5.4 with 6 players
     assert all(r.bounty_hits == 0 for r in rows)
+
+
+def test_a_log_of_a_newer_floorman_is_a_clear_error_at_open(tmp_path):
+    import json
+    import sqlite3
+
+    from controller.store import StoreError
+
+    path = tmp_path / "log.sqlite"
+    Floor.open(make_settings(), path, seed=1).close()
+    db = sqlite3.connect(path)
+    body = json.loads(db.execute("SELECT body FROM events").fetchone()[0])
+    db.execute("UPDATE events SET body = ?", (json.dumps({**body, "v": events.VERSION + 1}),))
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="cannot be replayed: .*update Floorman"):
+        Floor.open(make_settings(), path)
