@@ -4,9 +4,11 @@ Every test runs headless (SDL's dummy drivers)."""
 
 from __future__ import annotations
 
+import os
 import uuid
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests.support.broker import MOSQUITTO, Mosquitto
 from tests.support.controller import ControllerFactory
@@ -14,6 +16,13 @@ from tests.support.headless import headless
 from tests.support.settings import make_settings
 
 headless()
+
+# Property tests find the same examples on every run, so CI cannot fail at random; a bug
+# found by exploring (FLOORMAN_EXPLORE=1: fresh random examples, more of them) becomes a
+# fixed example in its test.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+hypothesis_settings.register_profile("explore", max_examples=1000, print_blob=True)
+hypothesis_settings.load_profile("explore" if os.environ.get("FLOORMAN_EXPLORE") else "ci")
 
 
 @pytest.fixture
