@@ -40,10 +40,10 @@ import pygame
 
 from kiosk.screens import table, wall
 from kiosk.screens.common import FEEDBACK_SECONDS, Frame, frame_of, tick
-from kiosk.screens.widgets import Canvas, Fonts, TextCache
+from kiosk.screens.widgets import Canvas, Fonts, KeyItem, TextCache
 from kiosk.view import ScreenView
 
-__all__ = ["FEEDBACK_SECONDS", "MAX_WAIT", "Renderer", "WALL_PAGE_SECONDS", "headless",
+__all__ = ["FEEDBACK_SECONDS", "MAX_WAIT", "KeyItem", "Renderer", "WALL_PAGE_SECONDS", "headless",
            "wall_page"]
 
 #: the wall's seating list shows each page this long
@@ -74,6 +74,8 @@ class Renderer:
         self.language = language
         self.monotonic = monotonic
         self.items: list[tuple[str, pygame.Rect]] = []
+        #: the key items of the last layout: what is read from a distance (sizes.py)
+        self.keys: list[KeyItem] = []
         self.fonts = Fonts()
         self.cache = TextCache(self.fonts)
         self.layouts = 0  #: full layouts so far (for tests and the benchmark)
@@ -142,14 +144,15 @@ class Renderer:
         unit = min(w / 1920, h / 1080)
         # the smallest text: 22 px on a big screen; a 7" screen is read from closer
         min_size = max(15, round(22 * unit)) if h >= 600 else max(15, round(34 * unit))
-        c = Canvas(surface, self.fonts, self.cache, unit, min_size)
+        c = Canvas(surface, self.fonts, self.cache, unit, min_size, role=frame.view.role)
         if frame.view.role == "wall":
             self._pages = wall.draw(c, frame)
         else:
-            self._pages = 1
             table.draw(c, frame)
+            self._pages = c.pages
         self._canvas = c
         self.items = c.items
+        self.keys = c.keys
         self._key = frame.key
         # a shallow copy: a payload changes by being replaced (the link parses a new one
         # for every message; nothing edits one in place), so the comparison in draw()

@@ -41,6 +41,13 @@ FEEDBACK_SECONDS: dict[str, float] = {"sent": 6.0, "accepted": 3.0, "rejected": 
                                       "info": 5.0}
 #: marked in red at the end of a time call when the structure does not say
 DEFAULT_RED_SECONDS = 10
+#: a table's moves that do not fit show a page at a time, this long each (seconds)
+TABLE_PAGE_SECONDS = 8.0
+
+
+def table_page(now: float) -> int:
+    """The page of a table's moves at controller time ``now`` (every table the same)."""
+    return int(now // TABLE_PAGE_SECONDS)
 
 
 @dataclass
@@ -250,7 +257,8 @@ def blinds_row(c: Canvas, rect: pygame.Rect, level: dict[str, Any], lang: str,
     best = c.fit_size(text, BOLD, rect.width, rect.height, "ink")
     antes = [a for a in (i18n.ante(level, lang), i18n.ante(level, lang, short=True)) if a]
     if not antes:
-        c.text(text, rect, colour=FG, bg=bg, box="ink", size=best)
+        with c.key("blinds"):
+            c.text(text, rect, colour=FG, bg=bg, box="ink", size=best)
         return
     gap = c.px(36)
     size, a, asize = best, antes[-1], c.min_size
@@ -267,7 +275,8 @@ def blinds_row(c: Canvas, rect: pygame.Rect, level: dict[str, Any], lang: str,
         if need <= rect.width:
             a = cand
             break
-    r = c.text(text, rect, colour=FG, bg=bg, box="ink", size=size)
+    with c.key("blinds"):
+        r = c.text(text, rect, colour=FG, bg=bg, box="ink", size=size)
     if r is None:
         return
     font = c.fonts.get(BOLD, size)
@@ -282,20 +291,28 @@ def blinds_row(c: Canvas, rect: pygame.Rect, level: dict[str, Any], lang: str,
 
 
 def clock_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
-                show_players: bool = True, min_clock: float = 285) -> None:
+                show_players: bool = True, min_clock: float = 285,
+                compact: bool = False) -> None:
     """Level, blinds and ante, the remaining time (the biggest thing), next level, break,
-    players."""
+    players. ``compact``: level, blinds and time only (messages need the room). The time
+    and the blinds get at least their size by rule (sizes.py)."""
     cn = frame.cn
     assert cn is not None
     lang = frame.lang
     lv = cn.level
     gap = c.px(6)
-    specs = [(c.px(56), 0.7), (c.px(100), 1.4), (c.px(min_clock), 3.0), (c.px(44), 0.3),
-             (c.px(44), 0.3)]
-    if show_players:
-        specs.append((c.px(44), 0.3))
+    # the ink of "50 / 100" reaches below the capitals ("/"): a row a third taller
+    specs = [(c.px(56), 0.7), (max(c.px(100), c.need("blinds") * 4 // 3 + 2), 1.4),
+             (max(c.px(min_clock), c.need("time_left") + 4), 3.0)]
+    if not compact:
+        specs += [(c.px(44), 0.3), (c.px(44), 0.3)]
+        if show_players:
+            specs.append((c.px(44), 0.3))
     rows = stack(rect, specs, gap)
-    r_level, r_blinds, r_clock, r_next, r_break = rows[:5]
+    r_level, r_blinds, r_clock = rows[:3]
+    r_next = r_break = None
+    if not compact:
+        r_next, r_break = rows[3:5]
     # level row: "LEVEL 5" and the clock's state
     status = None
     if not cn.started:
@@ -310,7 +327,10 @@ def clock_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
     c.text(tr("level_n", lang, n=lv.get("number", "?")), inset(lr, 0, r_level.height // 8),
            colour=GOLD, bg=bg, box="ink")
     blinds_row(c, inset(r_blinds, 0, r_blinds.height // 12), lv, lang, bg)
-    c.slot("clock", frame.values["clock"], r_clock, bg=bg)
+    with c.key("time_left"):
+        c.slot("clock", frame.values["clock"], r_clock, bg=bg)
+    if r_next is None or r_break is None:
+        return
     c.text(next_level_text(cn, lang), r_next, face=COND, colour=DIM, bg=bg)
     if "break" in frame.values:
         label_slot(c, r_break, tr("break_in", lang), "break", frame.values["break"], bg=bg)
@@ -321,15 +341,17 @@ def clock_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
 
 
 def break_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
-                show_players: bool = True, min_clock: float = 285) -> None:
+                show_players: bool = True, min_clock: float = 285,
+                compact: bool = False) -> None:
     """The break: title, countdown, the colour-up note, the level after the break."""
     cn = frame.cn
     assert cn is not None
     lang = frame.lang
     note = cn.level.get("note") or ""
     gap = c.px(6)
-    specs = [(c.px(90), 1.0), (c.px(min_clock), 3.0), (c.px(80 if note else 10), 0.8),
-             (c.px(44), 0.3)]
+    specs = [(c.px(90), 1.0), (max(c.px(min_clock), c.need("time_left") + 4), 3.0),
+             (c.px(80 if note else 10), 0.8), (c.px(44), 0.3)]
+    show_players = show_players and not compact
     if show_players:
         specs.append((c.px(44), 0.4))
     rows = stack(rect, specs, gap)
@@ -341,7 +363,8 @@ def break_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
     c.text(tr("break_title", lang), inset(pygame.Rect(title_r.x, title_r.y, title_r.width - bw,
                                                       title_r.height), 0, title_r.height // 10),
            colour=GOLD, bg=bg, box="ink")
-    c.slot("clock", frame.values["clock"], rows[1], bg=bg)
+    with c.key("time_left"):
+        c.slot("clock", frame.values["clock"], rows[1], bg=bg)
     if note:
         c.runs([(f"{tr('colour_up', lang)}:", COND, rows[2].height * 5 // 10, DIM),
                 (note, BOLD, rows[2].height * 7 // 10, GOLD)], rows[2], bg=bg, gap=c.px(20))
@@ -425,13 +448,47 @@ def footer(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         return
     fb = frame.feedback
     if fb is None:
+        if view.role == "table" and frame.mode not in ("wait", "champion"):
+            hints(c, inner, lang)
         return
-    colour = {"sent": DIM, "accepted": GREEN, "rejected": RED}.get(fb.kind, FG)
+    colour = {"sent": DIM, "accepted": GREEN, "rejected": RED, "info": GOLD}.get(fb.kind, FG)
     mark = pygame.Rect(inner.x, inner.y, max(6, inner.height // 3), inner.height)
     c.fill(mark, colour)
     text = fb.text or tr(f"fb_{fb.kind}", lang)
-    c.text(text, pygame.Rect(mark.right + c.px(16), inner.y, inner.right - mark.right - c.px(16),
-                             inner.height), face=COND, colour=colour, bg=PANEL)
+    with c.key("dealer"):
+        c.text(text, pygame.Rect(mark.right + c.px(16), inner.y,
+                                 inner.right - mark.right - c.px(16), inner.height),
+               face=COND, colour=colour, bg=PANEL, min_size=c.need_size("dealer", COND))
+
+
+def hints(c: Canvas, rect: pygame.Rect, lang: str) -> None:
+    """The dealer's reminder of the buttons: ``◀ ▶ seat   BUST hold   TIME   HAND DONE
+    UNDO hold``; the words go before the buttons' names do when the bar is narrow."""
+    size = max(c.need_size("dealer", COND), min(c.px(34), rect.height * 7 // 10))
+    hold = tr("hint_hold", lang)
+    full = [("◀ ▶", tr("hint_seat", lang)), (tr("hint_bust", lang), hold),
+            (tr("hint_time", lang), ""), (tr("hint_hand_done", lang), ""),
+            (tr("hint_undo", lang), hold)]
+    gap = c.px(40)
+    for words in (True, False):
+        parts: list[tuple[str, str, int, Colour]] = []
+        for name, word in full:
+            parts.append((name, BOLD, size, GOLD))
+            if words and word:
+                parts.append((word, COND, size, DIM))
+        small = c.fonts.get(COND, size).size(" ")[0]
+        width = sum(c.fonts.get(f, s).size(t)[0] for t, f, s, _ in parts)
+        width += gap * (len(full) - 1) + small * (len(parts) - len(full))
+        if width <= rect.width or not words:
+            break
+    x = rect.x + max(0, (rect.width - width) // 2)
+    with c.key("dealer"):
+        for i, (t, f, s, colour) in enumerate(parts):
+            w = c.fonts.get(f, s).size(t)[0]
+            r = pygame.Rect(x, rect.y, w, rect.height)
+            c.draw_at(t, r, f, s, colour, PANEL, "left", "line")
+            nxt = parts[i + 1][1] if i + 1 < len(parts) else BOLD
+            x += w + (small if nxt == COND else gap)
 
 
 def live_moves(state: dict[str, dict[str, Any]],
