@@ -71,6 +71,7 @@ LABELS: dict[str, tuple[str, str]] = {
     # hand-for-hand
     "hfh": ("Hand for hand", "Hand für Hand"),
     "hfh_hand": ("Hand for hand · hand {n}", "Hand für Hand · Hand {n}"),
+    "hand_n": ("Hand {n}", "Hand {n}"),
     "deal": ("DEAL", "GEBEN"),
     "waiting_for": ("waiting for tables {tables}", "warten auf Tisch {tables}"),
     "waiting_for_one": ("waiting for table {tables}", "warten auf Tisch {tables}"),

@@ -193,6 +193,14 @@ def _balancing() -> Game:
     return g
 
 
+def time_call_no_seat() -> ScreenView:
+    """A time call from the button box: the dealer picked no seat."""
+    g = Game()
+    g.start()
+    g.do("time_call", at=START + 200.0, table=1)
+    return g.view(now=START + 230.0)
+
+
 def moves_out() -> ScreenView:
     g = _balancing()
     return g.view(table=3)
@@ -209,6 +217,25 @@ def table_broken() -> ScreenView:
     g.start()
     g.bust_down(18)
     return g.view(table=3)
+
+
+def table_closed() -> ScreenView:
+    """Table 3 broke and its players have all sat down: the clock for the room."""
+    g = Game()
+    g.start()
+    g.bust_down(18)
+    for t in sorted(g.t.tables):
+        g.do("hand_done", table=t)  # the destinations' next hand completes the moves
+    return g.view(table=3)
+
+
+def waiting_player() -> ScreenView:
+    """A player who waits for the button, with a long name (never cut: the state first)."""
+    v = running()
+    seat = v.state["table/1"]["seats"][2]
+    seat["waiting"] = True
+    seat["name"] = "Jürgen Müller-Lüdenscheidt"
+    return v
 
 
 def breaks_notice() -> ScreenView:
@@ -251,6 +278,11 @@ def _fb(kind: FeedbackKind, text: str, seat: int | None = 4) -> ScreenView:
 
 def feedback_sent() -> ScreenView:
     return _fb("sent", "Bust seat 4 … sent")
+
+
+def feedback_tap() -> ScreenView:
+    """A short tap on bust: the screen says to hold it."""
+    return _fb("info", "Hold to bust")
 
 
 def feedback_accepted() -> ScreenView:
@@ -334,6 +366,30 @@ def wall_finished() -> ScreenView:
     return g.view(role="wall")
 
 
+def wall_before_start() -> ScreenView:
+    """The seats are drawn, the clock not started: the seating list and the structure."""
+    return Game().view(now=60.0, role="wall")
+
+
+def wall_moves() -> ScreenView:
+    """Table 3 broke: more moves than the panel holds ("+N more")."""
+    g = Game()
+    g.start()
+    g.bust_down(18)
+    return g.view(role="wall")
+
+
+def wall_finished_long() -> ScreenView:
+    """The end with long names (the engine's 40 characters and more): the champion's line
+    and the results wrap, never cut."""
+    v = wall_finished()
+    v.state["summary"]["champion"] = LONG_NAME
+    rows = v.state["results"]["rows"]
+    rows[0]["name"] = LONG_NAME
+    rows[3]["name"] = "Anna-Katharina Schmidt-Rottluff von Bergen"
+    return v
+
+
 def wall_long_names() -> ScreenView:
     g = _long_game()
     return _long(g.view(now=START + 1.0, role="wall"))
@@ -358,9 +414,12 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_hfh_deal": hfh_deal,
     "table_time_call": time_call,
     "table_time_call_red": time_call_red,
+    "table_time_call_no_seat": time_call_no_seat,
     "table_moves_out": moves_out,
     "table_moves_in": moves_in,
     "table_broken": table_broken,
+    "table_closed": table_closed,
+    "table_waiting_player": waiting_player,
     "table_breaks_notice": breaks_notice,
     "table_final": final_table,
     "table_final_moves": final_table_moves,
@@ -368,28 +427,47 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_feedback_sent": feedback_sent,
     "table_feedback_accepted": feedback_accepted,
     "table_feedback_rejected": feedback_rejected,
+    "table_feedback_tap": feedback_tap,
     "table_hold": hold,
     "table_hands_left": hands_left,
     "table_finished": finished,
     "table_long_names": long_names,
+    "wall_before_start": wall_before_start,
     "wall_running": wall_running,
     "wall_page2": wall_page2,
     "wall_break": wall_break,
     "wall_hfh": wall_hfh,
+    "wall_moves": wall_moves,
     "wall_finished": wall_finished,
+    "wall_finished_long": wall_finished_long,
     "wall_long_names": wall_long_names,
 }
 
-#: moments also shot in German
-GERMAN = ("table_running", "table_break", "table_hfh_deal", "table_hfh_waiting",
-          "table_time_call_red", "table_moves_in", "table_broken", "table_long_names",
-          "wall_running", "wall_hfh", "wall_finished")
+#: every moment is shot in both languages
+LANGUAGES = ("en", "de")
+#: a feedback moment's text in each language (the kiosk's own words, kiosk.app.TEXTS)
+FEEDBACK_TEXTS: dict[str, tuple[str, str]] = {
+    "table_feedback_sent": ("Bust seat 4 … sent", "Ausgeschieden: Platz 4 … gesendet"),
+    "table_feedback_accepted": ("Seat 4 Frieda Wolf is out: 27th place",
+                                "Platz 4 Frieda Wolf ist ausgeschieden: Platz 27"),
+    "table_feedback_rejected": ("rejected: seat 9 at table 1 is empty",
+                                "abgelehnt: Platz 9 an Tisch 1 ist frei"),
+    "table_feedback_tap": ("Hold to bust", "Zum Ausscheiden halten"),
+}
 
 
 def moment(name: str, language: str = "en") -> ScreenView:
     v = MOMENTS[name]()
     v.language = language
+    texts = FEEDBACK_TEXTS.get(name)
+    if texts is not None and v.feedback is not None:
+        v.feedback.text = texts[1] if language == "de" else texts[0]
     return v
+
+
+def shot_name(name: str, language: str, size: tuple[int, int]) -> str:
+    """The file name of a moment's screenshot: ``table_running_de_800x480.png``."""
+    return f"{name}_{language}_{size[0]}x{size[1]}.png"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -403,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
     import pygame
 
     args.dir.mkdir(parents=True, exist_ok=True)
-    jobs = [(n, "en") for n in MOMENTS] + [(n, "de") for n in GERMAN]
+    jobs = [(n, lang) for n in MOMENTS for lang in LANGUAGES]
     count = 0
     for w, h in SIZES:
         for name, lang in jobs:
@@ -412,8 +490,7 @@ def main(argv: list[str] | None = None) -> int:
             view = moment(name, lang)
             surface = pygame.Surface((w, h))
             Renderer((w, h), monotonic=lambda: MONO).draw(surface, view)
-            suffix = "" if lang == "en" else f"_{lang}"
-            path = args.dir / f"{name}{suffix}_{w}x{h}.png"
+            path = args.dir / shot_name(name, lang, (w, h))
             pygame.image.save(surface, str(path))
             count += 1
     print(f"{count} screenshots in {args.dir}")

@@ -376,6 +376,38 @@ def break_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
         c.text(players_text(frame.summary, lang), rows[4], face=COND, colour=DIM, bg=bg)
 
 
+def fit_lines(c: Canvas, text: str, face: str, width: int, height: int,
+              max_lines: int = 2, max_size: int | None = None) -> tuple[int, list[str]]:
+    """The largest size at which ``text`` fits ``width`` × ``height`` on at most
+    ``max_lines`` lines (broken at spaces), and the lines. One line wins while it is at
+    least two thirds of the size two lines would allow."""
+    one = c.fit_size(text, face, width, height, "line", max_size)
+    best = (one, [text])
+    for n in range(2, max_lines + 1):
+        size = min(max_size or 10_000, height // n * 100 // 117)
+        while size > 6:
+            lines = c.wrap(text, face, size, width)
+            font = c.fonts.get(face, size)
+            if len(lines) <= n and all(font.size(ln)[0] <= width for ln in lines) \
+                    and font.get_height() * len(lines) <= height:
+                break
+            size -= max(1, size // 30)
+        if size * 2 > best[0] * 3:
+            best = (size, c.wrap(text, face, size, width))
+    return best
+
+
+def draw_lines(c: Canvas, rect: pygame.Rect, lines: list[str], face: str, size: int,
+               colour: Colour, bg: Colour, align: str = "center") -> None:
+    """Lines of one size, centred in ``rect`` as a block."""
+    lh = c.fonts.get(face, size).get_height()
+    y = rect.centery - lh * len(lines) // 2
+    for line in lines:
+        c.draw_at(line, pygame.Rect(rect.x, y, rect.width, lh), face, size, colour, bg, align,
+                  "line")
+        y += lh
+
+
 def champion_panel(c: Canvas, rect: pygame.Rect, frame: Frame, bg: Colour = BG) -> None:
     lang = frame.lang
     s = frame.summary
@@ -383,8 +415,10 @@ def champion_panel(c: Canvas, rect: pygame.Rect, frame: Frame, bg: Colour = BG) 
                         (c.px(40), 1.0)], c.px(10))
     c.text(tr("champion", lang), inset(rows[1], rect.width // 10, 0), colour=GOLD, bg=bg,
            box="ink", align="center")
-    c.text(s.get("champion") or "?", inset(rows[2], c.px(20), 0), colour=FG, bg=bg, box="ink",
-           align="center")
+    # a long name goes on two lines rather than being cut
+    name_r = inset(rows[2], c.px(20), 0)
+    size, lines = fit_lines(c, s.get("champion") or "?", BOLD, name_r.width, name_r.height)
+    draw_lines(c, name_r, lines, BOLD, size, FG, bg)
     c.text(s.get("name") or tr("finished", lang), inset(rows[3], c.px(40), 0), face=COND,
            colour=DIM, bg=bg, align="center")
 
@@ -448,7 +482,9 @@ def footer(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         return
     fb = frame.feedback
     if fb is None:
-        if view.role == "table" and frame.mode not in ("wait", "champion"):
+        tab = frame.table
+        if tab is not None and tab.get("in_play", True) and frame.mode not in ("wait",
+                                                                                "champion"):
             hints(c, inner, lang)
         return
     colour = {"sent": DIM, "accepted": GREEN, "rejected": RED, "info": GOLD}.get(fb.kind, FG)

@@ -229,6 +229,16 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
             c.draw_at(tag, tag_r, COND, tsize, tag_colour, bg, "right", "line")
             name_r.width = max(0, name_r.width - tw - pad * 2)
         colour = DIM if occ.get("ghost") else FG
+        small = c.fonts.get(COND, c.min_size)
+        if small.size(name)[0] > name_r.width and inner.height >= 2 * small.get_height():
+            lines = c.wrap(name, COND, c.min_size, name_r.width)
+            if len(lines) == 2:  # two lines rather than cut
+                top = name_r.centery - small.get_height()
+                for k, line in enumerate(lines):
+                    c.text(line, pygame.Rect(name_r.x, top + k * small.get_height(),
+                                             name_r.width, small.get_height()),
+                           face=COND, colour=colour, bg=bg, size=c.min_size)
+                continue
         fits = c.fonts.get(COND, name_size).size(name)[0] <= name_r.width
         c.text(name, name_r, face=COND, colour=colour, bg=bg,
                size=name_size if fits else None, max_size=name_size)

@@ -237,13 +237,18 @@ class Canvas:
         return size
 
     def wrap(self, text: str, face: str, size: int, width: int) -> list[str]:
-        """``text`` broken into lines at spaces so that each is at most ``width`` wide (a
-        single word wider than that stays whole on its line)."""
+        """``text`` broken into lines at spaces and after hyphens so that each is at most
+        ``width`` wide (a single word wider than that stays whole on its line)."""
         font = self.fonts.get(face, size)
+        words: list[str] = []
+        for word in text.split(" "):
+            parts = word.split("-")
+            words += [p + "-" for p in parts[:-1]] + [parts[-1]]
         lines: list[str] = []
         line = ""
-        for word in text.split(" "):
-            cand = f"{line} {word}" if line else word
+        for word in words:
+            glue = "" if line.endswith("-") or not line else " "
+            cand = line + glue + word
             if line and font.size(cand)[0] > width:
                 lines.append(line)
                 line = word
