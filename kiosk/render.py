@@ -28,6 +28,8 @@ How it stays cheap on a Pi:
 
 The wall's seating list turns a page when ``view.wall_page`` changes; the
 loop sets it with :func:`wall_page` (one page every :data:`WALL_PAGE_SECONDS`).
+A table's moves that do not fit turn a page every
+:data:`~kiosk.screens.common.TABLE_PAGE_SECONDS` of ``view.now`` by themselves.
 """
 
 from __future__ import annotations
@@ -39,7 +41,14 @@ from collections.abc import Callable
 import pygame
 
 from kiosk.screens import table, wall
-from kiosk.screens.common import FEEDBACK_SECONDS, Frame, frame_of, tick
+from kiosk.screens.common import (
+    FEEDBACK_SECONDS,
+    TABLE_PAGE_SECONDS,
+    Frame,
+    frame_of,
+    table_page,
+    tick,
+)
 from kiosk.screens.widgets import Canvas, Fonts, KeyItem, TextCache
 from kiosk.view import ScreenView
 
@@ -84,6 +93,7 @@ class Renderer:
         self._state: dict | None = None
         self._surface_id: int | None = None
         self._pages = 1
+        self._table_page = 0
 
     # ------------------------------------------------------------------ API
     def draw(self, surface: pygame.Surface, view: ScreenView) -> list[pygame.Rect]:
@@ -91,8 +101,10 @@ class Renderer:
         size = surface.get_size()
         frame = frame_of(view, self.language, self.monotonic(), size)
         c = self._canvas
+        turned = (view.role == "table" and self._pages > 1
+                  and table_page(view.now) != self._table_page)  # the moves' next page
         if (c is None or frame.key != self._key or id(surface) != self._surface_id
-                or c.surface is not surface or view.state != self._state):
+                or c.surface is not surface or view.state != self._state or turned):
             self._layout(surface, frame)
             return [surface.get_rect()]
         dirty: list[pygame.Rect] = []
@@ -131,6 +143,8 @@ class Renderer:
             waits.append(fb.since + FEEDBACK_SECONDS.get(fb.kind, 5.0) - mono + 0.002)
         if view.role == "wall" and self._pages > 1:
             waits.append(WALL_PAGE_SECONDS - view.now % WALL_PAGE_SECONDS + 0.002)
+        if view.role == "table" and self._pages > 1:
+            waits.append(TABLE_PAGE_SECONDS - view.now % TABLE_PAGE_SECONDS + 0.002)
         return max(0.0, min(waits))
 
     # ------------------------------------------------------------ internals
@@ -161,6 +175,7 @@ class Renderer:
         # main thread, before the frame of a press's answer.
         self._state = dict(frame.view.state)
         self._surface_id = id(surface)
+        self._table_page = table_page(frame.view.now)
         self.layouts += 1
 
 

@@ -6,6 +6,7 @@ with ``config/tournaments/sample.yaml``) turned into the retained payloads by
 screenshot command use the same moments::
 
     python -m kiosk.shots DIR          # a PNG of every moment at 1920×1080 and 800×480
+    python -m kiosk.shots --approve    # approve them: docs/screens/ and docs/gallery.md
 
 ``MONO`` is the local monotonic time the moments' feedback is relative to:
 draw them with ``Renderer(size, monotonic=lambda: MONO)``.
@@ -470,29 +471,171 @@ def shot_name(name: str, language: str, size: tuple[int, int]) -> str:
     return f"{name}_{language}_{size[0]}x{size[1]}.png"
 
 
+# ------------------------------------------------------------------ golden images
+#: the approved images: the gallery in the docs (docs/gallery.md)
+GALLERY = Path(__file__).resolve().parents[1] / "docs" / "screens"
+GALLERY_PAGE = GALLERY.parent / "gallery.md"
+#: a channel differing by more than this (0..255), after both images are averaged over
+#: 2×2 pixels, is a different pixel: antialiasing and a font renderer's gamma move edge
+#: pixels by less; a changed glyph moves its strokes by far more
+CHANNEL_TOLERANCE = 48
+#: this many different pixels (at the compared size) pass: one changed character of the
+#: smallest text differs in 20 or more
+PIXEL_TOLERANCE = 12
+
+
+def shoot(name: str, language: str, size: tuple[int, int]) -> Any:
+    """The moment drawn at ``size`` (a pygame Surface; SDL must be initialised)."""
+    import pygame
+
+    from kiosk.render import Renderer
+
+    surface = pygame.Surface(size)
+    Renderer(size, monotonic=lambda: MONO).draw(surface, moment(name, language))
+    return surface
+
+
+def stored(surface: Any) -> Any:
+    """The picture as approved: 1920×1080 is kept at half size (960×540), smaller ones
+    whole. Smaller files, and the comparison is as strict (see :func:`difference`)."""
+    import pygame
+
+    w, h = surface.get_size()
+    if w > 1000:
+        return pygame.transform.smoothscale(surface, (w // 2, h // 2))
+    return surface.copy()
+
+
+def save_png(surface: Any, path: Path) -> None:
+    """Save ``surface`` as a small PNG: each channel rounded to 16 levels (at most 8 off,
+    far inside :data:`CHANNEL_TOLERANCE`), written with a palette (one byte a pixel;
+    a screen has a few hundred colours at that precision). RGB when more than 256."""
+    import struct
+    import zlib
+
+    import pygame
+
+    w, h = surface.get_size()
+    for bits in (4, 3):
+        keep = (0xFF << (8 - bits)) & 0xFF
+        raw = pygame.image.tobytes(surface, "RGB").translate(
+            bytes((v & keep) | (1 << (7 - bits)) for v in range(256)))
+        pixels = [raw[i:i + 3] for i in range(0, len(raw), 3)]
+        colours = sorted(set(pixels))
+        if len(colours) <= 256:
+            break
+    else:
+        pygame.image.save(surface, str(path))
+        return
+    index = {c: bytes([i]) for i, c in enumerate(colours)}
+    rows = b"".join(b"\0" + b"".join(index[p] for p in pixels[y * w:(y + 1) * w])
+                    for y in range(h))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    path.write_bytes(b"\x89PNG\r\n\x1a\n"
+                     + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0))
+                     + chunk(b"PLTE", b"".join(colours))
+                     + chunk(b"IDAT", zlib.compress(rows, 9))
+                     + chunk(b"IEND", b""))
+
+
+def difference(a: Any, b: Any) -> int:
+    """How many pixels of ``a`` and ``b`` (same size) differ noticeably: both averaged
+    over 2×2 pixels, then any channel apart by more than :data:`CHANNEL_TOLERANCE`.
+    A different size counts every pixel."""
+    import pygame
+
+    if a.get_size() != b.get_size():
+        return a.get_width() * a.get_height()
+    half = (max(1, a.get_width() // 2), max(1, a.get_height() // 2))
+    a2 = pygame.transform.smoothscale(a.convert(24) if a.get_bitsize() != 24 else a, half)
+    b2 = pygame.transform.smoothscale(b.convert(24) if b.get_bitsize() != 24 else b, half)
+    d1 = a2.copy()
+    d1.blit(b2, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
+    d2 = b2.copy()
+    d2.blit(a2, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
+    d1.blit(d2, (0, 0), special_flags=pygame.BLEND_RGB_ADD)  # |a - b| per channel
+    t = CHANNEL_TOLERANCE
+    same = pygame.transform.threshold(None, d1, (0, 0, 0), (t, t, t), set_behavior=0)
+    return half[0] * half[1] - int(same)
+
+
+def jobs() -> list[tuple[str, str, tuple[int, int]]]:
+    """Every screenshot: each moment in each language at each size."""
+    return [(n, lang, size) for n in MOMENTS for lang in LANGUAGES for size in SIZES]
+
+
+def gallery_page() -> str:
+    """docs/gallery.md: every approved image, moment by moment."""
+    out = ["# Gallery: every screen moment", "",
+           "The approved images of `python -m kiosk.shots --approve` (`scripts/approve-screens`):",
+           "each moment of `kiosk/shots.py` in English and German, at 1920×1080 (stored at",
+           "half size) and 800×480. `tests/kiosk/test_golden.py` compares every new drawing",
+           "with them. Generated; do not edit. Why the screens look as they do:",
+           "[screens.md](screens.md).", ""]
+    for name, fn in MOMENTS.items():
+        doc = (fn.__doc__ or "").strip().split("\n")[0]
+        out += [f"## {name}", ""] + ([doc, ""] if doc else [])
+        out.append("| | 1920×1080 | 800×480 |")
+        out.append("| --- | --- | --- |")
+        for lang in LANGUAGES:
+            cells = [f"![{name} {lang} {w}×{h}](screens/{shot_name(name, lang, (w, h))})"
+                     for w, h in SIZES]
+            out.append(f"| {lang} | " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def approve(only: str | None = None) -> list[Path]:
+    """Write every moment (or those whose name contains ``only``) as its approved image,
+    remove images of moments that are gone, and write docs/gallery.md."""
+
+    GALLERY.mkdir(parents=True, exist_ok=True)
+    written = []
+    wanted = set()
+    for name, lang, size in jobs():
+        path = GALLERY / shot_name(name, lang, size)
+        wanted.add(path.name)
+        if only and only not in name:
+            continue
+        save_png(stored(shoot(name, lang, size)), path)
+        written.append(path)
+    if not only:
+        for old in GALLERY.glob("*.png"):
+            if old.name not in wanted:
+                old.unlink()
+    GALLERY_PAGE.write_text(gallery_page() + "\n", encoding="utf-8")
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kiosk.shots", description=__doc__.split("\n")[0])
-    ap.add_argument("dir", type=Path, help="where to write the PNGs")
+    ap.add_argument("dir", type=Path, nargs="?", help="where to write the PNGs")
     ap.add_argument("--only", help="only moments whose name contains this")
+    ap.add_argument("--approve", action="store_true",
+                    help="write the approved images (docs/screens/) and docs/gallery.md")
     args = ap.parse_args(argv)
-    from kiosk.render import Renderer, headless
+    from kiosk.render import headless
 
     headless()
     import pygame
 
+    if args.approve:
+        written = approve(args.only)
+        print(f"{len(written)} approved images in {GALLERY}")
+        return 0
+    if args.dir is None:
+        ap.error("give a DIR for the screenshots, or --approve")
     args.dir.mkdir(parents=True, exist_ok=True)
-    jobs = [(n, lang) for n in MOMENTS for lang in LANGUAGES]
     count = 0
-    for w, h in SIZES:
-        for name, lang in jobs:
-            if args.only and args.only not in name:
-                continue
-            view = moment(name, lang)
-            surface = pygame.Surface((w, h))
-            Renderer((w, h), monotonic=lambda: MONO).draw(surface, view)
-            path = args.dir / shot_name(name, lang, (w, h))
-            pygame.image.save(surface, str(path))
-            count += 1
+    for name, lang, size in jobs():
+        if args.only and args.only not in name:
+            continue
+        pygame.image.save(shoot(name, lang, size), str(args.dir / shot_name(name, lang, size)))
+        count += 1
     print(f"{count} screenshots in {args.dir}")
     return 0
 

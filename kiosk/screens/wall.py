@@ -334,14 +334,22 @@ def side(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
     hfh = s.get("hand_for_hand") or {}
     c.fill(rect, PANEL, radius=c.px(12))
     inner = inset(rect, c.px(20), c.px(12))
-    specs = []
-    if hfh.get("on"):
-        specs.append((c.px(200), 1.0))
-    specs.append((c.px(120), 1.2))
-    parts = stack(inner, specs, c.px(12))
-    if hfh.get("on"):
-        hfh_status(c, parts[0], frame, hfh)
-    moves_list(c, parts[-1], frame)
+    if not hfh.get("on"):
+        moves_list(c, inner, frame)
+        return
+    # hand-for-hand first, at its size by rule; the moves in what is left, if anything
+    tables = s.get("tables") or sorted(set(hfh.get("done") or []) | set(hfh.get("playing")
+                                                                          or []))
+    line = c.fonts.get(BOLD, c.need_size("hfh")).get_height()
+    rows = -(-len(tables) // (2 if len(tables) > 3 else 1))
+    need = max(c.px(200), line + c.px(6) + rows * (line + c.px(4) + 6))
+    gap = c.px(12)
+    hfh_status(c, pygame.Rect(inner.x, inner.y, inner.width, min(need, inner.height)), frame,
+               hfh)
+    rest = pygame.Rect(inner.x, inner.y + need + gap, inner.width,
+                       inner.height - need - gap)
+    if rest.height >= 2 * c.fonts.get(COND, c.need_size("move", COND)).get_height():
+        moves_list(c, rest, frame)
 
 
 def hfh_status(c: Canvas, rect: pygame.Rect, frame: Frame, hfh: dict[str, Any]) -> None:
@@ -362,7 +370,7 @@ def hfh_status(c: Canvas, rect: pygame.Rect, frame: Frame, hfh: dict[str, Any]) 
     per_row = 2 if len(tables) > 3 else 1
     nrows = -(-len(tables) // per_row)
     ch = max(min(c.px(56), area.height // max(1, nrows)),
-             c.fonts.get(BOLD, size).get_height() + 6)
+             c.fonts.get(BOLD, size).get_height() + c.px(4) + 6)
     cw = (area.width - c.px(12) * (per_row - 1)) // per_row
     for i, t in enumerate(tables):
         row, col = divmod(i, per_row)

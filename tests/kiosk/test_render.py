@@ -474,3 +474,86 @@ def test_missing_or_odd_state_does_not_crash():
         for size in SIZES:
             r, _, _ = render(view, size)
             check_layout(r, size)
+
+
+# ------------------------------------------------------------------ moves at the size by rule
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", ["table_broken", "table_final_moves", "table_moves_in"])
+def test_moves_that_do_not_fit_page_through_every_player(name, size):
+    """Every moved player is shown, a page at a time; the page turns by itself."""
+    from kiosk.screens.common import TABLE_PAGE_SECONDS, live_moves
+
+    view = shots.moment(name)
+    tab = view.state[f"table/{view.table}"]
+    moves = live_moves(view.state, tab.get("moves_in") or [])
+    moves += [m for m in live_moves(view.state, tab.get("moves_out") or [])
+              if name == "table_broken" or m["to"]["table"] != view.table]
+    players = {m["player"].upper() for m in moves}
+    assert len(players) >= 2
+    r = Renderer(size, monotonic=lambda: shots.MONO)
+    surface = pygame.Surface(size)
+    seen: set[str] = set()
+    for k in range(12):
+        v = dataclasses.replace(view, now=view.now + k * TABLE_PAGE_SECONDS)
+        r.draw(surface, v)
+        check_layout(r, size)
+        seen |= {p for p in players if p in joined(texts(r))}
+        if r.pages > 1:
+            assert 0 < r.next_change(dataclasses.replace(v, state={**v.state})) <= MAX_WAIT
+    assert seen == players
+
+
+def test_a_broken_table_becomes_a_clock_once_its_players_sit():
+    """Point 3: 'Tisch wird aufgelöst' over an empty screen for the rest of the night."""
+    moving = shots.moment("table_broken")
+    r, _, _ = render(moving)
+    assert "This table breaks" in texts(r) and "Please move:" in texts(r)
+    closed = shots.moment("table_closed")
+    assert not closed.state["table/3"]["in_play"] and not closed.state["table/3"]["moves_out"]
+    r, _, _ = render(closed)
+    drawn = texts(r)
+    assert "This table breaks" not in drawn
+    assert {"CLOSED", "LEVEL 1", "50 / 100", "Players left"} <= set(drawn)
+    assert any(k.kind == "time_left" for k in r.keys)
+    # no hint bar: the buttons of a closed table have nothing to do
+    assert "HAND DONE" not in drawn
+
+
+def test_time_call_without_a_seat_names_who_acts_with_room_to_the_digits():
+    """Point 6: 'ZEIT 63' without seat or player; the label nearly touched the digits."""
+    for size in SIZES:
+        r, _, _ = render(shots.moment("table_time_call_no_seat"), size)
+        head = next(rc for t, rc in r.items if t == "TIME · player to act")
+        digits = next(k.rect for k in r.keys if k.kind == "time_call")
+        assert digits.top - head.bottom >= 0.04 * size[1]
+
+
+def test_waiting_state_is_never_cut():
+    """Point 1: 'Jürgen M… wartet auf…' at 800×480."""
+    for lang, words in (("en", ("waits for button", "till button")),
+                        ("de", ("wartet auf Button", "bis Button"))):
+        for size in SIZES:
+            r, _, _ = render(shots.moment("table_waiting_player", lang), size)
+            drawn = texts(r)
+            assert any(w in drawn for w in words), drawn
+            assert not any(t.startswith(("wartet", "waits", "bis B", "till")) and
+                           t.endswith("…") for t in drawn)
+
+
+def test_wall_moves_drop_the_seated_and_count_the_rest():
+    """Point 4: four moves and no '+4 more'; moves of players who sat down stayed."""
+    view = shots.moment("wall_moves")
+    pending = view.state["moves"]["pending"]
+    assert len(pending) == 6
+    r, _, _ = render(view, SMALL)
+    drawn = texts(r)
+    lines = joined([k.text for k in r.keys if k.kind == "move"])
+    shown = [m for m in pending if m["player"] in lines]
+    assert shown
+    assert f"+{len(pending) - len(shown)} more" in drawn
+    # once the destinations played a hand the moves are done: none shown, no count
+    done = shots.moment("wall_running")
+    done.state["moves"] = {**done.state["moves"], "pending": []}
+    r, _, _ = render(done)
+    assert not any(t.startswith("+") for t in texts(r))
+    assert not any("→ Table" in t for t in texts(r))
