@@ -130,13 +130,14 @@ def structure(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
     fit = max(1, area.height // lh)
     shown = rows if len(rows) <= fit else rows[: fit - 1]
     num_w = c.fonts.get(BOLD, size).size("00")[0] + c.px(12)
-    min_w = c.fonts.get(COND, size).size(tr("minutes", lang, m="000"))[0]
+    min_w = max(c.fonts.get(COND, size).size(tr("minutes", lang, m=i18n.minutes(
+        lv.get("seconds"))))[0] for lv in shown) if shown else 0
     for i, lv in enumerate(shown):
         r = pygame.Rect(area.x, area.y + i * lh, area.width, lh)
         mins = tr("minutes", lang, m=i18n.minutes(lv.get("seconds")))
         c.text(mins, pygame.Rect(r.right - min_w, r.y, min_w, lh), face=COND, colour=DIM,
                bg=PANEL, align="right", size=size)
-        mid = pygame.Rect(r.x + num_w, r.y, r.width - num_w - min_w - c.px(12), lh)
+        mid = pygame.Rect(r.x + num_w, r.y, r.width - num_w - min_w - c.px(8), lh)
         if lv.get("is_break"):
             note = lv.get("note") or ""
             c.text(tr("break", lang) + (f" · {note}" if note else ""), mid, face=COND,

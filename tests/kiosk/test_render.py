@@ -557,3 +557,19 @@ def test_wall_moves_drop_the_seated_and_count_the_rest():
     r, _, _ = render(done)
     assert not any(t.startswith("+") for t in texts(r))
     assert not any("→ Table" in t for t in texts(r))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", shots.LANGUAGES)
+def test_only_names_are_ever_cut(lang, size):
+    """Point 1: a state, a sentence, a level, a result is never cut with "…": only a
+    player's name in a seat row or the seating list, when it fits neither at the
+    smallest size nor on two lines."""
+    for name in shots.MOMENTS:
+        view = shots.moment(name, lang)
+        r, _, _ = render(view, size)
+        names = {s.get("name") or "" for k, p in view.state.items() if k.startswith("table/")
+                 for s in p.get("seats") or []}
+        for text, _ in r.items:
+            if text.endswith("…") and not text.endswith(" …"):
+                assert any(n.startswith(text[:-1].rstrip()) for n in names), (name, text)
