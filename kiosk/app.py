@@ -76,6 +76,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "rejected": ("rejected: {reason}", "abgelehnt: {reason}"),
     "no_seat": ("Select a seat first", "Erst einen Platz wählen"),
     "no_players": ("No players at this table", "Keine Spieler an diesem Tisch"),
+    # a short tap on a hold button
+    "hold_bust": ("Hold to bust", "Zum Ausscheiden halten"),
+    "hold_undo": ("Hold to undo", "Zum Rückgängigmachen halten"),
 }
 
 

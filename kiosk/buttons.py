@@ -68,6 +68,9 @@ class Inputs:
 
     def __init__(self) -> None:
         self.inputs: dict[str, _Input] = {}
+        #: hold actions released before they fired (a short tap), in order; whoever
+        #: shows feedback takes them out (TableControls: "hold to bust")
+        self.short: list[str] = []
 
     def add(self, name: str, action: str, *, debounce: float = 0.0,
             hold: float | None = None) -> None:
@@ -103,6 +106,8 @@ class Inputs:
         inp.level = pressed
         inp.accepted_at = at
         if not pressed:
+            if inp.hold is not None and inp.down_at is not None and not inp.fired:
+                self.short.append(inp.action)
             inp.down_at = None
             return []
         inp.down_at = at
@@ -282,7 +287,12 @@ class TableControls:
         return self.inputs.next_due()
 
     def _run(self, actions: list[str]) -> list[Outcome]:
-        return [self.do(a) for a in actions]
+        out = [self.do(a) for a in actions]
+        # a short tap on a hold button sends nothing: say how it works ("hold_bust")
+        out += [Outcome(a, "info", seat=self.selected, message=f"hold_{a}")
+                for a in self.inputs.short]
+        self.inputs.short.clear()
+        return out
 
     def do(self, action: str) -> Outcome:
         """Carry out a confirmed action (a tap of a tap button, a completed hold)."""

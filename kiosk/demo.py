@@ -94,6 +94,15 @@ def display_missing(env: Mapping[str, str] | None = None) -> str | None:
             "(/dev/dri/card*)")
 
 
+def on_break(view: ScreenView) -> bool:
+    """The clock shows a break at the view's ``now`` (its own roll-over: the anchor may be
+    a level's that has since ended)."""
+    from kiosk.view import clock_now
+
+    cn = clock_now(view)
+    return cn is not None and bool(cn.level.get("is_break"))
+
+
 def scaled(base: Callable[[], float], speed: float) -> Callable[[], float]:
     """A clock that runs ``speed`` times faster than ``base``, from now on."""
     t0 = base()
@@ -314,8 +323,8 @@ class Demo:
         """The simulated dealers: every table plays a hand."""
         state = self.panels[0].link.state
         summary = state.get("summary") or {}
-        if summary.get("finished"):
-            return
+        if summary.get("finished") or on_break(self.panels[0].view):
+            return  # no hands are played during a break
         links = {p.table: p.link for p in self.panels if p.table}
         for number in summary.get("tables", []):
             link = links.get(number)

@@ -45,6 +45,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "seat": ("Seat", "Platz"),
     "empty": ("free", "frei"),
     "waits": ("waits for button", "wartet auf Button"),
+    "waits_short": ("till button", "bis Button"),
     "incoming": ("arriving", "kommt"),
     # moves: what a player understands
     "move_out": ("Seat {seat} {name} → Table {table}, Seat {to}",
@@ -53,16 +54,24 @@ LABELS: dict[str, tuple[str, str]] = {
                 "Tisch {table}, Platz {frm} {name} → Platz {seat}"),
     "move_here": ("Seat {frm} {name} → Seat {seat}", "Platz {frm} {name} → Platz {seat}"),
     "move_wall": ("{name} → Table {t2}, Seat {s2}", "{name} → Tisch {t2}, Platz {s2}"),
+    # a move on two lines: the name over the rest
+    "move_out_rest": ("→ Table {table}, Seat {to}", "→ Tisch {table}, Platz {to}"),
+    "move_in_rest": ("→ Seat {seat}", "→ Platz {seat}"),
+    "move_here_rest": ("Seat {frm} → Seat {seat}", "Platz {frm} → Platz {seat}"),
+    "move_wall_rest": ("→ Table {t2}, Seat {s2}", "→ Tisch {t2}, Platz {s2}"),
+    "more": ("+{n} more", "+{n} weitere"),
     "moves": ("Moves", "Umsetzungen"),
     "please_move": ("Please move:", "Bitte umsetzen:"),
     # notices
     "table_breaks": ("This table breaks", "Tisch wird aufgelöst"),
+    "closed": ("Closed", "Geschlossen"),
     "final_table": ("Final table", "Finaltisch"),
     "final_table_next": ("Final table next", "Als Nächstes: Finaltisch"),
     "offline": ("offline", "offline"),
     # hand-for-hand
     "hfh": ("Hand for hand", "Hand für Hand"),
     "hfh_hand": ("Hand for hand · hand {n}", "Hand für Hand · Hand {n}"),
+    "hand_n": ("Hand {n}", "Hand {n}"),
     "deal": ("DEAL", "GEBEN"),
     "waiting_for": ("waiting for tables {tables}", "warten auf Tisch {tables}"),
     "waiting_for_one": ("waiting for table {tables}", "warten auf Tisch {tables}"),
@@ -70,6 +79,16 @@ LABELS: dict[str, tuple[str, str]] = {
     "still_playing": ("still playing: tables {tables}", "es spielen noch: Tisch {tables}"),
     "still_playing_one": ("still playing: table {tables}", "es spielt noch: Tisch {tables}"),
     "all_done": ("all tables done", "alle Tische fertig"),
+    "this_done_wait": ("this table is done, do not deal yet",
+                       "dieser Tisch ist fertig, noch nicht geben"),
+    "all_done_deal": ("all tables are done, deal the next hand",
+                      "alle Tische fertig, nächste Hand geben"),
+    "press_hand_done": ("When the hand is over, press HAND DONE",
+                        "Ist die Hand vorbei: HAND FERTIG drücken"),
+    "others_wait_one": ("table {tables} waits for this table",
+                        "Tisch {tables} wartet auf diesen Tisch"),
+    "others_wait": ("tables {tables} wait for this table",
+                    "Tische {tables} warten auf diesen Tisch"),
     "playing": ("playing", "spielt"),
     "done": ("done", "fertig"),
     # time call
@@ -77,6 +96,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "time_call": ("TIME", "ZEIT"),
     "countdown": ("COUNTDOWN", "COUNTDOWN"),
     "time_up": ("TIME IS UP", "ZEIT ABGELAUFEN"),
+    "to_act": ("player to act", "Spieler am Zug"),
     # end of the day
     "hands_left": ("Hands left: {n}", "Noch {n} Hände"),
     "last_hand": ("Last hand of the day", "Letzte Hand des Tages"),
@@ -93,6 +113,13 @@ LABELS: dict[str, tuple[str, str]] = {
     "hold_bust": ("Hold: bust", "Halten: ausscheiden"),
     "hold_undo": ("Hold: undo", "Halten: rückgängig"),
     "fb_sent": ("sent …", "gesendet …"),
+    # the dealer's hint bar: the buttons and what they do
+    "hint_seat": ("seat", "Platz"),
+    "hint_bust": ("BUST", "AUS"),
+    "hint_hold": ("hold", "halten"),
+    "hint_time": ("TIME", "ZEIT"),
+    "hint_hand_done": ("HAND DONE", "HAND FERTIG"),
+    "hint_undo": ("UNDO", "ZURÜCK"),
     "fb_accepted": ("accepted", "angenommen"),
     "fb_rejected": ("rejected", "abgelehnt"),
     # waiting
@@ -100,6 +127,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "waiting_draw": ("Seats not drawn yet", "Plätze noch nicht ausgelost"),
     "not_in_play": ("Table {n} is not in play", "Tisch {n} ist nicht in Betrieb"),
     "seating": ("Seating", "Sitzplan"),
+    "structure": ("Structure", "Struktur"),
+    "minutes": ("{m} min", "{m} Min."),
+    "starts_soon": ("The tournament starts soon", "Das Turnier beginnt gleich"),
     "page": ("{p}/{n}", "{p}/{n}"),
 }
 

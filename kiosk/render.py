@@ -28,6 +28,8 @@ How it stays cheap on a Pi:
 
 The wall's seating list turns a page when ``view.wall_page`` changes; the
 loop sets it with :func:`wall_page` (one page every :data:`WALL_PAGE_SECONDS`).
+A table's moves that do not fit turn a page every
+:data:`~kiosk.screens.common.TABLE_PAGE_SECONDS` of ``view.now`` by themselves.
 """
 
 from __future__ import annotations
@@ -39,11 +41,18 @@ from collections.abc import Callable
 import pygame
 
 from kiosk.screens import table, wall
-from kiosk.screens.common import FEEDBACK_SECONDS, Frame, frame_of, tick
-from kiosk.screens.widgets import Canvas, Fonts, TextCache
+from kiosk.screens.common import (
+    FEEDBACK_SECONDS,
+    TABLE_PAGE_SECONDS,
+    Frame,
+    frame_of,
+    table_page,
+    tick,
+)
+from kiosk.screens.widgets import Canvas, Fonts, KeyItem, TextCache
 from kiosk.view import ScreenView
 
-__all__ = ["FEEDBACK_SECONDS", "MAX_WAIT", "Renderer", "WALL_PAGE_SECONDS", "headless",
+__all__ = ["FEEDBACK_SECONDS", "MAX_WAIT", "KeyItem", "Renderer", "WALL_PAGE_SECONDS", "headless",
            "wall_page"]
 
 #: the wall's seating list shows each page this long
@@ -74,6 +83,8 @@ class Renderer:
         self.language = language
         self.monotonic = monotonic
         self.items: list[tuple[str, pygame.Rect]] = []
+        #: the key items of the last layout: what is read from a distance (sizes.py)
+        self.keys: list[KeyItem] = []
         self.fonts = Fonts()
         self.cache = TextCache(self.fonts)
         self.layouts = 0  #: full layouts so far (for tests and the benchmark)
@@ -82,6 +93,7 @@ class Renderer:
         self._state: dict | None = None
         self._surface_id: int | None = None
         self._pages = 1
+        self._table_page = 0
 
     # ------------------------------------------------------------------ API
     def draw(self, surface: pygame.Surface, view: ScreenView) -> list[pygame.Rect]:
@@ -89,8 +101,10 @@ class Renderer:
         size = surface.get_size()
         frame = frame_of(view, self.language, self.monotonic(), size)
         c = self._canvas
+        turned = (view.role == "table" and self._pages > 1
+                  and table_page(view.now) != self._table_page)  # the moves' next page
         if (c is None or frame.key != self._key or id(surface) != self._surface_id
-                or c.surface is not surface or view.state != self._state):
+                or c.surface is not surface or view.state != self._state or turned):
             self._layout(surface, frame)
             return [surface.get_rect()]
         dirty: list[pygame.Rect] = []
@@ -129,6 +143,8 @@ class Renderer:
             waits.append(fb.since + FEEDBACK_SECONDS.get(fb.kind, 5.0) - mono + 0.002)
         if view.role == "wall" and self._pages > 1:
             waits.append(WALL_PAGE_SECONDS - view.now % WALL_PAGE_SECONDS + 0.002)
+        if view.role == "table" and self._pages > 1:
+            waits.append(TABLE_PAGE_SECONDS - view.now % TABLE_PAGE_SECONDS + 0.002)
         return max(0.0, min(waits))
 
     # ------------------------------------------------------------ internals
@@ -142,14 +158,15 @@ class Renderer:
         unit = min(w / 1920, h / 1080)
         # the smallest text: 22 px on a big screen; a 7" screen is read from closer
         min_size = max(15, round(22 * unit)) if h >= 600 else max(15, round(34 * unit))
-        c = Canvas(surface, self.fonts, self.cache, unit, min_size)
+        c = Canvas(surface, self.fonts, self.cache, unit, min_size, role=frame.view.role)
         if frame.view.role == "wall":
             self._pages = wall.draw(c, frame)
         else:
-            self._pages = 1
             table.draw(c, frame)
+            self._pages = c.pages
         self._canvas = c
         self.items = c.items
+        self.keys = c.keys
         self._key = frame.key
         # a shallow copy: a payload changes by being replaced (the link parses a new one
         # for every message; nothing edits one in place), so the comparison in draw()
@@ -158,6 +175,7 @@ class Renderer:
         # main thread, before the frame of a press's answer.
         self._state = dict(frame.view.state)
         self._surface_id = id(surface)
+        self._table_page = table_page(frame.view.now)
         self.layouts += 1
 
 

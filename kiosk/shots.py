@@ -6,6 +6,7 @@ with ``config/tournaments/sample.yaml``) turned into the retained payloads by
 screenshot command use the same moments::
 
     python -m kiosk.shots DIR          # a PNG of every moment at 1920×1080 and 800×480
+    python -m kiosk.shots --approve    # approve them: docs/screens/ and docs/gallery.md
 
 ``MONO`` is the local monotonic time the moments' feedback is relative to:
 draw them with ``Renderer(size, monotonic=lambda: MONO)``.
@@ -193,6 +194,14 @@ def _balancing() -> Game:
     return g
 
 
+def time_call_no_seat() -> ScreenView:
+    """A time call from the button box: the dealer picked no seat."""
+    g = Game()
+    g.start()
+    g.do("time_call", at=START + 200.0, table=1)
+    return g.view(now=START + 230.0)
+
+
 def moves_out() -> ScreenView:
     g = _balancing()
     return g.view(table=3)
@@ -209,6 +218,25 @@ def table_broken() -> ScreenView:
     g.start()
     g.bust_down(18)
     return g.view(table=3)
+
+
+def table_closed() -> ScreenView:
+    """Table 3 broke and its players have all sat down: the clock for the room."""
+    g = Game()
+    g.start()
+    g.bust_down(18)
+    for t in sorted(g.t.tables):
+        g.do("hand_done", table=t)  # the destinations' next hand completes the moves
+    return g.view(table=3)
+
+
+def waiting_player() -> ScreenView:
+    """A player who waits for the button, with a long name (never cut: the state first)."""
+    v = running()
+    seat = v.state["table/1"]["seats"][2]
+    seat["waiting"] = True
+    seat["name"] = "Jürgen Müller-Lüdenscheidt"
+    return v
 
 
 def breaks_notice() -> ScreenView:
@@ -251,6 +279,11 @@ def _fb(kind: FeedbackKind, text: str, seat: int | None = 4) -> ScreenView:
 
 def feedback_sent() -> ScreenView:
     return _fb("sent", "Bust seat 4 … sent")
+
+
+def feedback_tap() -> ScreenView:
+    """A short tap on bust: the screen says to hold it."""
+    return _fb("info", "Hold to bust")
 
 
 def feedback_accepted() -> ScreenView:
@@ -334,6 +367,30 @@ def wall_finished() -> ScreenView:
     return g.view(role="wall")
 
 
+def wall_before_start() -> ScreenView:
+    """The seats are drawn, the clock not started: the seating list and the structure."""
+    return Game().view(now=60.0, role="wall")
+
+
+def wall_moves() -> ScreenView:
+    """Table 3 broke: more moves than the panel holds ("+N more")."""
+    g = Game()
+    g.start()
+    g.bust_down(18)
+    return g.view(role="wall")
+
+
+def wall_finished_long() -> ScreenView:
+    """The end with long names (the engine's 40 characters and more): the champion's line
+    and the results wrap, never cut."""
+    v = wall_finished()
+    v.state["summary"]["champion"] = LONG_NAME
+    rows = v.state["results"]["rows"]
+    rows[0]["name"] = LONG_NAME
+    rows[3]["name"] = "Anna-Katharina Schmidt-Rottluff von Bergen"
+    return v
+
+
 def wall_long_names() -> ScreenView:
     g = _long_game()
     return _long(g.view(now=START + 1.0, role="wall"))
@@ -358,9 +415,12 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_hfh_deal": hfh_deal,
     "table_time_call": time_call,
     "table_time_call_red": time_call_red,
+    "table_time_call_no_seat": time_call_no_seat,
     "table_moves_out": moves_out,
     "table_moves_in": moves_in,
     "table_broken": table_broken,
+    "table_closed": table_closed,
+    "table_waiting_player": waiting_player,
     "table_breaks_notice": breaks_notice,
     "table_final": final_table,
     "table_final_moves": final_table_moves,
@@ -368,54 +428,214 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_feedback_sent": feedback_sent,
     "table_feedback_accepted": feedback_accepted,
     "table_feedback_rejected": feedback_rejected,
+    "table_feedback_tap": feedback_tap,
     "table_hold": hold,
     "table_hands_left": hands_left,
     "table_finished": finished,
     "table_long_names": long_names,
+    "wall_before_start": wall_before_start,
     "wall_running": wall_running,
     "wall_page2": wall_page2,
     "wall_break": wall_break,
     "wall_hfh": wall_hfh,
+    "wall_moves": wall_moves,
     "wall_finished": wall_finished,
+    "wall_finished_long": wall_finished_long,
     "wall_long_names": wall_long_names,
 }
 
-#: moments also shot in German
-GERMAN = ("table_running", "table_break", "table_hfh_deal", "table_hfh_waiting",
-          "table_time_call_red", "table_moves_in", "table_broken", "table_long_names",
-          "wall_running", "wall_hfh", "wall_finished")
+#: every moment is shot in both languages
+LANGUAGES = ("en", "de")
+#: a feedback moment's text in each language (the kiosk's own words, kiosk.app.TEXTS)
+FEEDBACK_TEXTS: dict[str, tuple[str, str]] = {
+    "table_feedback_sent": ("Bust seat 4 … sent", "Ausgeschieden: Platz 4 … gesendet"),
+    "table_feedback_accepted": ("Seat 4 Frieda Wolf is out: 27th place",
+                                "Platz 4 Frieda Wolf ist ausgeschieden: Platz 27"),
+    "table_feedback_rejected": ("rejected: seat 9 at table 1 is empty",
+                                "abgelehnt: Platz 9 an Tisch 1 ist frei"),
+    "table_feedback_tap": ("Hold to bust", "Zum Ausscheiden halten"),
+}
 
 
 def moment(name: str, language: str = "en") -> ScreenView:
     v = MOMENTS[name]()
     v.language = language
+    texts = FEEDBACK_TEXTS.get(name)
+    if texts is not None and v.feedback is not None:
+        v.feedback.text = texts[1] if language == "de" else texts[0]
     return v
+
+
+def shot_name(name: str, language: str, size: tuple[int, int]) -> str:
+    """The file name of a moment's screenshot: ``table_running_de_800x480.png``."""
+    return f"{name}_{language}_{size[0]}x{size[1]}.png"
+
+
+# ------------------------------------------------------------------ golden images
+#: the approved images: the gallery in the docs (docs/gallery.md)
+GALLERY = Path(__file__).resolve().parents[1] / "docs" / "screens"
+GALLERY_PAGE = GALLERY.parent / "gallery.md"
+#: a channel differing by more than this (0..255), after both images are averaged over
+#: 2×2 pixels, is a different pixel: antialiasing and a font renderer's gamma move edge
+#: pixels by less; a changed glyph moves its strokes by far more
+CHANNEL_TOLERANCE = 48
+#: this many different pixels (at the compared size) pass: one changed character of the
+#: smallest text differs in 20 or more
+PIXEL_TOLERANCE = 12
+
+
+def shoot(name: str, language: str, size: tuple[int, int]) -> Any:
+    """The moment drawn at ``size`` (a pygame Surface; SDL must be initialised)."""
+    import pygame
+
+    from kiosk.render import Renderer
+
+    surface = pygame.Surface(size)
+    Renderer(size, monotonic=lambda: MONO).draw(surface, moment(name, language))
+    return surface
+
+
+def stored(surface: Any) -> Any:
+    """The picture as approved: 1920×1080 is kept at half size (960×540), smaller ones
+    whole. Smaller files, and the comparison is as strict (see :func:`difference`)."""
+    import pygame
+
+    w, h = surface.get_size()
+    if w > 1000:
+        return pygame.transform.smoothscale(surface, (w // 2, h // 2))
+    return surface.copy()
+
+
+def save_png(surface: Any, path: Path) -> None:
+    """Save ``surface`` as a small PNG: each channel rounded to 16 levels (at most 8 off,
+    far inside :data:`CHANNEL_TOLERANCE`), written with a palette (one byte a pixel;
+    a screen has a few hundred colours at that precision). RGB when more than 256."""
+    import struct
+    import zlib
+
+    import pygame
+
+    w, h = surface.get_size()
+    for bits in (4, 3):
+        keep = (0xFF << (8 - bits)) & 0xFF
+        raw = pygame.image.tobytes(surface, "RGB").translate(
+            bytes((v & keep) | (1 << (7 - bits)) for v in range(256)))
+        pixels = [raw[i:i + 3] for i in range(0, len(raw), 3)]
+        colours = sorted(set(pixels))
+        if len(colours) <= 256:
+            break
+    else:
+        pygame.image.save(surface, str(path))
+        return
+    index = {c: bytes([i]) for i, c in enumerate(colours)}
+    rows = b"".join(b"\0" + b"".join(index[p] for p in pixels[y * w:(y + 1) * w])
+                    for y in range(h))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    path.write_bytes(b"\x89PNG\r\n\x1a\n"
+                     + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0))
+                     + chunk(b"PLTE", b"".join(colours))
+                     + chunk(b"IDAT", zlib.compress(rows, 9))
+                     + chunk(b"IEND", b""))
+
+
+def difference(a: Any, b: Any) -> int:
+    """How many pixels of ``a`` and ``b`` (same size) differ noticeably: both averaged
+    over 2×2 pixels, then any channel apart by more than :data:`CHANNEL_TOLERANCE`.
+    A different size counts every pixel."""
+    import pygame
+
+    if a.get_size() != b.get_size():
+        return a.get_width() * a.get_height()
+    half = (max(1, a.get_width() // 2), max(1, a.get_height() // 2))
+    a2 = pygame.transform.smoothscale(a.convert(24) if a.get_bitsize() != 24 else a, half)
+    b2 = pygame.transform.smoothscale(b.convert(24) if b.get_bitsize() != 24 else b, half)
+    d1 = a2.copy()
+    d1.blit(b2, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
+    d2 = b2.copy()
+    d2.blit(a2, (0, 0), special_flags=pygame.BLEND_RGB_SUB)
+    d1.blit(d2, (0, 0), special_flags=pygame.BLEND_RGB_ADD)  # |a - b| per channel
+    t = CHANNEL_TOLERANCE
+    same = pygame.transform.threshold(None, d1, (0, 0, 0), (t, t, t), set_behavior=0)
+    return half[0] * half[1] - int(same)
+
+
+def jobs() -> list[tuple[str, str, tuple[int, int]]]:
+    """Every screenshot: each moment in each language at each size."""
+    return [(n, lang, size) for n in MOMENTS for lang in LANGUAGES for size in SIZES]
+
+
+def gallery_page() -> str:
+    """docs/gallery.md: every approved image, moment by moment."""
+    out = ["# Gallery: every screen moment", "",
+           "The approved images of `python -m kiosk.shots --approve` (`scripts/approve-screens`):",
+           "each moment of `kiosk/shots.py` in English and German, at 1920×1080 (stored at",
+           "half size) and 800×480. `tests/kiosk/test_golden.py` compares every new drawing",
+           "with them. Generated; do not edit. Why the screens look as they do:",
+           "[screens.md](screens.md).", ""]
+    for name, fn in MOMENTS.items():
+        doc = (fn.__doc__ or "").strip().split("\n")[0]
+        out += [f"## {name}", ""] + ([doc, ""] if doc else [])
+        out.append("| | 1920×1080 | 800×480 |")
+        out.append("| --- | --- | --- |")
+        for lang in LANGUAGES:
+            cells = [f"![{name} {lang} {w}×{h}](screens/{shot_name(name, lang, (w, h))})"
+                     for w, h in SIZES]
+            out.append(f"| {lang} | " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def approve(only: str | None = None) -> list[Path]:
+    """Write every moment (or those whose name contains ``only``) as its approved image,
+    remove images of moments that are gone, and write docs/gallery.md."""
+
+    GALLERY.mkdir(parents=True, exist_ok=True)
+    written = []
+    wanted = set()
+    for name, lang, size in jobs():
+        path = GALLERY / shot_name(name, lang, size)
+        wanted.add(path.name)
+        if only and only not in name:
+            continue
+        save_png(stored(shoot(name, lang, size)), path)
+        written.append(path)
+    if not only:
+        for old in GALLERY.glob("*.png"):
+            if old.name not in wanted:
+                old.unlink()
+    GALLERY_PAGE.write_text(gallery_page() + "\n", encoding="utf-8")
+    return written
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kiosk.shots", description=__doc__.split("\n")[0])
-    ap.add_argument("dir", type=Path, help="where to write the PNGs")
+    ap.add_argument("dir", type=Path, nargs="?", help="where to write the PNGs")
     ap.add_argument("--only", help="only moments whose name contains this")
+    ap.add_argument("--approve", action="store_true",
+                    help="write the approved images (docs/screens/) and docs/gallery.md")
     args = ap.parse_args(argv)
-    from kiosk.render import Renderer, headless
+    from kiosk.render import headless
 
     headless()
     import pygame
 
+    if args.approve:
+        written = approve(args.only)
+        print(f"{len(written)} approved images in {GALLERY}")
+        return 0
+    if args.dir is None:
+        ap.error("give a DIR for the screenshots, or --approve")
     args.dir.mkdir(parents=True, exist_ok=True)
-    jobs = [(n, "en") for n in MOMENTS] + [(n, "de") for n in GERMAN]
     count = 0
-    for w, h in SIZES:
-        for name, lang in jobs:
-            if args.only and args.only not in name:
-                continue
-            view = moment(name, lang)
-            surface = pygame.Surface((w, h))
-            Renderer((w, h), monotonic=lambda: MONO).draw(surface, view)
-            suffix = "" if lang == "en" else f"_{lang}"
-            path = args.dir / f"{name}{suffix}_{w}x{h}.png"
-            pygame.image.save(surface, str(path))
-            count += 1
+    for name, lang, size in jobs():
+        if args.only and args.only not in name:
+            continue
+        pygame.image.save(shoot(name, lang, size), str(args.dir / shot_name(name, lang, size)))
+        count += 1
     print(f"{count} screenshots in {args.dir}")
     return 0
 

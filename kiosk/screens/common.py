@@ -41,6 +41,13 @@ FEEDBACK_SECONDS: dict[str, float] = {"sent": 6.0, "accepted": 3.0, "rejected": 
                                       "info": 5.0}
 #: marked in red at the end of a time call when the structure does not say
 DEFAULT_RED_SECONDS = 10
+#: a table's moves that do not fit show a page at a time, this long each (seconds)
+TABLE_PAGE_SECONDS = 8.0
+
+
+def table_page(now: float) -> int:
+    """The page of a table's moves at controller time ``now`` (every table the same)."""
+    return int(now // TABLE_PAGE_SECONDS)
 
 
 @dataclass
@@ -250,7 +257,8 @@ def blinds_row(c: Canvas, rect: pygame.Rect, level: dict[str, Any], lang: str,
     best = c.fit_size(text, BOLD, rect.width, rect.height, "ink")
     antes = [a for a in (i18n.ante(level, lang), i18n.ante(level, lang, short=True)) if a]
     if not antes:
-        c.text(text, rect, colour=FG, bg=bg, box="ink", size=best)
+        with c.key("blinds"):
+            c.text(text, rect, colour=FG, bg=bg, box="ink", size=best)
         return
     gap = c.px(36)
     size, a, asize = best, antes[-1], c.min_size
@@ -267,7 +275,8 @@ def blinds_row(c: Canvas, rect: pygame.Rect, level: dict[str, Any], lang: str,
         if need <= rect.width:
             a = cand
             break
-    r = c.text(text, rect, colour=FG, bg=bg, box="ink", size=size)
+    with c.key("blinds"):
+        r = c.text(text, rect, colour=FG, bg=bg, box="ink", size=size)
     if r is None:
         return
     font = c.fonts.get(BOLD, size)
@@ -282,20 +291,28 @@ def blinds_row(c: Canvas, rect: pygame.Rect, level: dict[str, Any], lang: str,
 
 
 def clock_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
-                show_players: bool = True, min_clock: float = 285) -> None:
+                show_players: bool = True, min_clock: float = 285,
+                compact: bool = False) -> None:
     """Level, blinds and ante, the remaining time (the biggest thing), next level, break,
-    players."""
+    players. ``compact``: level, blinds and time only (messages need the room). The time
+    and the blinds get at least their size by rule (sizes.py)."""
     cn = frame.cn
     assert cn is not None
     lang = frame.lang
     lv = cn.level
     gap = c.px(6)
-    specs = [(c.px(56), 0.7), (c.px(100), 1.4), (c.px(min_clock), 3.0), (c.px(44), 0.3),
-             (c.px(44), 0.3)]
-    if show_players:
-        specs.append((c.px(44), 0.3))
+    # the ink of "50 / 100" reaches below the capitals ("/"): a row a third taller
+    specs = [(c.px(56), 0.7), (max(c.px(100), c.need("blinds") * 4 // 3 + 2), 1.4),
+             (max(c.px(min_clock), c.need("time_left") + 4), 3.0)]
+    if not compact:
+        specs += [(c.px(44), 0.3), (c.px(44), 0.3)]
+        if show_players:
+            specs.append((c.px(44), 0.3))
     rows = stack(rect, specs, gap)
-    r_level, r_blinds, r_clock, r_next, r_break = rows[:5]
+    r_level, r_blinds, r_clock = rows[:3]
+    r_next = r_break = None
+    if not compact:
+        r_next, r_break = rows[3:5]
     # level row: "LEVEL 5" and the clock's state
     status = None
     if not cn.started:
@@ -310,7 +327,10 @@ def clock_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
     c.text(tr("level_n", lang, n=lv.get("number", "?")), inset(lr, 0, r_level.height // 8),
            colour=GOLD, bg=bg, box="ink")
     blinds_row(c, inset(r_blinds, 0, r_blinds.height // 12), lv, lang, bg)
-    c.slot("clock", frame.values["clock"], r_clock, bg=bg)
+    with c.key("time_left"):
+        c.slot("clock", frame.values["clock"], r_clock, bg=bg)
+    if r_next is None or r_break is None:
+        return
     c.text(next_level_text(cn, lang), r_next, face=COND, colour=DIM, bg=bg)
     if "break" in frame.values:
         label_slot(c, r_break, tr("break_in", lang), "break", frame.values["break"], bg=bg)
@@ -321,15 +341,17 @@ def clock_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
 
 
 def break_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
-                show_players: bool = True, min_clock: float = 285) -> None:
+                show_players: bool = True, min_clock: float = 285,
+                compact: bool = False) -> None:
     """The break: title, countdown, the colour-up note, the level after the break."""
     cn = frame.cn
     assert cn is not None
     lang = frame.lang
     note = cn.level.get("note") or ""
     gap = c.px(6)
-    specs = [(c.px(90), 1.0), (c.px(min_clock), 3.0), (c.px(80 if note else 10), 0.8),
-             (c.px(44), 0.3)]
+    specs = [(c.px(90), 1.0), (max(c.px(min_clock), c.need("time_left") + 4), 3.0),
+             (c.px(80 if note else 10), 0.8), (c.px(44), 0.3)]
+    show_players = show_players and not compact
     if show_players:
         specs.append((c.px(44), 0.4))
     rows = stack(rect, specs, gap)
@@ -341,7 +363,8 @@ def break_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
     c.text(tr("break_title", lang), inset(pygame.Rect(title_r.x, title_r.y, title_r.width - bw,
                                                       title_r.height), 0, title_r.height // 10),
            colour=GOLD, bg=bg, box="ink")
-    c.slot("clock", frame.values["clock"], rows[1], bg=bg)
+    with c.key("time_left"):
+        c.slot("clock", frame.values["clock"], rows[1], bg=bg)
     if note:
         c.runs([(f"{tr('colour_up', lang)}:", COND, rows[2].height * 5 // 10, DIM),
                 (note, BOLD, rows[2].height * 7 // 10, GOLD)], rows[2], bg=bg, gap=c.px(20))
@@ -353,6 +376,38 @@ def break_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
         c.text(players_text(frame.summary, lang), rows[4], face=COND, colour=DIM, bg=bg)
 
 
+def fit_lines(c: Canvas, text: str, face: str, width: int, height: int,
+              max_lines: int = 2, max_size: int | None = None) -> tuple[int, list[str]]:
+    """The largest size at which ``text`` fits ``width`` × ``height`` on at most
+    ``max_lines`` lines (broken at spaces), and the lines. One line wins while it is at
+    least two thirds of the size two lines would allow."""
+    one = c.fit_size(text, face, width, height, "line", max_size)
+    best = (one, [text])
+    for n in range(2, max_lines + 1):
+        size = min(max_size or 10_000, height // n * 100 // 117)
+        while size > 6:
+            lines = c.wrap(text, face, size, width)
+            font = c.fonts.get(face, size)
+            if len(lines) <= n and all(font.size(ln)[0] <= width for ln in lines) \
+                    and font.get_height() * len(lines) <= height:
+                break
+            size -= max(1, size // 30)
+        if size * 2 > best[0] * 3:
+            best = (size, c.wrap(text, face, size, width))
+    return best
+
+
+def draw_lines(c: Canvas, rect: pygame.Rect, lines: list[str], face: str, size: int,
+               colour: Colour, bg: Colour, align: str = "center") -> None:
+    """Lines of one size, centred in ``rect`` as a block."""
+    lh = c.fonts.get(face, size).get_height()
+    y = rect.centery - lh * len(lines) // 2
+    for line in lines:
+        c.draw_at(line, pygame.Rect(rect.x, y, rect.width, lh), face, size, colour, bg, align,
+                  "line")
+        y += lh
+
+
 def champion_panel(c: Canvas, rect: pygame.Rect, frame: Frame, bg: Colour = BG) -> None:
     lang = frame.lang
     s = frame.summary
@@ -360,8 +415,10 @@ def champion_panel(c: Canvas, rect: pygame.Rect, frame: Frame, bg: Colour = BG) 
                         (c.px(40), 1.0)], c.px(10))
     c.text(tr("champion", lang), inset(rows[1], rect.width // 10, 0), colour=GOLD, bg=bg,
            box="ink", align="center")
-    c.text(s.get("champion") or "?", inset(rows[2], c.px(20), 0), colour=FG, bg=bg, box="ink",
-           align="center")
+    # a long name goes on two lines rather than being cut
+    name_r = inset(rows[2], c.px(20), 0)
+    size, lines = fit_lines(c, s.get("champion") or "?", BOLD, name_r.width, name_r.height)
+    draw_lines(c, name_r, lines, BOLD, size, FG, bg)
     c.text(s.get("name") or tr("finished", lang), inset(rows[3], c.px(40), 0), face=COND,
            colour=DIM, bg=bg, align="center")
 
@@ -425,13 +482,49 @@ def footer(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         return
     fb = frame.feedback
     if fb is None:
+        tab = frame.table
+        if tab is not None and tab.get("in_play", True) and frame.mode not in ("wait",
+                                                                                "champion"):
+            hints(c, inner, lang)
         return
-    colour = {"sent": DIM, "accepted": GREEN, "rejected": RED}.get(fb.kind, FG)
+    colour = {"sent": DIM, "accepted": GREEN, "rejected": RED, "info": GOLD}.get(fb.kind, FG)
     mark = pygame.Rect(inner.x, inner.y, max(6, inner.height // 3), inner.height)
     c.fill(mark, colour)
     text = fb.text or tr(f"fb_{fb.kind}", lang)
-    c.text(text, pygame.Rect(mark.right + c.px(16), inner.y, inner.right - mark.right - c.px(16),
-                             inner.height), face=COND, colour=colour, bg=PANEL)
+    with c.key("dealer"):
+        c.text(text, pygame.Rect(mark.right + c.px(16), inner.y,
+                                 inner.right - mark.right - c.px(16), inner.height),
+               face=COND, colour=colour, bg=PANEL, min_size=c.need_size("dealer", COND))
+
+
+def hints(c: Canvas, rect: pygame.Rect, lang: str) -> None:
+    """The dealer's reminder of the buttons: ``◀ ▶ seat   BUST hold   TIME   HAND DONE
+    UNDO hold``; the words go before the buttons' names do when the bar is narrow."""
+    size = max(c.need_size("dealer", COND), min(c.px(34), rect.height * 7 // 10))
+    hold = tr("hint_hold", lang)
+    full = [("◀ ▶", tr("hint_seat", lang)), (tr("hint_bust", lang), hold),
+            (tr("hint_time", lang), ""), (tr("hint_hand_done", lang), ""),
+            (tr("hint_undo", lang), hold)]
+    gap = c.px(40)
+    for words in (True, False):
+        parts: list[tuple[str, str, int, Colour]] = []
+        for name, word in full:
+            parts.append((name, BOLD, size, GOLD))
+            if words and word:
+                parts.append((word, COND, size, DIM))
+        small = c.fonts.get(COND, size).size(" ")[0]
+        width = sum(c.fonts.get(f, s).size(t)[0] for t, f, s, _ in parts)
+        width += gap * (len(full) - 1) + small * (len(parts) - len(full))
+        if width <= rect.width or not words:
+            break
+    x = rect.x + max(0, (rect.width - width) // 2)
+    with c.key("dealer"):
+        for i, (t, f, s, colour) in enumerate(parts):
+            w = c.fonts.get(f, s).size(t)[0]
+            r = pygame.Rect(x, rect.y, w, rect.height)
+            c.draw_at(t, r, f, s, colour, PANEL, "left", "line")
+            nxt = parts[i + 1][1] if i + 1 < len(parts) else BOLD
+            x += w + (small if nxt == COND else gap)
 
 
 def live_moves(state: dict[str, dict[str, Any]],

@@ -24,7 +24,8 @@ longer in play shows where its players go instead of its seats.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -38,6 +39,7 @@ from kiosk.screens.widgets import (
     BG,
     BLACK,
     BLUE,
+    BOLD,
     COND,
     DARKGOLD,
     DARKRED,
@@ -59,7 +61,17 @@ from kiosk.screens.widgets import (
 
 #: draws one thing into a rectangle (its return value is not used)
 Line = Callable[[Canvas, pygame.Rect], object]
-Block = tuple[float, Line]
+
+
+@dataclass
+class Block:
+    """A message under the clock: its height in pixels and what draws it. ``grow``: it
+    takes whatever room is left (the moves, which page when they do not fit)."""
+
+    height: int
+    draw: Line
+    grow: bool = False
+    least: int = 0  #: a growing block's smallest useful height
 
 
 def draw(c: Canvas, frame: Frame) -> None:
@@ -69,11 +81,16 @@ def draw(c: Canvas, frame: Frame) -> None:
     surf.fill(BG)
     tab = frame.table
     header_h = max(30, c.px(72))
-    footer_h = max(26, c.px(58))
+    # the footer holds the dealer's hints: at least their size by rule (sizes.py)
+    footer_h = max(26, c.px(58), c.fonts.get(COND, c.need_size("dealer", COND)).get_height()
+                   + 8)
     margin = c.px(20)
     badges = common.badge_list(frame)
+    closed = tab is not None and not tab.get("in_play", True)
     if tab and tab.get("final") and frame.mode != "champion":
         badges.insert(0, (tr("final_table", lang).upper(), BLACK, GOLD))
+    if closed and frame.mode not in ("wait", "champion"):
+        badges.insert(0, (tr("closed", lang).upper(), FG, DARKRED))
     title = tr("table_n", lang, n=view.table if view.table is not None else "?")
     common.header(c, pygame.Rect(0, 0, W, header_h), title, frame.summary.get("name") or "",
                   badges)
@@ -84,36 +101,45 @@ def draw(c: Canvas, frame: Frame) -> None:
         common.waiting_panel(c, body, tr("waiting_controller", lang))
         return
     if frame.mode == "champion":
-        common.champion_panel(c, body, frame)
+        champion(c, body, frame)
         return
     if frame.mode == "timecall":
         time_call(c, body, frame)
         return
-    if tab is not None and not tab.get("in_play", True):
-        moves_takeover(c, body, frame, tab)
+    if tab is not None and closed:
+        closed_table(c, body, frame, tab)
         return
-    blocks = message_blocks(c, frame, tab)
-    lu = max(26, c.px(54))
-    gap = c.px(8)
-    needed = sum(units for units, _ in blocks) * lu + gap * len(blocks)
-    min_top = c.px(700)
-    msgs_h = min(needed, max(0, body.height - min_top))
-    top = pygame.Rect(body.x, body.y, body.width, body.height - msgs_h)
+    blocks = message_blocks(c, frame, tab, body.width)
+    gap = c.px(8) + 2
+    # the clock panel with all its rows, or only level, blinds and time when the messages
+    # need the room: both keep the time left and the blinds at their size by rule
+    core = c.need("time_left") + c.need("blinds")
+    full_min = max(c.px(700), round(core * 1.85))
+    compact_min = max(c.px(470), round(core * 1.4))
+    fixed = sum(b.height for b in blocks if not b.grow) + gap * len(blocks)
+    grow = [b for b in blocks if b.grow]
+    want = fixed + sum(b.height for b in grow)
+    if body.height - want >= full_min:
+        top_h, compact = body.height - want, False
+    else:  # the moves get all the room the clock can give (they page if it is not enough)
+        top_h, compact = max(compact_min, body.height - want), True
+    msgs_h = max(0, body.height - top_h)
+    top = pygame.Rect(body.x, body.y, body.width, top_h)
     seats_w = round(body.width * 0.33)
     left, right = split_h(top, top.width - seats_w - c.px(24), c.px(24))
     if frame.mode == "break":
-        common.break_panel(c, left, frame)
+        common.break_panel(c, left, frame, compact=compact)
     else:
-        common.clock_panel(c, left, frame)
+        common.clock_panel(c, left, frame, compact=compact)
     if tab is None:
         common.waiting_panel(c, right, tr("waiting_draw", lang))
     else:
         incoming = {seat for m in common.live_moves(frame.state, tab.get("moves_in") or [])
                     if isinstance(seat := (m.get("to") or {}).get("seat"), int)}
         seats(c, right, tab, view.selected_seat, lang, incoming)
-    if blocks and msgs_h > 0:
+    if blocks and msgs_h > gap:
         msgs = pygame.Rect(body.x, top.bottom + gap, body.width, msgs_h - gap)
-        lay_blocks(c, msgs, blocks, lu, gap)
+        lay_blocks(c, msgs, blocks, gap)
 
 
 # ---------------------------------------------------------------- seats
@@ -179,42 +205,83 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
             c.text(tr("empty", lang), name_r, face=COND, colour=LINE if not is_sel else DIM,
                    bg=bg, size=name_size)
             continue
-        tag = None
+        name = occ.get("name") or "?"
+        tags: list[str] = []
+        tag_colour = GOLD
         if occ.get("waiting"):
-            tag = (tr("waits", lang), GOLD)
+            tags = [tr("waits", lang), tr("waits_short", lang)]
         elif (seat in incoming) if incoming is not None else occ.get("incoming"):
-            tag = ("→ " + tr("incoming", lang), BLUE)
-        if tag:
+            tags, tag_colour = ["→ " + tr("incoming", lang), "→"], BLUE
+        if tags:
+            # the state is never cut: the longer wording while the whole name still fits
+            # at the smallest size beside it, else the shorter; then the name shrinks, then
+            # it is cut
             tsize = max(c.min_size, round(inner.height * 0.42))
-            need = (c.fonts.get(COND, tsize).size(tag[0])[0] + pad * 2
-                    + c.fonts.get(COND, name_size).size(occ.get("name") or "?")[0])
-            if tag[0].startswith("→") and need > name_r.width:
-                tag = ("→", tag[1])  # a narrow row (7" screen): the arrow, and the name readable
-            tw = min(c.fonts.get(COND, tsize).size(tag[0])[0], name_r.width // 2)
+            tfont = c.fonts.get(COND, tsize)
+            small = c.fonts.get(COND, c.min_size)
+            tag = tags[-1]
+            for cand in tags:
+                if tfont.size(cand)[0] + pad * 2 + small.size(name)[0] <= name_r.width:
+                    tag = cand
+                    break
+            tw = tfont.size(tag)[0]
             tag_r = pygame.Rect(name_r.right - tw, name_r.y, tw, name_r.height)
-            c.text(tag[0], tag_r, face=COND, colour=tag[1], bg=bg, max_size=tsize,
-                   align="right")
+            c.draw_at(tag, tag_r, COND, tsize, tag_colour, bg, "right", "line")
             name_r.width = max(0, name_r.width - tw - pad * 2)
         colour = DIM if occ.get("ghost") else FG
-        name = occ.get("name") or "?"
+        small = c.fonts.get(COND, c.min_size)
+        if small.size(name)[0] > name_r.width and inner.height >= 2 * small.get_height():
+            lines = c.wrap(name, COND, c.min_size, name_r.width)
+            if len(lines) == 2:  # two lines rather than cut
+                top = name_r.centery - small.get_height()
+                for k, line in enumerate(lines):
+                    c.text(line, pygame.Rect(name_r.x, top + k * small.get_height(),
+                                             name_r.width, small.get_height()),
+                           face=COND, colour=colour, bg=bg, size=c.min_size)
+                continue
         fits = c.fonts.get(COND, name_size).size(name)[0] <= name_r.width
         c.text(name, name_r, face=COND, colour=colour, bg=bg,
                size=name_size if fits else None, max_size=name_size)
 
 
-def moves_takeover(c: Canvas, body: pygame.Rect, frame: Frame, tab: dict[str, Any]) -> None:
-    """A table no longer in play: where each of its players goes, big; the clock small."""
+def closed_table(c: Canvas, body: pygame.Rect, frame: Frame, tab: dict[str, Any]) -> None:
+    """A table no longer in play. While its players are on their way: where each goes, big,
+    the clock small. Once they all sit: the clock and the blinds for the players around it,
+    and the room's numbers (players left, the last out)."""
     lang = frame.lang
     moves = common.live_moves(frame.state, tab.get("moves_out") or [])
-    title = tr("table_breaks", lang) if tab.get("broken") else \
-        tr("not_in_play", lang, n=tab.get("table", "?"))
-    rows = stack(body, [(c.px(100), 0), (c.px(56), 0), (0, 1), (c.px(80), 0)], c.px(12))
-    common.banner(c, rows[0], title, FG, DARKRED)
     if moves:
+        title = tr("table_breaks", lang) if tab.get("broken") else \
+            tr("not_in_play", lang, n=tab.get("table", "?"))
+        # the ink box of "aufgelöst" has accents and a descender: twice the caps
+        band = max(c.px(100), c.need("hfh") * 2 + 12)
+        rows = stack(body, [(band, 0), (c.px(56), 0), (0, 1), (c.px(80), 0)], c.px(12))
+        with c.key("hfh"):
+            common.banner(c, rows[0], title, FG, DARKRED)
         c.text(tr("please_move", lang), rows[1], colour=DIM)
-        lines: list[Line] = [partial(move_out_line, m=m, lang=lang, bg=BG) for m in moves]
-        line_list(c, rows[2], lines, max_line=c.px(96))
-    small_clock(c, rows[3], frame)
+        moves_block(c, rows[2], [move_out_texts(m, lang) for m in moves], frame)
+        small_clock(c, rows[3], frame)
+        return
+    from kiosk.screens import wall  # the wall's panels: one look for the room
+
+    left, right = split_h(body, round(body.width * 0.62), c.px(30))
+    if frame.mode == "break":
+        common.break_panel(c, left, frame, show_players=False)
+    else:
+        common.clock_panel(c, left, frame, show_players=False)
+    wall.stats(c, right, frame)
+
+
+def champion(c: Canvas, body: pygame.Rect, frame: Frame) -> None:
+    """The end: the champion, and the results with points under it when they exist."""
+    if not (frame.state.get("results") or {}).get("rows"):
+        common.champion_panel(c, body, frame)
+        return
+    from kiosk.screens import wall
+
+    top, bottom = stack(body, [(c.px(380), 1.0), (c.px(300), 1.0)], c.px(16))
+    common.champion_panel(c, top, frame)
+    wall.results(c, bottom, frame, final=True)
 
 
 def small_clock(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
@@ -231,114 +298,221 @@ def small_clock(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
            max_ink=round(right.height * 0.7))
 
 
-# ---------------------------------------------------------------- messages
-def move_out_line(c: Canvas, r: pygame.Rect, m: dict[str, Any], lang: str, bg: Colour) -> None:
+# ---------------------------------------------------------------- moves
+#: a move as the screen words it: (the whole sentence, the name, where to without the
+#: name, colour). The sentence on one line when it fits at the size by rule, else the
+#: name and where to, else the name over where to.
+MoveText = tuple[str, str, str, Colour]
+
+
+def move_out_texts(m: dict[str, Any], lang: str) -> MoveText:
     frm, to = m.get("from") or {}, m.get("to") or {}
-    common.fit_sentence(c, r, "move_out", lang, (m.get("player") or "?").upper(),
-                        colour=FG, bg=bg, max_size=round(r.height * 0.8),
-                        seat=frm.get("seat", "?"), table=to.get("table", "?"),
-                        to=to.get("seat", "?"))
+    name = (m.get("player") or "?").upper()
+    kw = {"seat": frm.get("seat", "?"), "table": to.get("table", "?"), "to": to.get("seat", "?")}
+    return (tr("move_out", lang, name=name, **kw), name, tr("move_out_rest", lang, **kw), FG)
 
 
-def move_in_line(c: Canvas, r: pygame.Rect, m: dict[str, Any], lang: str, bg: Colour,
-                 here: int | None = None) -> None:
+def move_in_texts(m: dict[str, Any], lang: str, here: int | None) -> MoveText:
     frm, to = m.get("from") or {}, m.get("to") or {}
-    text_key = "move_here" if here is not None and frm.get("table") == here else "move_in"
-    common.fit_sentence(c, r, text_key, lang, (m.get("player") or "?").upper(),
-                        colour=BLUE, bg=bg, max_size=round(r.height * 0.8),
-                        table=frm.get("table", "?"), frm=frm.get("seat", "?"),
-                        seat=to.get("seat", "?"))
+    name = (m.get("player") or "?").upper()
+    key = "move_here" if here is not None and frm.get("table") == here else "move_in"
+    kw = {"table": frm.get("table", "?"), "frm": frm.get("seat", "?"), "seat": to.get("seat", "?")}
+    return (tr(key, lang, name=name, **kw), name, tr(f"{key}_rest", lang, **kw), BLUE)
 
 
-def message_blocks(c: Canvas, frame: Frame, tab: dict[str, Any] | None) -> list[Block]:
-    """What the floor tells this table, most important first: (height in lines, draw)."""
-    lang = frame.lang
-    blocks: list[Block] = []
-    if tab is None:
-        return blocks
-    hfh = tab.get("hand_for_hand") or {}
-    if hfh.get("on"):
-        hand = hfh.get("hand") or 1
-        head = tr("hfh_hand", lang, n=hand)
-        done = hfh.get("done") or []
-        playing = hfh.get("playing") or []
-        if hfh.get("this_table_done"):
-            others = [n for n in playing if n != tab.get("table")]
-            key = "waiting_for_one" if len(others) == 1 else "waiting_for"
-            text = tr(key, lang, tables=i18n.number_list(others, lang))
-            blocks.append((2.2, partial(common.banner, text=text[:1].upper() + text[1:],
-                                        fg=BLACK, bg=GOLD,
-                                        sub=f"{head} · {tr('this_done', lang)}")))
-        elif not done and hfh.get("hands_played"):
-            blocks.append((3.0, lambda c, r: common.banner(
-                c, r, tr("deal", lang), BLACK, GREEN, f"{head} · {tr('all_done', lang)}")))
+def move_lines(c: Canvas, moves: list[MoveText], width: int,
+               face: str = COND) -> tuple[int, list[list[tuple[str, Colour]]]]:
+    """The font size (by rule) and each move's lines at ``width``."""
+    size = max(c.need_size("move", face), min(c.px(46), c.need_size("move", face) * 3 // 2))
+    font = c.fonts.get(face, size)
+    out = []
+    for full, name, rest, colour in moves:
+        short = f"{name} {rest}"
+        if font.size(full)[0] <= width:
+            out.append([(full, colour)])
+        elif font.size(short)[0] <= width:
+            out.append([(short, colour)])
         else:
-            line = head
-            if done and playing:
-                key = "still_playing_one" if len(playing) == 1 else "still_playing"
-                line += " · " + tr(key, lang, tables=i18n.number_list(playing, lang))
-            blocks.append((1.2, partial(common.banner, text=line, fg=GOLD, bg=DARKGOLD,
-                                        align="left")))
+            lines = c.wrap(name, face, size, width) + c.wrap(rest, face, size, width)
+            out.append([(ln, colour) for ln in lines])
+    return size, out
+
+
+def moves_height(c: Canvas, moves: list[MoveText], width: int, count: int = 1) -> int:
+    """Height of the first ``count`` moves (the room a moves block asks for)."""
+    size, lines = move_lines(c, moves, width)
+    lh = c.fonts.get(COND, size).get_height()
+    return sum(len(m) for m in lines[:count]) * lh + lh // 3 * min(count, len(lines))
+
+
+def page_mark_width(c: Canvas) -> int:
+    """Room kept right of the moves for the page mark (``2/3``)."""
+    return c.fonts.get(BOLD, c.need_size("dealer")).size(" 00/00")[0]
+
+
+def moves_block(c: Canvas, rect: pygame.Rect, moves: list[MoveText], frame: Frame) -> None:
+    """The moves at the size by rule; when they do not all fit, a page of them at a time
+    (pages turn every :data:`~kiosk.screens.common.TABLE_PAGE_SECONDS`, ``2/3`` in the
+    corner)."""
+    if not moves or rect.height <= 0:
+        return
+    mark_w = page_mark_width(c)
+    size, lines = move_lines(c, moves, rect.width - c.px(16) - mark_w)
+    lh = c.fonts.get(COND, size).get_height()
+    sep = lh // 3
+    pages: list[list[list[tuple[str, Colour]]]] = [[]]
+    used = 0
+    for m in lines:
+        h = len(m) * lh + sep
+        if pages[-1] and used + h > rect.height + sep:
+            pages.append([])
+            used = 0
+        pages[-1].append(m)
+        used += h
+    c.pages = max(c.pages, len(pages))
+    page = common.table_page(frame.view.now) % len(pages)
+    y = rect.y
+    with c.key("move"):
+        for m in pages[page]:
+            for text, colour in m:
+                if y + lh > rect.bottom + 2:
+                    break
+                r = pygame.Rect(rect.x + c.px(8), y, rect.width - c.px(16) - mark_w, lh)
+                c.draw_at(text, r, COND, size, colour, BG, "left", "line")
+                y += lh
+            y += sep
+    if len(pages) > 1:
+        c.text(tr("page", frame.lang, p=page + 1, n=len(pages)),
+               pygame.Rect(rect.right - mark_w, rect.y, mark_w, lh), colour=DIM,
+               align="right", size=c.need_size("dealer"))
+
+
+# ---------------------------------------------------------------- messages
+def hfh_banner(c: Canvas, rect: pygame.Rect, head: str, detail: str, fg: Colour,
+               bg: Colour) -> None:
+    """Hand-for-hand: the state big (by rule: read from the seats), what it means for the
+    dealer under it, never cut (wrapped)."""
+    c.fill(rect, bg, radius=max(4, c.px(10)))
+    inner = inset(rect, c.px(20), c.px(8))
+    hsize, dsize, dlines = hfh_sizes(c, head, detail, inner.width)
+    hh = c.fonts.get(BOLD, hsize).get_height()
+    dh = c.fonts.get(COND, dsize).get_height()
+    free = max(0, inner.height - hh - dh * len(dlines))
+    y = inner.y + free // 3
+    with c.key("hfh"):
+        c.draw_at(head, pygame.Rect(inner.x, y, inner.width, hh), BOLD, hsize, fg, bg,
+                  "center", "line")
+    y += hh + free // 3
+    with c.key("dealer"):
+        for line in dlines:
+            c.draw_at(line, pygame.Rect(inner.x, y, inner.width, dh), COND, dsize, fg, bg,
+                      "center", "line")
+            y += dh
+
+
+def hfh_sizes(c: Canvas, head: str, detail: str, width: int) -> tuple[int, int, list[str]]:
+    """Sizes of the hand-for-hand banner's two parts at ``width`` and the detail's lines."""
+    hsize = max(c.need_size("hfh"), min(c.px(84), c.fit_size(head, BOLD, width, c.px(110))))
+    dsize = max(c.need_size("dealer", COND), min(c.px(40), hsize * 6 // 10))
+    return hsize, dsize, c.wrap(detail, COND, dsize, width)
+
+
+def hfh_block(c: Canvas, width: int, head: str, detail: str, fg: Colour,
+              bg: Colour) -> Block:
+    hsize, dsize, dlines = hfh_sizes(c, head, detail, width - 2 * c.px(20))
+    height = (c.fonts.get(BOLD, hsize).get_height()
+              + c.fonts.get(COND, dsize).get_height() * len(dlines) + 2 * c.px(8) + c.px(10))
+    return Block(height, partial(hfh_banner, head=head, detail=detail, fg=fg, bg=bg))
+
+
+def notice_block(c: Canvas, text: str, fg: Colour, bg: Colour, width: int) -> Block:
+    """A coloured band with one sentence at least the dealer's size by rule."""
+    size = max(c.need_size("dealer"), min(c.px(56), c.fit_size(text, BOLD, width - c.px(40),
+                                                                c.px(80))))
+    height = c.fonts.get(BOLD, size).get_height() + c.px(20)
+
+    def draw(c: Canvas, r: pygame.Rect) -> None:
+        c.fill(r, bg, radius=max(4, c.px(10)))
+        with c.key("dealer"):
+            c.text(text, inset(r, c.px(20), 0), colour=fg, bg=bg, align="center", size=size)
+    return Block(height, draw)
+
+
+def hfh_blocks(c: Canvas, frame: Frame, tab: dict[str, Any], width: int) -> list[Block]:
+    """Hand-for-hand at this table: the state, and what the dealer does about it."""
+    lang = frame.lang
+    hfh = tab.get("hand_for_hand") or {}
+    if not hfh.get("on"):
+        return []
+    hand = hfh.get("hand") or 1
+    head_line = tr("hfh_hand", lang, n=hand)
+    done = [n for n in hfh.get("done") or [] if n != tab.get("table")]
+    playing = hfh.get("playing") or []
+    if hfh.get("this_table_done"):
+        others = [n for n in playing if n != tab.get("table")]
+        key = "waiting_for_one" if len(others) == 1 else "waiting_for"
+        text = tr(key, lang, tables=i18n.number_list(others, lang))
+        return [hfh_block(c, width, text[:1].upper() + text[1:],
+                          f"{head_line}: {tr('this_done_wait', lang)}", BLACK, GOLD)]
+    if not hfh.get("done") and hfh.get("hands_played"):
+        return [hfh_block(c, width, tr("deal", lang),
+                          f"{head_line}: {tr('all_done_deal', lang)}", BLACK, GREEN)]
+    detail = tr("press_hand_done", lang)
+    if done:
+        key = "others_wait_one" if len(done) == 1 else "others_wait"
+        detail += " · " + tr(key, lang, tables=i18n.number_list(done, lang))
+    return [hfh_block(c, width, head_line, detail, GOLD, DARKGOLD)]
+
+
+def message_blocks(c: Canvas, frame: Frame, tab: dict[str, Any] | None,
+                   width: int) -> list[Block]:
+    """What the floor tells this table, most important first."""
+    lang = frame.lang
+    if tab is None:
+        return []
+    blocks = hfh_blocks(c, frame, tab, width)
     notices = tab.get("notices") or []
     if "breaks" in notices:
-        blocks.append((1.4, lambda c, r: common.banner(c, r, tr("table_breaks", lang), FG,
-                                                       DARKRED)))
+        blocks.append(notice_block(c, tr("table_breaks", lang), FG, DARKRED, width))
     if "final_table_next" in notices:
-        blocks.append((1.0, lambda c, r: c.text(tr("final_table_next", lang),
-                                                inset(r, c.px(12), 0), colour=GOLD)))
+        blocks.append(notice_block(c, tr("final_table_next", lang), GOLD, PANEL, width))
     hl = tab.get("hands_left")
     if hl is not None:
         text = tr("no_hands_left", lang) if hl == 0 else (
             tr("last_hand", lang) if hl == 1 else tr("hands_left", lang, n=hl))
-        blocks.append((1.4, partial(common.banner, text=text, fg=BLACK, bg=GOLD)))
+        blocks.append(notice_block(c, text, BLACK, GOLD, width))
     number = tab.get("table")
     outs = [m for m in common.live_moves(frame.state, tab.get("moves_out") or [])
             if (m.get("to") or {}).get("table") != number]
     ins = common.live_moves(frame.state, tab.get("moves_in") or [])
-    if outs or ins:
-        lines = [partial(move_out_line, m=m, lang=lang, bg=BG) for m in outs]
-        lines += [partial(move_in_line, m=m, lang=lang, bg=BG, here=number) for m in ins]
-        blocks.append((float(len(lines)), partial(line_list, lines=lines)))
+    moves = [move_out_texts(m, lang) for m in outs]
+    moves += [move_in_texts(m, lang, number) for m in ins]
+    if moves:
+        w = width - c.px(16) - page_mark_width(c)
+        blocks.append(Block(moves_height(c, moves, w, len(moves)),
+                            partial(moves_block, moves=moves, frame=frame), grow=True,
+                            least=moves_height(c, moves, w, 1)))
     return blocks
 
 
-def line_list(c: Canvas, rect: pygame.Rect, lines: Sequence[Line],
-              max_line: int | None = None) -> None:
-    """Lines of text one under the other; two columns when they do not fit in one."""
-    if not lines:
-        return
-    max_line = max_line or c.px(58)
-    min_line = max(16, c.min_size + 6)
-    cols = 1
-    if rect.height // len(lines) < min_line:
-        cols = 2
-    per_col = -(-len(lines) // cols)
-    lh = min(max_line, rect.height // per_col)
-    if lh < min_line:
-        per_col = max(1, rect.height // min_line)
-        lh = rect.height // per_col
-    col_w = (rect.width - c.px(24) * (cols - 1)) // cols
-    shown = lines[: per_col * cols]
-    for i, fn in enumerate(shown):
-        col, row = divmod(i, per_col)
-        r = pygame.Rect(rect.x + col * (col_w + c.px(24)), rect.y + row * lh, col_w, lh)
-        fn(c, inset(r, c.px(8), max(1, lh // 12)))
-
-
-def lay_blocks(c: Canvas, rect: pygame.Rect, blocks: list[Block], lu: int, gap: int) -> None:
-    """Stack the message blocks; when they do not all fit they shrink together."""
-    total = sum(u for u, _ in blocks)
-    scale = min(1.0, (rect.height - gap * (len(blocks) - 1)) / max(1.0, total * lu))
+def lay_blocks(c: Canvas, rect: pygame.Rect, blocks: list[Block], gap: int) -> None:
+    """Stack the message blocks: the fixed ones at their height, the moves in the rest."""
+    fixed = sum(b.height for b in blocks if not b.grow) + gap * (len(blocks) - 1)
+    rest = max(0, rect.height - fixed)
     y = rect.y
-    for units, fn in blocks:
-        h = max(1, int(units * lu * scale))
-        fn(c, pygame.Rect(rect.x, y, rect.width, h))
+    for b in blocks:
+        h = min(b.height, rest) if b.grow else b.height
+        h = min(h, rect.bottom - y)
+        if h <= 0:
+            break
+        b.draw(c, pygame.Rect(rect.x, y, rect.width, h))
         y += h + gap
 
 
 # ---------------------------------------------------------------- time call
 def time_call(c: Canvas, body: pygame.Rect, frame: Frame) -> None:
-    """The "time" call takes the screen over: the seconds left, big enough for every seat."""
+    """The "time" call takes the screen over: the seconds left, big enough for every seat,
+    and above them, apart, who has to act (the seat and name, or "the player to act")."""
     tc = frame.timecall
     assert tc is not None and frame.cn is not None
     lang = frame.lang
@@ -347,7 +521,8 @@ def time_call(c: Canvas, body: pygame.Rect, frame: Frame) -> None:
     if red:
         c.frame(body, RED, c.px(10), radius=c.px(16))
     inner = inset(body, c.px(30), c.px(20))
-    rows = stack(inner, [(c.px(90), 1.0), (c.px(500), 6.0), (c.px(70), 0.8)], c.px(10))
+    head_h = max(c.px(90), c.fonts.get(BOLD, c.need_size("dealer")).get_height())
+    rows = stack(inner, [(head_h, 1.0), (c.px(460), 6.0), (c.px(70), 0.8)], c.px(36))
     if tc.phase == "over":
         head = tr("time_up", lang)
     elif red and tc.countdown and tc.left <= tc.countdown:
@@ -360,7 +535,11 @@ def time_call(c: Canvas, body: pygame.Rect, frame: Frame) -> None:
                     if s.get("seat") == tc.seat), None)
         if occ and occ.get("name"):
             head += f" · {occ['name']}"
-    c.text(head, inset(rows[0], 0, rows[0].height // 10), colour=colour, box="ink",
-           align="center")
-    c.slot("tc", frame.values["tc"], rows[1])
+    else:
+        head += f" · {tr('to_act', lang)}"
+    with c.key("dealer"):
+        c.text(head, inset(rows[0], 0, rows[0].height // 10), colour=colour, box="ink",
+               align="center", min_size=c.need_size("dealer"))
+    with c.key("time_call"):
+        c.slot("tc", frame.values["tc"], rows[1])
     small_clock(c, rows[2], frame)

@@ -98,11 +98,58 @@ def draw(c: Canvas, frame: Frame) -> int:
         common.break_panel(c, left, frame, show_players=False, min_clock=300)
     else:
         common.clock_panel(c, left, frame, show_players=False, min_clock=300)
-    stats(c, right, frame)
     b_left, b_right = split_h(bottom, round(bottom.width * 0.62), c.px(30))
     n_pages = seating_list(c, b_left, frame)
-    side(c, b_right, frame)
+    if frame.cn is not None and not frame.cn.started:
+        # before the start: what the evening holds, and who is in
+        structure(c, right, frame)
+        stats(c, b_right, frame)
+    else:
+        stats(c, right, frame)
+        side(c, b_right, frame)
     return n_pages
+
+
+def structure(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
+    """The blind structure from the current level on: level, blinds and ante, minutes;
+    the breaks with their note. What does not fit is counted ("+12 more")."""
+    lang = frame.lang
+    levels = (frame.state.get("structure") or {}).get("levels") or []
+    cn = frame.cn
+    start = int(cn.level.get("index", 0)) if cn is not None else 0
+    c.fill(rect, PANEL, radius=c.px(12))
+    inner = inset(rect, c.px(20), c.px(12))
+    title_h = max(c.min_size + 8, min(c.px(54), inner.height // 4))
+    c.text(tr("structure", lang), pygame.Rect(inner.x, inner.y, inner.width, title_h),
+           colour=GOLD, bg=PANEL, max_size=round(title_h * 0.75))
+    area = pygame.Rect(inner.x, inner.y + title_h + c.px(4), inner.width,
+                       inner.height - title_h - c.px(4))
+    lh = max(c.min_size + 8, c.px(46))
+    size = max(c.min_size, round(lh * 0.62))
+    rows = levels[start:]
+    fit = max(1, area.height // lh)
+    shown = rows if len(rows) <= fit else rows[: fit - 1]
+    num_w = c.fonts.get(BOLD, size).size("00")[0] + c.px(12)
+    min_w = max(c.fonts.get(COND, size).size(tr("minutes", lang, m=i18n.minutes(
+        lv.get("seconds"))))[0] for lv in shown) if shown else 0
+    for i, lv in enumerate(shown):
+        r = pygame.Rect(area.x, area.y + i * lh, area.width, lh)
+        mins = tr("minutes", lang, m=i18n.minutes(lv.get("seconds")))
+        c.text(mins, pygame.Rect(r.right - min_w, r.y, min_w, lh), face=COND, colour=DIM,
+               bg=PANEL, align="right", size=size)
+        mid = pygame.Rect(r.x + num_w, r.y, r.width - num_w - min_w - c.px(8), lh)
+        if lv.get("is_break"):
+            note = lv.get("note") or ""
+            c.text(tr("break", lang) + (f" · {note}" if note else ""), mid, face=COND,
+                   colour=GOLD, bg=PANEL, max_size=size)
+            continue
+        c.text(str(lv.get("number", "")), pygame.Rect(r.x, r.y, num_w - c.px(12), lh),
+               colour=DIM, bg=PANEL, align="right", size=size)
+        c.text(i18n.level_line(lv, lang), mid, colour=FG, bg=PANEL, max_size=size)
+    if len(shown) < len(rows):
+        c.text(tr("more", lang, n=len(rows) - len(shown)),
+               pygame.Rect(area.x + num_w, area.y + len(shown) * lh, area.width - num_w, lh),
+               colour=DIM, bg=PANEL, size=size)
 
 
 def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
@@ -141,7 +188,9 @@ def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
 
 def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
             bg: tuple[int, int, int] = BG) -> None:
-    """The best places so far (during play: the last players out)."""
+    """The places (during play: the last players out; at the end: every place with its
+    points). A name too long for its column goes on two lines, never cut; the places
+    that do not fit are counted ("+6 more")."""
     lang = frame.lang
     res = (frame.state.get("results") or {}).get("rows") or []
     if not res:
@@ -155,28 +204,66 @@ def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
     per_col = max(1, area.height // lh)
     cols = 1 if not final or len(res) <= per_col else min(3, -(-len(res) // per_col))
     col_w = (area.width - c.px(30) * (cols - 1)) // cols
-    for i, row in enumerate(res[: per_col * cols]):
-        col, k = divmod(i, per_col)
-        r = pygame.Rect(area.x + col * (col_w + c.px(30)), area.y + k * lh, col_w, lh)
-        r = inset(r, 0, max(1, lh // 12))
-        pts = row.get("points")
-        right = ""
+    size = max(c.min_size, round(lh * 0.62))
+    font = c.fonts.get(COND, size)
+    nw = c.fonts.get(BOLD, size).size("00.")[0] + c.px(6)
+
+    def right_of(row: dict[str, Any]) -> str:
         if row.get("prize"):
-            right = str(row["prize"])
-        elif final and pts:
-            right = i18n.points(pts, lang)
-        rw = 0
+            return str(row["prize"])
+        pts = row.get("points")
+        return i18n.points(pts, lang) if final and pts else ""
+
+    rw = max((c.fonts.get(BOLD, size).size(right_of(r))[0] for r in res), default=0)
+    name_w = col_w - nw - c.px(12) - (rw + c.px(12) if rw else 0)
+    wrapped: list[tuple[int, list[str]]] = []  # (size, lines) of each name
+    for row in res:
+        name = row.get("name") or "?"
+        if font.size(name)[0] <= name_w:
+            wrapped.append((size, [name]))
+            continue
+        # two lines, smaller if need be (never below the smallest size), never cut
+        lines = c.wrap(name, COND, size, name_w)
+        nsize = size
+        while nsize > c.min_size and (len(lines) > 2 or any(
+                c.fonts.get(COND, nsize).size(ln)[0] > name_w for ln in lines)):
+            nsize -= 1
+            lines = c.wrap(name, COND, nsize, name_w)
+        wrapped.append((nsize, lines))
+    # at the end every place counts: when they do not all fit, the last line says how many
+    # more there are
+    reserve = final and sum(len(w[1]) for w in wrapped) > per_col * cols
+    col, k, shown = 0, 0, 0
+    for row, (nsize, lines) in zip(res, wrapped, strict=True):
+        name = row.get("name") or "?"
+        need = len(lines)
+        if k + need > per_col:
+            col, k = col + 1, 0
+        if col >= cols or (reserve and col == cols - 1 and k + need > per_col - 1):
+            break
+        x = area.x + col * (col_w + c.px(30))
+        r = pygame.Rect(x, area.y + k * lh, col_w, lh * need)
+        right = right_of(row)
         if right:
-            rw = min(r.width // 3, c.fonts.get(BOLD, max(c.min_size, round(r.height * 0.7)))
-                     .size(right)[0] + 2)
-            c.text(right, pygame.Rect(r.right - rw, r.y, rw, r.height), colour=GOLD, bg=bg,
-                   align="right", max_size=round(r.height * 0.75))
-        nw = round(r.height * 1.9)
-        c.text(f"{row.get('place', '?')}.", pygame.Rect(r.x, r.y, nw, r.height), colour=DIM,
-               bg=bg, align="right", max_size=round(r.height * 0.75))
-        c.text(row.get("name") or "?", pygame.Rect(r.x + nw + c.px(12), r.y,
-                                                   r.width - nw - c.px(24) - rw, r.height),
-               face=COND, colour=FG, bg=bg, max_size=round(r.height * 0.75))
+            c.text(right, pygame.Rect(r.right - rw, r.y, rw, lh), colour=GOLD, bg=bg,
+                   align="right", size=size)
+        c.text(f"{row.get('place', '?')}.", pygame.Rect(r.x, r.y, nw, lh), colour=DIM, bg=bg,
+               align="right", size=size)
+        nx = r.x + nw + c.px(12)
+        if need == 1:
+            c.text(name, pygame.Rect(nx, r.y, name_w, lh), face=COND, colour=FG, bg=bg,
+                   max_size=size)
+        else:
+            for j, line in enumerate(lines):
+                c.text(line, pygame.Rect(nx, r.y + j * lh, name_w, lh), face=COND, colour=FG,
+                       bg=bg, size=nsize)
+        k += need
+        shown += 1
+    if shown < len(res) and final:
+        more = tr("more", lang, n=len(res) - shown)
+        x = area.x + (cols - 1) * (col_w + c.px(30))
+        c.text(more, pygame.Rect(x + nw + c.px(12), area.y + (per_col - 1) * lh, name_w, lh),
+               colour=DIM, bg=bg, size=size)
 
 
 def seating_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> int:
@@ -248,14 +335,22 @@ def side(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
     hfh = s.get("hand_for_hand") or {}
     c.fill(rect, PANEL, radius=c.px(12))
     inner = inset(rect, c.px(20), c.px(12))
-    specs = []
-    if hfh.get("on"):
-        specs.append((c.px(200), 1.0))
-    specs.append((c.px(120), 1.2))
-    parts = stack(inner, specs, c.px(12))
-    if hfh.get("on"):
-        hfh_status(c, parts[0], frame, hfh)
-    moves_list(c, parts[-1], frame)
+    if not hfh.get("on"):
+        moves_list(c, inner, frame)
+        return
+    # hand-for-hand first, at its size by rule; the moves in what is left, if anything
+    tables = s.get("tables") or sorted(set(hfh.get("done") or []) | set(hfh.get("playing")
+                                                                          or []))
+    line = c.fonts.get(BOLD, c.need_size("hfh")).get_height()
+    rows = -(-len(tables) // (2 if len(tables) > 3 else 1))
+    need = max(c.px(200), line + c.px(6) + rows * (line + c.px(4) + 6))
+    gap = c.px(12)
+    hfh_status(c, pygame.Rect(inner.x, inner.y, inner.width, min(need, inner.height)), frame,
+               hfh)
+    rest = pygame.Rect(inner.x, inner.y + need + gap, inner.width,
+                       inner.height - need - gap)
+    if rest.height >= 2 * c.fonts.get(COND, c.need_size("move", COND)).get_height():
+        moves_list(c, rest, frame)
 
 
 def hfh_status(c: Canvas, rect: pygame.Rect, frame: Frame, hfh: dict[str, Any]) -> None:
@@ -263,17 +358,20 @@ def hfh_status(c: Canvas, rect: pygame.Rect, frame: Frame, hfh: dict[str, Any]) 
     tables = frame.summary.get("tables") or sorted(set(hfh.get("done") or [])
                                                    | set(hfh.get("playing") or []))
     done = set(hfh.get("done") or [])
-    title_h = min(c.px(54), rect.height // 3)
-    c.text(tr("hfh_hand", lang, n=hfh.get("hand") or 1),
-           pygame.Rect(rect.x, rect.y, rect.width, title_h), colour=GOLD, bg=PANEL,
-           max_size=round(title_h * 0.75))
+    size = c.need_size("hfh")  # the state at each table is read from across the room
+    title_h = max(min(c.px(54), rect.height // 3), c.fonts.get(BOLD, size).get_height())
+    with c.key("hfh"):
+        c.text(tr("hand_n", lang, n=hfh.get("hand") or 1),  # the header says hand for hand
+               pygame.Rect(rect.x, rect.y, rect.width, title_h), colour=GOLD, bg=PANEL,
+               max_size=max(size, round(title_h * 0.75)), min_size=size)
     area = pygame.Rect(rect.x, rect.y + title_h + c.px(6), rect.width,
                        rect.height - title_h - c.px(6))
     if not tables:
         return
     per_row = 2 if len(tables) > 3 else 1
     nrows = -(-len(tables) // per_row)
-    ch = min(c.px(56), area.height // max(1, nrows))
+    ch = max(min(c.px(56), area.height // max(1, nrows)),
+             c.fonts.get(BOLD, size).get_height() + c.px(4) + 6)
     cw = (area.width - c.px(12) * (per_row - 1)) // per_row
     for i, t in enumerate(tables):
         row, col = divmod(i, per_row)
@@ -282,20 +380,19 @@ def hfh_status(c: Canvas, rect: pygame.Rect, frame: Frame, hfh: dict[str, Any]) 
         bg = (14, 70, 30) if is_done else DARKGOLD
         c.fill(r, bg, radius=max(3, r.height // 6))
         word = tr("done", lang) if is_done else tr("playing", lang)
-        c.runs([(f"{tr('table', lang)} {t}", BOLD, round(r.height * 0.55), FG),
-                (("✓ " if is_done else "… ") + word, COND, round(r.height * 0.5),
-                 GREEN if is_done else GOLD)], inset(r, c.px(10), 2), bg=bg, gap=c.px(14))
+        with c.key("hfh"):
+            c.runs([(f"{tr('table', lang)} {t}", BOLD, size, FG),
+                    (("✓ " if is_done else "… ") + word, COND, size, GREEN if is_done else GOLD)],
+                   inset(r, c.px(10), 2), bg=bg, gap=c.px(14))
 
 
 def moves_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
+    """The moves still to make, at the size by rule; those that do not fit are counted
+    ("+4 more"). A move whose player sat down or went out is gone (it is no longer
+    pending, or :func:`~kiosk.screens.common.live_moves` drops it)."""
     lang = frame.lang
     mv = frame.state.get("moves") or {}
-    items = list(reversed(common.live_moves(frame.state, mv.get("pending") or [])))
-    seen = {m.get("player_id") for m in items}
-    for m in reversed(mv.get("recent") or []):
-        if m.get("done") and m.get("player_id") not in seen:
-            seen.add(m.get("player_id"))
-            items.append(m)
+    items = common.live_moves(frame.state, mv.get("pending") or [])
     title_h = max(c.min_size + 8, min(c.px(54), rect.height // 3))
     c.text(tr("moves", lang), pygame.Rect(rect.x, rect.y, rect.width, title_h), colour=GOLD,
            bg=PANEL, max_size=round(title_h * 0.75))
@@ -305,13 +402,36 @@ def moves_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         c.text("–", pygame.Rect(area.x, area.y, area.width, min(area.height, c.px(50))),
                colour=LINE, bg=PANEL)
         return
-    lh = max(c.min_size + 6, c.px(54))
-    n = max(1, area.height // lh)
-    for i, m in enumerate(items[:n]):
-        r = pygame.Rect(area.x, area.y + i * lh, area.width, lh)
-        frm, to = m.get("from") or {}, m.get("to") or {}
-        common.fit_sentence(c, inset(r, 0, max(1, lh // 12)), "move_wall", lang,
-                            (m.get("player") or "?"), colour=DIM if m.get("done") else BLUE,
-                            bg=PANEL, max_size=round(lh * 0.7),
-                            t1=frm.get("table", "?"), s1=frm.get("seat", "?"),
-                            t2=to.get("table", "?"), s2=to.get("seat", "?"))
+    size = c.need_size("move", COND)
+    font = c.fonts.get(COND, size)
+    lh = font.get_height()
+    blocks: list[list[str]] = []
+    for m in items:
+        to = m.get("to") or {}
+        name = m.get("player") or "?"
+        kw = {"t2": to.get("table", "?"), "s2": to.get("seat", "?")}
+        full = tr("move_wall", lang, name=name, **kw)
+        if font.size(full)[0] <= area.width:
+            blocks.append([full])
+        else:  # the name over where to; a name too long for a line wraps
+            blocks.append(c.wrap(name, COND, size, area.width)
+                          + [tr("move_wall_rest", lang, **kw)])
+    sep = lh // 4
+    more_h = lh
+    y, shown = area.y, 0
+    for i, b in enumerate(blocks):
+        h = len(b) * lh
+        rest = len(blocks) - i - 1
+        if y + h + (more_h if rest else 0) > area.bottom:
+            break
+        with c.key("move"):
+            for line in b:
+                c.draw_at(line, pygame.Rect(area.x, y, area.width, lh), COND, size, BLUE,
+                          PANEL, "left", "line")
+                y += lh
+        y += sep
+        shown += 1
+    if shown < len(blocks):
+        c.text(tr("more", lang, n=len(blocks) - shown),
+               pygame.Rect(area.x, y, area.width, min(more_h, area.bottom - y)), colour=DIM,
+               bg=PANEL, size=size)

@@ -8,13 +8,17 @@
   ellipsizes to fit its box, and *slots*: time strings whose characters sit in
   fixed cells so that a new second redraws only the cells that changed.
 
-Every text drawn is recorded in :attr:`Canvas.items` as ``(text, ink rect)``.
+Every text drawn is recorded in :attr:`Canvas.items` as ``(text, ink rect)``; the
+texts drawn inside ``with canvas.key("blinds"):`` are also recorded in
+:attr:`Canvas.keys` with their cap height, so a test can hold the things read from
+a distance to their minimum sizes (:mod:`kiosk.screens.sizes`).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pygame
@@ -169,12 +173,26 @@ def template_of(text: str) -> str:
     return "".join("0" if c.isdigit() else c for c in text)
 
 
+@dataclass(frozen=True)
+class KeyItem:
+    """A text that must be read from a distance: what it is (``kind``), where, and the
+    height of its capitals in pixels (``cap``: the ink of "H" at the size it was drawn)."""
+
+    kind: str
+    text: str
+    rect: pygame.Rect
+    cap: int
+
+
 class Canvas:
     """One full layout on ``surface``: draws and records every text."""
 
     def __init__(self, surface: pygame.Surface, fonts: Fonts, cache: TextCache,
-                 unit: float, min_size: int) -> None:
+                 unit: float, min_size: int, role: str = "table") -> None:
         self.surface = surface
+        self.role = role  #: "table" or "wall": who reads it from how far (sizes.py)
+        #: pages of the part of the layout that pages (the wall's seating, a table's moves)
+        self.pages = 1
         self.fonts = fonts
         self.cache = cache
         self.u = unit  #: pixels per "1080p pixel"
@@ -182,10 +200,63 @@ class Canvas:
         self.items: list[tuple[str, pygame.Rect]] = []
         self.slots: dict[str, Slot] = {}
         self.bars: dict[str, Bar] = {}
+        #: the key items of this layout (see :meth:`key`)
+        self.keys: list[KeyItem] = []
+        self._kind: str | None = None
+
+    @contextmanager
+    def key(self, kind: str) -> Iterator[None]:
+        """Record every text drawn inside the block as a key item of ``kind``."""
+        before, self._kind = self._kind, kind
+        try:
+            yield
+        finally:
+            self._kind = before
+
+    def _record_key(self, text: str, rect: pygame.Rect, face: str, size: int) -> None:
+        if self._kind is not None:
+            cap = ink_box(self.fonts.get(face, size), "H").height
+            self.keys.append(KeyItem(self._kind, text, rect.copy(), cap))
 
     # -- sizes -------------------------------------------------------------
     def px(self, v: float) -> int:
         return max(1, round(v * self.u))
+
+    def need(self, kind: str) -> int:
+        """The smallest cap height in pixels of a key item of ``kind`` on this screen."""
+        from kiosk.screens import sizes
+
+        return sizes.minimum(kind, self.role, self.surface.get_size())
+
+    def need_size(self, kind: str, face: str = BOLD) -> int:
+        """The smallest font size of a key item of ``kind`` (its caps reach :meth:`need`)."""
+        cap = self.need(kind)
+        size = max(6, round(cap / 0.72))
+        while ink_box(self.fonts.get(face, size), "H").height < cap:
+            size += 1
+        return size
+
+    def wrap(self, text: str, face: str, size: int, width: int) -> list[str]:
+        """``text`` broken into lines at spaces and after hyphens so that each is at most
+        ``width`` wide (a single word wider than that stays whole on its line)."""
+        font = self.fonts.get(face, size)
+        words: list[str] = []
+        for word in text.split(" "):
+            parts = word.split("-")
+            words += [p + "-" for p in parts[:-1]] + [parts[-1]]
+        lines: list[str] = []
+        line = ""
+        for word in words:
+            glue = "" if line.endswith("-") or not line else " "
+            cand = line + glue + word
+            if line and font.size(cand)[0] > width:
+                lines.append(line)
+                line = word
+            else:
+                line = cand
+        if line:
+            lines.append(line)
+        return lines
 
     # -- shapes ------------------------------------------------------------
     def fill(self, rect: pygame.Rect, colour: Colour, radius: int = 0) -> None:
@@ -285,6 +356,7 @@ class Canvas:
         dest = ink.move(x0, y0)
         self.surface.blit(surf, dest.topleft, area=ink)
         self.items.append((text, dest))
+        self._record_key(text, dest, face, size)
         return dest
 
     def runs(self, parts: Sequence[tuple[str, str, int, Colour]], rect: pygame.Rect,
@@ -372,6 +444,7 @@ class Canvas:
             cells.append(pygame.Rect(x0 + a, y0 + ink.y, b - a, ink.height))
         s = Slot(name, face, size, template, cells, (x0, y0), bg, len(self.items))
         self.items.append((text, s.rect))
+        self._record_key(text, s.rect, face, size)
         self.slots[name] = s
         self.fill(s.rect, bg)
         self.update_slot(s, value)

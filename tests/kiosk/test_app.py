@@ -92,10 +92,12 @@ def test_bust_hold_on_the_button_box_shows_the_answer(tournament, make_app, mock
     seats = [s["seat"] for s in app.view.state["table/1"]["seats"]]
     tap(app, mock_pins, "seat_next")
     assert app.view.selected_seat == seats[0]
-    # a tap on bust sends nothing
+    # a tap on bust sends nothing; it says to hold (issue 16: a tap gave no feedback)
     tap(app, mock_pins, "bust")
     steps(app, 0.2)
-    assert app.link.pending() == 0 and not app.link.answers and app.view.feedback is None
+    assert app.link.pending() == 0 and not app.link.answers
+    assert app.view.feedback is not None and app.view.feedback.kind == "info"
+    assert app.view.feedback.text in ("Hold to bust", "Zum Ausscheiden halten")
     # a hold: the progress bar fills, then "sent" in the frame of the press, then the answer
     pin = mock_pins.pin(PINS["bust"])
     pin.drive_low()

@@ -257,3 +257,33 @@ def test_helpers():
     assert step_seat([2, 5, 9], None, -1) == 9
     assert step_seat([2, 5, 9], 6, 1) == 9  # from an empty seat: the next occupied one
     assert step_seat([2, 5, 9], 6, -1) == 5
+
+
+def test_a_short_tap_on_bust_says_hold_to_bust(box):
+    """Issue 16 point 5: a short tap on bust gave no feedback at all. It still sends
+    nothing (hold-to-confirm, 000 busts are confirmed), but answers "hold to bust"."""
+    box.tap("seat_next")
+    box.outcomes.clear()
+    box.tap("bust", 0.5)
+    assert box.sent == []
+    assert [(o.action, o.kind, o.message) for o in box.outcomes] == [
+        ("bust", "info", "hold_bust")]
+    box.outcomes.clear()
+    box.tap("undo", 0.3)
+    assert [(o.action, o.kind, o.message) for o in box.outcomes] == [
+        ("undo", "info", "hold_undo")]
+    # a completed hold is no short tap
+    box.outcomes.clear()
+    box.down("bust")
+    box.wait(2.0)
+    box.up("bust")
+    box.wait(0.2)
+    assert [(o.action, o.kind) for o in box.outcomes] == [("bust", "sent")]
+
+
+def test_the_app_has_words_for_the_short_tap():
+    from kiosk.app import text
+
+    assert text("hold_bust", "en") == "Hold to bust"
+    assert text("hold_bust", "de") == "Zum Ausscheiden halten"
+    assert text("hold_undo", "en") == "Hold to undo"

@@ -33,34 +33,42 @@ EXPECT: dict[str, list[str]] = {
     "table_bb_ante": ["LEVEL 2", "50 / 100", "ante 100"],
     "table_break": ["BREAK", "07:57", "Colour-up:", "Chipraise 25",
                     "Next level: 800 / 1,600 · ante 200"],
-    "table_hfh_playing": ["Hand for hand · hand 2 · still playing: table 1"],
-    "table_hfh_waiting": ["Waiting for table 2", "PAUSED"],
-    "table_hfh_deal": ["DEAL"],
+    "table_hfh_playing": ["Hand for hand · hand 2",
+                          "When the hand is over, press HAND DONE · table 2 waits for this table"],
+    "table_hfh_waiting": ["Waiting for table 2", "PAUSED",
+                          "Hand for hand · hand 1: this table is done, do not deal yet"],
+    "table_hfh_deal": ["DEAL", "Hand for hand · hand 2: all tables are done, deal the next hand"],
     "table_time_call": ["TIME · Seat 4 · Frieda Wolf", "45"],
     "table_time_call_red": ["COUNTDOWN · Seat 4 · Frieda Wolf", "7"],
-    "table_moves_out": ["Seat 3 LARS NEUMANN → Table 2, Seat 7"],
-    "table_moves_in": ["Table 3, Seat 3 LARS NEUMANN → Seat 7",
-                       "Table 1, Seat 3 VERA KRÜGER → Seat 8", "→ arriving"],
-    "table_broken": ["TABLE 3", "This table breaks", "Please move:",
-                     "Seat 1 CEM YILMAZ → Table 2, Seat 7"],
+    "table_time_call_no_seat": ["TIME · player to act", "40"],
+    "table_moves_out": ["LARS NEUMANN", "→ Table 2, Seat 7"],
+    "table_moves_in": ["LARS NEUMANN", "→ Seat 7", "→ arriving"],
+    "table_broken": ["TABLE 3", "This table breaks", "Please move:", "→ Table 2, Seat"],
+    "table_closed": ["TABLE 3", "CLOSED", "14:58", "50 / 100", "Players left", "18"],
+    "table_waiting_player": ["till button"],
     "table_breaks_notice": ["This table breaks", "17:59"],
     "table_final": ["FINAL TABLE"],
-    "table_final_moves": ["FINAL TABLE", "Seat 5 NILS HOFFMANN → Seat 2",
-                          "Table 2, Seat 1 TINA BECKER → Seat 1"],
+    "table_final_moves": ["FINAL TABLE", "→ arriving"],
     "table_offline": ["OFFLINE", "16:24"],
     "table_feedback_sent": ["Bust seat 4 … sent"],
     "table_feedback_accepted": ["Seat 4 Frieda Wolf is out: 27th place"],
     "table_feedback_rejected": ["rejected: seat 9 at table 1 is empty"],
+    "table_feedback_tap": ["Hold to bust"],
     "table_hold": ["Hold: bust · Seat 4"],
     "table_hands_left": ["Hands left: 3"],
-    "table_finished": ["CHAMPION"],
+    "table_finished": ["CHAMPION", "Results", "18 pts"],
     "table_long_names": ["10"],
     "wall_running": ["LEVEL 1", "50 / 100", "Players left", "24", "Entries",
                      "27", "Average", "11,250", "Points places", "14", "Moves",
                      "Vera Krüger → Table 2, Seat 8", "Anna Schmidt", "Table", "Seat"],
+    "wall_before_start": ["NOT STARTED", "Structure", "1", "50 / 100", "18 min", "Entries",
+                          "27"],
     "wall_page2": [],
+    "wall_moves": ["Moves", "+5 more"],
+    "wall_finished_long": ["CHAMPION", "Maximilian-Alexander von Hohenzollern-Sigmaringen",
+                           "18 pts"],
     "wall_break": ["BREAK", "Chipraise 25"],
-    "wall_hfh": ["HAND FOR HAND", "Hand for hand · hand 1", "Table 1", "✓ done", "Table 2",
+    "wall_hfh": ["HAND FOR HAND", "Hand 1", "Table 1", "✓ done", "Table 2",
                  "… playing"],
     "wall_finished": ["CHAMPION", "Results", "1.", "18 pts"],
     "wall_long_names": [],
@@ -74,21 +82,21 @@ EXPECT_DE: dict[str, list[str]] = {
     "table_hfh_deal": ["GEBEN"],
     "table_hfh_waiting": ["Warten auf Tisch 2", "ANGEHALTEN"],
     "table_time_call_red": ["COUNTDOWN · Platz 4 · Frieda Wolf"],
-    "table_moves_in": ["Tisch 3, Platz 3 LARS NEUMANN → Platz 7", "→ kommt"],
-    "table_broken": ["TISCH 3", "Tisch wird aufgelöst", "Bitte umsetzen:",
-                     "Platz 1 CEM YILMAZ → Tisch 2, Platz 7"],
+    "table_moves_in": ["LARS NEUMANN", "→ Platz 7", "→ kommt"],
+    "table_broken": ["TISCH 3", "Tisch wird aufgelöst", "Bitte umsetzen:", "→ Tisch 2, Platz"],
     "table_long_names": ["TISCH 1"],
     "wall_running": ["Spieler übrig", "Teilnehmer", "Durchschnitt", "11.250",
                      "Punkteplätze", "Umsetzungen", "Vera Krüger → Tisch 2, Platz 8", "Tisch",
                      "Platz"],
-    "wall_hfh": ["HAND FÜR HAND", "Hand für Hand · Hand 1", "✓ fertig", "… spielt"],
+    "wall_hfh": ["HAND FÜR HAND", "Hand 1", "✓ fertig", "… spielt"],
     "wall_finished": ["SIEGER", "Ergebnis", "18 Pkt."],
 }
 
 #: moments whose main picture is the level clock
 CLOCK_MOMENTS = [n for n in shots.MOMENTS
                  if n not in ("table_waiting", "table_time_call", "table_time_call_red",
-                              "table_broken", "table_finished", "wall_finished")]
+                              "table_time_call_no_seat", "table_broken", "table_finished",
+                              "wall_finished", "wall_finished_long")]
 
 
 def render(view, size=BIG, mono=shots.MONO):
@@ -100,6 +108,11 @@ def render(view, size=BIG, mono=shots.MONO):
 
 def texts(r: Renderer) -> list[str]:
     return [t for t, _ in r.items]
+
+
+def joined(drawn: list[str]) -> str:
+    """The texts as one string: a sentence or name wrapped over lines reads whole."""
+    return " ".join(drawn).replace("- ", "-")
 
 
 def check_layout(r: Renderer, size: tuple[int, int]) -> None:
@@ -131,12 +144,13 @@ def test_every_moment(name, size, tmp_path):
     for word in EXPECT[name]:
         if word == "→ arriving" and size == SMALL:
             word = "→"  # a narrow row keeps the arrow and the name readable
-        assert any(word in t for t in drawn) if word.startswith("ante") else word in drawn, \
-            f"{word!r} missing in {name}: {drawn}"
+        # a sentence may be wrapped over lines: look in the joined text too
+        assert any(word in t for t in drawn) if word.startswith("ante") else (
+            word in drawn or word in joined(drawn)), f"{word!r} missing in {name}: {drawn}"
     if name == "table_moves_in":
         # the arriving players' names are whole, not cut ("Player…")
         assert {"Lars Neumann", "Vera Krüger"} <= set(drawn)
-    if name.startswith("wall") and name != "wall_finished":
+    if name.startswith("wall") and not name.startswith("wall_finished"):
         page = view.wall_page + 1
         assert any(t.startswith(f"Seating  {page}/") or t == "Seating" for t in drawn)
     if name in CLOCK_MOMENTS:
@@ -156,7 +170,7 @@ def test_german(name, size, tmp_path):
     check_layout(r, size)
     drawn = texts(r)
     for word in EXPECT_DE[name]:
-        assert word in drawn, f"{word!r} missing in {name} (de): {drawn}"
+        assert word in drawn or word in joined(drawn), f"{word!r} missing in {name} (de): {drawn}"
     english = {"Next level", "Break in", "Players", "Average", "Table", "Seat", "DEAL",
                "Hand for hand", "This table breaks", "Please move:", "Seating"}
     assert not [t for t in drawn for e in english if t.startswith(e)], drawn
@@ -173,7 +187,9 @@ def test_language_falls_back_to_the_renderers():
 # ------------------------------------------------------------------ long names
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", ["table_long_names", "wall_long_names"])
-def test_ten_long_names_are_cut_not_overlapping(name, size):
+def test_ten_long_names_fit_without_overlapping(name, size):
+    """A 49-character name: on two lines in its row when they fit, else cut with "…" (the
+    name is the last thing to give way); never over another text."""
     view = shots.moment(name)
     tab = view.state["table/1"]
     assert len(tab["seats"]) == 10
@@ -182,7 +198,8 @@ def test_ten_long_names_are_cut_not_overlapping(name, size):
     check_layout(r, size)
     names = [t for t in texts(r) if t.startswith("Maximilian")]
     assert len(names) >= 10
-    assert all(t.endswith("…") for t in names), names  # cut, never running off
+    assert all(t.endswith(("…", "-", " ")) or t.split()[-1].isdigit() or
+               t in shots.LONG_NAME for t in names), names
 
 
 def test_seat_markers_and_selection():
@@ -457,3 +474,102 @@ def test_missing_or_odd_state_does_not_crash():
         for size in SIZES:
             r, _, _ = render(view, size)
             check_layout(r, size)
+
+
+# ------------------------------------------------------------------ moves at the size by rule
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("name", ["table_broken", "table_final_moves", "table_moves_in"])
+def test_moves_that_do_not_fit_page_through_every_player(name, size):
+    """Every moved player is shown, a page at a time; the page turns by itself."""
+    from kiosk.screens.common import TABLE_PAGE_SECONDS, live_moves
+
+    view = shots.moment(name)
+    tab = view.state[f"table/{view.table}"]
+    moves = live_moves(view.state, tab.get("moves_in") or [])
+    moves += [m for m in live_moves(view.state, tab.get("moves_out") or [])
+              if name == "table_broken" or m["to"]["table"] != view.table]
+    players = {m["player"].upper() for m in moves}
+    assert len(players) >= 2
+    r = Renderer(size, monotonic=lambda: shots.MONO)
+    surface = pygame.Surface(size)
+    seen: set[str] = set()
+    for k in range(12):
+        v = dataclasses.replace(view, now=view.now + k * TABLE_PAGE_SECONDS)
+        r.draw(surface, v)
+        check_layout(r, size)
+        seen |= {p for p in players if p in joined(texts(r))}
+        if r.pages > 1:
+            assert 0 < r.next_change(dataclasses.replace(v, state={**v.state})) <= MAX_WAIT
+    assert seen == players
+
+
+def test_a_broken_table_becomes_a_clock_once_its_players_sit():
+    """Point 3: 'Tisch wird aufgelöst' over an empty screen for the rest of the night."""
+    moving = shots.moment("table_broken")
+    r, _, _ = render(moving)
+    assert "This table breaks" in texts(r) and "Please move:" in texts(r)
+    closed = shots.moment("table_closed")
+    assert not closed.state["table/3"]["in_play"] and not closed.state["table/3"]["moves_out"]
+    r, _, _ = render(closed)
+    drawn = texts(r)
+    assert "This table breaks" not in drawn
+    assert {"CLOSED", "LEVEL 1", "50 / 100", "Players left"} <= set(drawn)
+    assert any(k.kind == "time_left" for k in r.keys)
+    # no hint bar: the buttons of a closed table have nothing to do
+    assert "HAND DONE" not in drawn
+
+
+def test_time_call_without_a_seat_names_who_acts_with_room_to_the_digits():
+    """Point 6: 'ZEIT 63' without seat or player; the label nearly touched the digits."""
+    for size in SIZES:
+        r, _, _ = render(shots.moment("table_time_call_no_seat"), size)
+        head = next(rc for t, rc in r.items if t == "TIME · player to act")
+        digits = next(k.rect for k in r.keys if k.kind == "time_call")
+        assert digits.top - head.bottom >= 0.04 * size[1]
+
+
+def test_waiting_state_is_never_cut():
+    """Point 1: 'Jürgen M… wartet auf…' at 800×480."""
+    for lang, words in (("en", ("waits for button", "till button")),
+                        ("de", ("wartet auf Button", "bis Button"))):
+        for size in SIZES:
+            r, _, _ = render(shots.moment("table_waiting_player", lang), size)
+            drawn = texts(r)
+            assert any(w in drawn for w in words), drawn
+            assert not any(t.startswith(("wartet", "waits", "bis B", "till")) and
+                           t.endswith("…") for t in drawn)
+
+
+def test_wall_moves_drop_the_seated_and_count_the_rest():
+    """Point 4: four moves and no '+4 more'; moves of players who sat down stayed."""
+    view = shots.moment("wall_moves")
+    pending = view.state["moves"]["pending"]
+    assert len(pending) == 6
+    r, _, _ = render(view, SMALL)
+    drawn = texts(r)
+    lines = joined([k.text for k in r.keys if k.kind == "move"])
+    shown = [m for m in pending if m["player"] in lines]
+    assert shown
+    assert f"+{len(pending) - len(shown)} more" in drawn
+    # once the destinations played a hand the moves are done: none shown, no count
+    done = shots.moment("wall_running")
+    done.state["moves"] = {**done.state["moves"], "pending": []}
+    r, _, _ = render(done)
+    assert not any(t.startswith("+") for t in texts(r))
+    assert not any("→ Table" in t for t in texts(r))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lang", shots.LANGUAGES)
+def test_only_names_are_ever_cut(lang, size):
+    """Point 1: a state, a sentence, a level, a result is never cut with "…": only a
+    player's name in a seat row or the seating list, when it fits neither at the
+    smallest size nor on two lines."""
+    for name in shots.MOMENTS:
+        view = shots.moment(name, lang)
+        r, _, _ = render(view, size)
+        names = {s.get("name") or "" for k, p in view.state.items() if k.startswith("table/")
+                 for s in p.get("seats") or []}
+        for text, _ in r.items:
+            if text.endswith("…") and not text.endswith(" …"):
+                assert any(n.startswith(text[:-1].rstrip()) for n in names), (name, text)
