@@ -182,6 +182,10 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         if args.by:
             a["by"] = args.by
         return "bust", a
+    if v == "rename":
+        return "rename", {"player": _player(args.name), "name": " ".join(args.to)}
+    if v == "unregister":
+        return "unregister", {"player": _player(args.name)}
     if v in ("rebuy", "reentry", "seated"):
         return v, {"player": " ".join(args.name)}
     if v == "hfh":
@@ -205,6 +209,12 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
     if v == "send":
         return args.command.replace("-", "_"), dict(_key_value(kv) for kv in args.args)
     return v.replace("-", "_"), {}
+
+
+def _player(words: list[str]) -> int | str:
+    """A player on the command line: a name of one or more words, or an id (``#12``)."""
+    text = " ".join(words)
+    return int(text[1:]) if text[:1] == "#" and text[1:].isdigit() else text
 
 
 def _structure_args(args: argparse.Namespace) -> dict:
@@ -347,6 +357,11 @@ def build_parser() -> argparse.ArgumentParser:
     d = director("register", "register NAME… (quote names with spaces)")
     d.add_argument("names", nargs="+")
     d.add_argument("--guest", action="store_true", help="not a club member")
+    d = director("rename", "correct a name: rename NAME --to NEW NAME (NAME or #ID)")
+    d.add_argument("name", nargs="+")
+    d.add_argument("--to", nargs="+", required=True, help="the corrected name")
+    d = director("unregister", "take a player off the list before the draw: unregister NAME")
+    d.add_argument("name", nargs="+")
     d = director("late", "late registration: late NAME")
     d.add_argument("name", nargs="+")
     d.add_argument("--guest", action="store_true")
