@@ -145,13 +145,30 @@ def _controller(args: argparse.Namespace) -> int:
 
 
 def _seconds(text: str) -> float:
-    """"90", "1:30" or "-2:00" → seconds."""
+    """"90", "1:30", "1:05:00" or "-2:00" → seconds; a clock reading that is no time
+    ("99:99", "1:5") is a ``ValueError`` that says so."""
     sign = -1 if text.startswith("-") else 1
-    text = text.lstrip("+-")
-    if ":" in text:
-        m, _, s = text.partition(":")
-        return sign * (int(m) * 60 + float(s))
-    return sign * float(text)
+    body = text.lstrip("+-")
+    parts = body.split(":")
+    try:
+        if len(parts) == 1:
+            value = float(body)
+            if value != value or value in (float("inf"), float("-inf")):
+                raise ValueError
+            return sign * value
+        if len(parts) > 3 or not all(p.isdigit() for p in parts):
+            raise ValueError
+        *head, ss = parts
+        if len(ss) != 2 or int(ss) > 59 or (len(head) == 2 and (len(head[1]) != 2
+                                                              or int(head[1]) > 59)):
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"{text!r} is not a time: give seconds (90), M:SS (1:30) or "
+                         "H:MM:SS (1:05:00), with seconds and minutes 00-59") from None
+    total = 0
+    for p in parts:
+        total = total * 60 + int(p)
+    return float(sign * total)
 
 
 def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
@@ -402,6 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
     d = director("hfh", "hand-for-hand on|off")
     d.add_argument("state", choices=["on", "off"])
     director("moves", "the pending moves and the balancing plan")
+    director("history", "the last commands with their numbers (for undo --event N) and "
+             "what they did")
     d = director("move", "move apply: carry out the balancing plan now")
     d.add_argument("apply", choices=["apply"])
     d = director("break-table", "break-table N")

@@ -116,6 +116,9 @@ def rebuy(t: Tournament, c: cmd.Rebuy, now: float) -> None:
         raise Rejected(f"{p.name} has no rebuy left ({e.rebuys} allowed)")
     if t.level_at(now) > e.rebuy_until_level:
         raise Rejected(f"rebuys closed after level {e.rebuy_until_level}")
+    if t.addon_done or addon_phase(t, now):
+        # 000 4.13: the rebuy is there until the add-on phase; the add-on closes it
+        raise Rejected("rebuys closed: the add-on phase has begun (000 4.13)")
     # the rebuy keeps the old seat where it is still free (000 4.13: a continuation)
     last = next((x for x in reversed(t.log) if x["type"] == "busted"
                  and x["player"] == p.id), None)
@@ -147,12 +150,29 @@ def _may_come_back(p: Player) -> None:
 
 
 def addon(t: Tournament, c: cmd.Addon, now: float) -> None:
+    """The add-on now, in the add-on phase only (000 4.13), if the time has not given it yet."""
     t.require_running()
+    e = t.settings.entries
     if t.addon_done:
         raise Rejected("the add-on was already given")
-    if not t.settings.entries.auto_addon_multiplier:
+    if not e.auto_addon_multiplier or e.addon_after_level is None:
         raise Rejected("this tournament has no add-on")
+    if not addon_phase(t, now):
+        lv = e.addon_after_level
+        raise Rejected(f"the add-on phase is after level {lv} (the break after it, or level "
+                       f"{lv + 1}); this is level {t.level_at(now)} (000 4.13)")
     _addon(t, now)
+
+
+def addon_phase(t: Tournament, now: float) -> bool:
+    """000 4.13: the add-on phase has begun at ``now``: the break after level
+    ``addon_after_level``, or the level after it when there is no such break."""
+    lv = t.settings.entries.addon_after_level
+    if lv is None or not t.clock.started:
+        return False
+    c = clk.at(t.clock, t.settings.structure, now)
+    number = t.level_number(c.level)
+    return number >= lv and (t.settings.structure[c.level].is_break or number > lv)
 
 
 def _addon(t: Tournament, now: float) -> None:
@@ -250,10 +270,7 @@ def automatic_addon(t: Tournament, now: float) -> None:
     if (e.addon_after_level is None or not e.auto_addon_multiplier or t.addon_done
             or not t.drawn or t.finished):
         return
-    c = clk.at(t.clock, t.settings.structure, now)
-    number = t.level_number(c.level)
-    if number >= e.addon_after_level and (t.settings.structure[c.level].is_break
-                                          or number > e.addon_after_level):
+    if addon_phase(t, now):
         _addon(t, now)
 
 
