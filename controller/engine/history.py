@@ -199,11 +199,12 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
 
 def said(t: Tournament, events: list[Record], now: float | None = None) -> list[Phrase]:
     """What a command's ``events`` did, one phrase each; with ``now``, a command that
-    touched the clock ends with the level and its time left after it. An undo is named
+    changed the clock (start, pause, resume, level, time) ends with the level and its
+    time left after it. An undo is named
     by what it undid (:func:`undone`)."""
     places = t.places() if any(e["type"] == "busted" for e in events) else None
     out = _phrases(t, events, places, lambda t, e, places: undone(t, e))
-    if now is not None and any(e["type"] in ("clock", "structure_changed") for e in events):
+    if now is not None and any(e["type"] == "clock" for e in events):
         out.append(clock_now(t, now))
     return out
 

@@ -68,7 +68,7 @@ def target_of(t: Tournament, c: cmd.Undo) -> int:
     if c.target is None:
         if not groups:
             raise Rejected("there is nothing to undo")
-        return groups[-1]
+        return int(groups[-1])
     if c.target not in groups:
         raise Rejected(f"event {c.target} cannot be undone (not the first event of a "
                        f"command, already undone, or an undo; floorman history lists them)")
@@ -146,8 +146,8 @@ def _fits(decision: list[Record], plan: dict[str, Any]) -> bool:
     if "final_table" in kinds:
         return bool(plan["final_table_due"])
     if "table_broken" in kinds:
-        return plan["break_table"] == next(e["table"] for e in decision
-                                           if e["type"] == "table_broken")
+        return bool(plan["break_table"] == next(e["table"] for e in decision
+                                                if e["type"] == "table_broken"))
     # a move fits when its destination is one the plan fills and it comes from one of the
     # fullest tables: with two donors of the same size either one's player balances
     wanted = Counter(m["to_table"] for m in decision if m["type"] == "moved")
