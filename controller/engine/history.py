@@ -122,7 +122,9 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
         where = f"table {e['table']}" + (f" seat {e['seat']}" if e.get("seat") else "")
         return Phrase("busted", {"player": who, "place": pl, "table": e["table"],
                                  "seat": e.get("seat")},
-                      f"{who} out" + (f" in place {pl}" if pl else "") + f" ({where})")
+                      # the place says it all (the table screen knows where it is);
+                      # without one (an undone bust in the history) the seat says who
+                      f"{who} out in place {pl}" if pl else f"{who} out ({where})")
     if typ == "registered":
         return Phrase("registered", {"player": e["name"]}, f"registered {e['name']}")
     if typ == "renamed":
