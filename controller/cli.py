@@ -145,13 +145,30 @@ def _controller(args: argparse.Namespace) -> int:
 
 
 def _seconds(text: str) -> float:
-    """"90", "1:30" or "-2:00" → seconds."""
+    """"90", "1:30", "1:05:00" or "-2:00" → seconds; a clock reading that is no time
+    ("99:99", "1:5") is a ``ValueError`` that says so."""
     sign = -1 if text.startswith("-") else 1
-    text = text.lstrip("+-")
-    if ":" in text:
-        m, _, s = text.partition(":")
-        return sign * (int(m) * 60 + float(s))
-    return sign * float(text)
+    body = text.lstrip("+-")
+    parts = body.split(":")
+    try:
+        if len(parts) == 1:
+            value = float(body)
+            if value != value or value in (float("inf"), float("-inf")):
+                raise ValueError
+            return sign * value
+        if len(parts) > 3 or not all(p.isdigit() for p in parts):
+            raise ValueError
+        *head, ss = parts
+        if len(ss) != 2 or int(ss) > 59 or (len(head) == 2 and (len(head[1]) != 2
+                                                              or int(head[1]) > 59)):
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"{text!r} is not a time: give seconds (90), M:SS (1:30) or "
+                         "H:MM:SS (1:05:00), with seconds and minutes 00-59") from None
+    total = 0
+    for p in parts:
+        total = total * 60 + int(p)
+    return float(sign * total)
 
 
 def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
@@ -182,6 +199,10 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         if args.by:
             a["by"] = args.by
         return "bust", a
+    if v == "rename":
+        return "rename", {"player": _player(args.name), "name": " ".join(args.to)}
+    if v == "unregister":
+        return "unregister", {"player": _player(args.name)}
     if v in ("rebuy", "reentry", "seated"):
         return v, {"player": " ".join(args.name)}
     if v == "hfh":
@@ -205,6 +226,12 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
     if v == "send":
         return args.command.replace("-", "_"), dict(_key_value(kv) for kv in args.args)
     return v.replace("-", "_"), {}
+
+
+def _player(words: list[str]) -> int | str:
+    """A player on the command line: a name of one or more words, or an id (``#12``)."""
+    text = " ".join(words)
+    return int(text[1:]) if text[:1] == "#" and text[1:].isdigit() else text
 
 
 def _structure_args(args: argparse.Namespace) -> dict:
@@ -347,6 +374,11 @@ def build_parser() -> argparse.ArgumentParser:
     d = director("register", "register NAME… (quote names with spaces)")
     d.add_argument("names", nargs="+")
     d.add_argument("--guest", action="store_true", help="not a club member")
+    d = director("rename", "correct a name: rename NAME --to NEW NAME (NAME or #ID)")
+    d.add_argument("name", nargs="+")
+    d.add_argument("--to", nargs="+", required=True, help="the corrected name")
+    d = director("unregister", "take a player off the list before the draw: unregister NAME")
+    d.add_argument("name", nargs="+")
     d = director("late", "late registration: late NAME")
     d.add_argument("name", nargs="+")
     d.add_argument("--guest", action="store_true")
@@ -387,6 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
     d = director("hfh", "hand-for-hand on|off")
     d.add_argument("state", choices=["on", "off"])
     director("moves", "the pending moves and the balancing plan")
+    director("history", "the last commands with their numbers (for undo --event N) and "
+             "what they did")
     d = director("move", "move apply: carry out the balancing plan now")
     d.add_argument("apply", choices=["apply"])
     d = director("break-table", "break-table N")

@@ -41,7 +41,7 @@ def valid_prefix(text: object) -> bool:
 TABLE_ACTIONS = ("bust", "time", "time_cancel", "time_expire", "hand_done", "undo")
 
 #: read-only director queries (answered by the service, never the engine)
-READ_ONLY = ("status", "results", "moves")
+READ_ONLY = ("status", "results", "moves", "history")
 #: engine commands only the controller itself sends
 CONTROLLER_ONLY = ("tick",)
 #: director verbs the controller accepts: every engine command and the queries
@@ -353,6 +353,8 @@ def _show(value: Any) -> str:
 
 def _check(value: Any, spec: Any, where: str) -> None:
     """Raise :class:`ProtocolError` unless ``value`` fits ``spec``; ``where`` names it."""
+    if spec is object:  # any JSON value (a phrase's parameters)
+        return
     if isinstance(spec, tuple):
         errors = []
         for alt in spec:
@@ -465,11 +467,16 @@ STATE: dict[str, Any] = {
 
 STATUS_RESULT = {"summary": SUMMARY, "clock": CLOCK, "presence": _Map(_CLIENT_STATE),
                  "offline": [str], "server_time": float}
+#: the answer of ``history``: the last commands, newest last (controller.engine.history)
+_PHRASE = {"key": str, "params": _Map(object), "text": str}
+HISTORY_RESULT = {"v": _V, "commands": [{"event": int, "at": float, "by_itself": bool,
+                                          "undone_by": _INT_OR_NULL, "text": str,
+                                          "phrases": [_PHRASE]}]}
 _ANSWER_ID = str
 ACK_OK_EVENTS = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)), "events": [int],
                  "message": str}
 ACK_OK_RESULT = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)),
-                 "result": (STATUS_RESULT, RESULTS, MOVES), "message": str}
+                 "result": (STATUS_RESULT, RESULTS, MOVES, HISTORY_RESULT), "message": str}
 ACK_REJECTED = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((False,)), "reason": str}
 TIME_RESPONSE = {"v": _V, "id": (str, int), "t0": float, "t1": float, "t2": float}
 

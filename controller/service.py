@@ -24,6 +24,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller import protocol, views
+from controller.engine import clock as clk
+from controller.engine import history
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Event, Tournament
 from controller.floor import Floor, fault_from_env
@@ -34,6 +36,8 @@ log = logging.getLogger("floorman.controller")
 
 #: how often the service looks at the clock for level changes and expired time calls (s)
 TICK = 0.5
+#: how many of the last commands ``history`` lists
+HISTORY = 30
 #: events that change the clock anchor and nothing else: after them only state/clock is
 #: recomputed (every table view and its JSON cost ~2 ms a publish with 100 tables)
 CLOCK_ONLY_EVENTS = frozenset({"clock", "level_started"})
@@ -229,7 +233,7 @@ class ControllerService:
             # its stored answer, whose events are older, and must be told the same message
             events = self.floor.log
             new = [events[s - 1] for s in answer["events"] if 0 < s <= len(events)]
-            answer = {**answer, "message": describe(self.tournament, new)}
+            answer = {**answer, "message": describe(self.tournament, new, now)}
         if not answer.get("ok"):
             log.info("rejected %s: %s", cmd.get("cmd"), answer.get("reason"))
         return answer
@@ -243,13 +247,19 @@ class ControllerService:
             mv = views.moves_view(t)
             return {"ok": True, "result": mv,
                     "message": f"{len(mv['pending'])} moves pending, plan: {mv['plan']}"}
+        if cmd == "history":
+            rows = history.recent(t, HISTORY)
+            return {"ok": True, "result": {"v": views.SCHEMA, "commands": rows},
+                    "message": history_lines(rows)}
         summary = views.summary_view(t)
         clock = views.clock_view(t, now)
         offline = sorted(k for k, v in self.presence.items() if not v["online"])
+        # before the start (and paused) the level waits with this much time
+        left = clk.left(t.clock, t.settings.structure, now)
         return {"ok": True, "result": {"summary": summary, "clock": clock,
                                         "presence": self.presence, "offline": offline,
                                         "server_time": now},
-                "message": status_line(summary, clock, now, offline)}
+                "message": status_line(summary, clock, now, offline, left)}
 
     def tick(self) -> None:
         """Level changes, ghosts, add-on, expired time calls: whatever the passing time made."""
@@ -358,61 +368,34 @@ def _envelope(payload: bytes) -> tuple[str | None, str | None]:
     return None, None
 
 
-def describe(t: Tournament, events: list[Event]) -> str:
-    """One readable line for what a command did."""
-    parts: list[str] = []
-    places = None
-    reg = [e["name"] for e in events if e["type"] == "registered"]
-    if len(reg) > 1:
-        parts.append(f"registered {len(reg)} players: {', '.join(reg)}")
-    for e in events:
-        if len(reg) > 1 and e["type"] == "registered":
-            continue
-        typ = e["type"]
-        if typ == "busted":
-            places = places or t.places()
-            p = t.players[e["player"]]
-            pl = places.get(p.id)
-            parts.append(f"{p.name} out" + (f" in place {pl}" if pl else ""))
-        elif typ == "moved":
-            parts.append(f"move {t.players[e['player']].name}: table {e['from_table']} seat "
-                         f"{e['from_seat']} → table {e['to_table']} seat {e['to_seat']}")
-        elif typ == "table_broken":
-            parts.append(f"table {e['table']} breaks")
-        elif typ == "final_table":
-            parts.append(f"final table at table {e['table']}")
-        elif typ == "hfh":
-            parts.append("hand-for-hand " + ("on" if e["on"] else "off") + f" ({e['reason']})")
-        elif typ == "hfh_released":
-            parts.append(f"hand-for-hand hand {e['hand']}: deal")
-        elif typ == "finished":
-            parts.append(f"champion: {t.players[e['winner']].name}")
-        elif typ == "clock":
-            parts.append(f"clock {e['op']}")
-        elif typ == "registered":
-            parts.append(f"registered {e['name']}")
-        elif typ == "seats_drawn":
-            parts.append(f"seats drawn: {len(t.tables)} tables")
-        elif typ == "hand_done":
-            parts.append(f"table {e['table']}: hand done")
-        elif typ == "time_call":
-            parts.append(f"table {e['table']}: time call {e['op']}")
-        elif typ == "undo":
-            parts.append(f"undone event {e['target']}")
-        elif typ == "structure_changed":
-            parts.append(f"structure: {e['change']}")
-        elif typ not in ("level_started",):
-            parts.append(typ.replace("_", " "))
-    if len(parts) > 6:
-        parts = parts[:5] + [f"… and {len(parts) - 5} more"]
-    return "; ".join(parts) or "ok"
+def describe(t: Tournament, events: list[Event], now: float | None = None) -> str:
+    """One readable line for what a command did (:mod:`controller.engine.history`); with
+    ``now``, a clock command's line ends with the level and its time left after it."""
+    return history.line(history.said(t, events, now))
+
+
+def history_lines(rows: list[dict[str, Any]]) -> str:
+    """``floorman history``: one line per command, its number first (``undo --event N``)."""
+    if not rows:
+        return "nothing has happened yet"
+    out = []
+    for r in rows:
+        when = time.strftime("%H:%M:%S", time.localtime(r["at"]))
+        mark = " (by itself)" if r["by_itself"] else ""
+        if r["undone_by"] is not None:
+            mark += f" [undone by #{r['undone_by']}]"
+        out.append(f"#{r['event']:<5} {when}  {r['text']}{mark}")
+    return "\n".join(out)
 
 
 def status_line(summary: dict[str, Any], clock: dict[str, Any], now: float,
-                offline: list[str]) -> str:
+                offline: list[str], left: float | None = None) -> str:
+    """``left``: seconds left in the level (as :func:`controller.engine.clock.left`); by
+    default read from the clock view (which has none before the start)."""
     cur = clock["current"]
-    left = clock["remaining"] if not clock["running"] else (
-        None if clock["ends_at"] is None else max(0.0, clock["ends_at"] - now))
+    if left is None:
+        left = clock["remaining"] if not clock["running"] else (
+            None if clock["ends_at"] is None else max(0.0, clock["ends_at"] - now))
     when = "∞" if left is None else f"{int(left) // 60}:{int(left) % 60:02d}"
     lvl = "break" if cur["is_break"] else (
         f"level {cur['number']} {cur['small_blind']}/{cur['big_blind']}"

@@ -69,6 +69,19 @@ class Late(Command):
     force: bool = False
 
 
+class Rename(Command):
+    summary: ClassVar[str] = "correct a player's name (a typo); the player keeps the seat and id"
+    cmd: Literal["rename"] = "rename"
+    player: PlayerRef
+    name: Name
+
+
+class Unregister(Command):
+    summary: ClassVar[str] = "take a registered player off the list again (before the draw)"
+    cmd: Literal["unregister"] = "unregister"
+    player: PlayerRef
+
+
 class Rebuy(Command):
     summary: ClassVar[str] = "back in after a bust, within the preset's rebuys (000 4.13)"
     cmd: Literal["rebuy"] = "rebuy"
@@ -234,7 +247,7 @@ class Undo(Command):
 ALL: tuple[type[Command], ...] = (
     Register, Late, Draw, Start, Pause, Resume, Level, Time, Structure, Tick, HandDone, Bust,
     MoveApply, Seated, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand, TimeCall,
-    HandsLeft, Undo,
+    HandsLeft, Undo, Rename, Unregister,
 )
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}

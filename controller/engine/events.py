@@ -73,6 +73,21 @@ class Registered(Event):
     member: bool
 
 
+class Renamed(Event):
+    """A player's name corrected: ``name`` is the new one."""
+
+    type: Literal["renamed"] = "renamed"
+    player: int
+    name: str
+
+
+class Unregistered(Event):
+    """A registered player taken off the list before the draw."""
+
+    type: Literal["unregistered"] = "unregistered"
+    player: int
+
+
 class SeatsDrawn(Event):
     """``seats``: ``[player or null, table, seat, ghost name?]`` for every seat drawn."""
 
@@ -235,7 +250,7 @@ ALL: tuple[type[Event], ...] = (
     Opened, Registered, SeatsDrawn, ClockChanged, LevelStarted, StructureChanged, HandDone,
     Moved, TableBroken, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
     GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
-    Finished, Undo,
+    Finished, Undo, Renamed, Unregistered,
 )
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}

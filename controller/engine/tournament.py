@@ -72,6 +72,9 @@ class Tournament:
         self.winner: int | None = None
         self.remaining = 0  # real players still in (ghosts never count)
         self.entries = 0
+        #: the highest player id ever given (undone registrations aside): ids are never
+        #: reused by a later registration, even after an unregister
+        self.last_player_id = 0
         self.chips = 0
         self.ghosts_removed = False
         self.addon_done = False
@@ -197,6 +200,10 @@ class Tournament:
             raise Rejected(f"no player called {ref!r}")
         return p
 
+    def new_player_id(self) -> int:
+        """The id for the next player (or ghost seat) registered."""
+        return self.last_player_id + 1
+
     def table(self, number: int) -> Table:
         t = self.tables.get(number)
         if t is None:
@@ -305,6 +312,7 @@ class Tournament:
             "moves": [asdict(m) for m in self.moves],
             "scalars": [self.drawn, self.finished, self.winner, self.remaining, self.entries,
                         self.chips, self.ghosts_removed, self.addon_done, self.heads_up,
-                        self.hands_left, list(self.broken), self.final_table],
+                        self.hands_left, list(self.broken), self.final_table,
+                        self.last_player_id],
             "places": sorted(self.places().items()),
         }

@@ -35,33 +35,41 @@ def test_every_director_verb(broker, prefix, controller_factory):
     assert ok("register", *names).startswith("registered 20 players")
     assert ok("register", "--guest", "Gast Eins") == "registered Gast Eins"
     assert "seats drawn" in ok("draw")
-    assert ok("start") == "clock start"
+    assert ok("start") == "clock started; level 1 50/100: 18:00 left (running)"
     assert "level 1" in ok("status")
-    assert ok("pause") == "clock pause"
+    assert ok("pause").startswith("clock paused; level 1 50/100: ")
     assert "paused" in ok("status")
-    assert ok("resume") == "clock resume"
-    assert ok("level", "next") == "clock level"
+    assert ok("resume").startswith("clock resumed; level 1 50/100: ")
+    assert ok("level", "next").startswith("level changed; level 2 ")
     assert "level 2" in ok("status")
-    assert ok("level", "prev") == "clock level"
-    assert ok("level", "set", "3") == "clock level"
-    assert ok("time", "set", "5:00") == "clock set"
+    assert ok("level", "prev").startswith("level changed; level 1 ")
+    assert ok("level", "set", "3").startswith("level changed; level 3 ")
+    assert re.fullmatch(r"time set to 5:00; level 3 \S+: [45]:\d\d left \(running\)",
+                        ok("time", "set", "5:00"))
     # the time set is 5:00; a loaded machine may take seconds to start the status command
     left = re.search(r"(\d+):(\d\d) left", ok("status"))
     assert left and 280 <= int(left[1]) * 60 + int(left[2]) <= 300, left
-    assert ok("time", "remove", "1:00") == "clock add"
-    assert ok("late", "Spaete", "Spielerin") == "registered Spaete Spielerin; late entry"
+    assert ok("time", "remove", "1:00").startswith("1:00 removed; level 3 ")
+    # issue 10.9: more than the time left is refused, the level stays
+    assert "to end the level: level next" in rejected("time", "remove", "30:00")
+    r = floorman(b, "time", "set", "99:99")
+    assert r.returncode == 2 and "'99:99' is not a time" in r.stderr
+    assert re.fullmatch(r"registered Spaete Spielerin; late entry of Spaete Spielerin at "
+                        r"table \d seat \d+", ok("late", "Spaete", "Spielerin"))
     assert "time call start" in ok("time-call", "1")
     assert "time call cancel" in ok("time-call", "1", "cancel")
     assert "hand done" in ok("hand-done", "1")
     st = json.loads(floorman(b, "status", "--json").stdout)
     assert st["ok"] and st["result"]["summary"]["players_left"] == 22
     assert "out in place" in ok("bust", "Player 1", "--stack", "1500")
-    assert "undone event" in ok("undo")
+    assert re.fullmatch(r"bust of Player 1, table \d seat \d+, place 22 undone \(event \d+\)",
+                        ok("undo"))
+    assert "[undone by #" in ok("history")
     assert "out in place" in ok("bust", "Player 1")
     assert ok("moves")
     assert ok("hfh", "on").startswith("hand-for-hand on")
     assert ok("hfh", "off").startswith("hand-for-hand off")
-    assert ok("hands-left", "3") == "hands left"
+    assert ok("hands-left", "3") == "3 more hands a table"
     res = ok("results")
     assert "Player 1" in res
     rows = list(csv.DictReader(io.StringIO(floorman(b, "results", "--csv").stdout)))

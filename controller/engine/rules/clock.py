@@ -64,11 +64,37 @@ def level(t: Tournament, c: cmd.Level, now: float) -> None:
 
 
 def time(t: Tournament, c: cmd.Time, now: float) -> None:
+    """Change the time left in the level (seconds). It never ends the level: a change
+    that leaves no time is refused, the level's end is ``level next`` (the director's
+    explicit decision, TDA 2024), so a slip of the finger cannot skip a level."""
     if c.op == "set" and c.seconds < 0:
         raise Rejected("the time left cannot be negative")
-    if clk.left(t.clock, t.settings.structure, now) is None:
+    left = clk.left(t.clock, t.settings.structure, now)
+    if left is None:
         raise Rejected("this level has no end")
+    after = c.seconds if c.op == "set" else left + c.seconds
+    if after <= 0:
+        what = level_name(t, clk.at(t.clock, t.settings.structure, now).level)
+        if c.op == "set":
+            raise Rejected(f"time set {mmss(c.seconds)} would end {what}; to end the "
+                           "level: level next")
+        raise Rejected(f"{what} has only {mmss(left)} left: removing {mmss(-c.seconds)} "
+                       "would end it; to end the level: level next")
     t.emit(ev.ClockChanged, now, op=c.op, value=float(c.seconds))
+
+
+def mmss(seconds: float) -> str:
+    """Seconds as the clock shows them: ``M:SS`` (``H:MM:SS`` from an hour on)."""
+    s = max(0, round(seconds))
+    h, m = divmod(s // 60, 60)
+    return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
+
+
+def level_name(t: Tournament, index: int) -> str:
+    """``level 4`` for a playing level (its number), ``the break`` for a break."""
+    if t.settings.structure[index].is_break:
+        return "the break"
+    return f"level {t.level_number(index)}"
 
 
 def tick(t: Tournament, c: cmd.Tick, now: float) -> None:

@@ -1,8 +1,11 @@
-"""Entries: registration, late registration, rebuy, re-entry and the add-on.
+"""Entries: registration (and its corrections), late registration, rebuy, re-entry, add-on.
 
 000 4.13: one free rebuy until the add-on phase, then who did not need it
 gets ``auto_addon_multiplier`` × the start stack automatically. 001 §2 III:
 re-entries in qualifiers. 000 9.5: a late arrival may take a ghost's seat.
+A typo in a name is corrected by ``rename`` (any time: the record shows the
+right name); a player who registered by mistake is taken off the list by
+``unregister`` before the draw (after it the seat exists: bust or ghost).
 """
 
 from __future__ import annotations
@@ -32,18 +35,20 @@ def register(t: Tournament, c: cmd.Register, now: float) -> None:
             _late(t, now, n, c.member, c.force)
         return
     for n in clean:
-        t.emit(ev.Registered, now, player=len(t.players) + 1, name=n, member=c.member)
+        t.emit(ev.Registered, now, player=t.new_player_id(), name=n, member=c.member)
 
 
 def late(t: Tournament, c: cmd.Late, now: float) -> None:
     (n,) = check_names(t, [c.name])
     if not t.drawn:
-        t.emit(ev.Registered, now, player=len(t.players) + 1, name=n, member=c.member)
+        t.emit(ev.Registered, now, player=t.new_player_id(), name=n, member=c.member)
         return
     _late(t, now, n, c.member, c.force)
 
 
-def check_names(t: Tournament, names: Sequence[str]) -> list[str]:
+def check_names(t: Tournament, names: Sequence[str], keep: int | None = None) -> list[str]:
+    """The names with spaces tidied; each must be new (``keep``: a player whose own name
+    may be given again, in another spelling: a rename)."""
     if not names:
         raise Rejected("give at least one name")
     clean: list[str] = []
@@ -55,11 +60,34 @@ def check_names(t: Tournament, names: Sequence[str]) -> list[str]:
         if len(n) > MAX_NAME:
             raise Rejected(f"name {n[:MAX_NAME]!r}… is longer than {MAX_NAME} characters")
         key = n.casefold()
-        if key in t.by_name or key in seen:
-            raise Rejected(f"{n} is already registered")
+        if (key in t.by_name and t.by_name[key] != keep) or key in seen:
+            known = t.players.get(t.by_name.get(key, 0))
+            raise Rejected(f"{known.name if known else n} is already registered")
         seen.add(key)
         clean.append(n)
     return clean
+
+
+def rename(t: Tournament, c: cmd.Rename, now: float) -> None:
+    """A typo in a name: the player keeps id, seat, chips and place; only the name changes."""
+    p = t.player(c.player)
+    if p.ghost:
+        raise Rejected(f"{p.name} is a ghost seat, not a player")
+    (n,) = check_names(t, [c.name], keep=p.id)
+    if n == p.name:
+        raise Rejected(f"{p.name} is already called so")
+    t.emit(ev.Renamed, now, player=p.id, name=n)
+
+
+def unregister(t: Tournament, c: cmd.Unregister, now: float) -> None:
+    """Off the list before the draw; after it the player has a seat (bust, or undo the draw)."""
+    p = t.player(c.player)
+    if t.drawn:
+        where = f" (table {p.table} seat {p.seat})" if p.table is not None else ""
+        raise Rejected(f"the seats are drawn: {p.name} has a place in the field{where}; "
+                       "unregister is only possible before the draw (undo the draw first, "
+                       "or bust the player)")
+    t.emit(ev.Unregistered, now, player=p.id)
 
 
 def late_open(t: Tournament, now: float) -> bool:
@@ -74,7 +102,7 @@ def _late(t: Tournament, now: float, name: str, member: bool, force: bool) -> No
     if not force and not late_open(t, now):
         raise Rejected(f"late registration closed after level "
                        f"{t.settings.entries.late_registration_levels}")
-    pid = len(t.players) + 1
+    pid = t.new_player_id()
     t.emit(ev.Registered, now, player=pid, name=name, member=member)
     seating.seat_entry(t, now, pid, ev.LateEntry)
 
@@ -88,6 +116,9 @@ def rebuy(t: Tournament, c: cmd.Rebuy, now: float) -> None:
         raise Rejected(f"{p.name} has no rebuy left ({e.rebuys} allowed)")
     if t.level_at(now) > e.rebuy_until_level:
         raise Rejected(f"rebuys closed after level {e.rebuy_until_level}")
+    if t.addon_done or addon_phase(t, now):
+        # 000 4.13: the rebuy is there until the add-on phase; the add-on closes it
+        raise Rejected("rebuys closed: the add-on phase has begun (000 4.13)")
     # the rebuy keeps the old seat where it is still free (000 4.13: a continuation)
     last = next((x for x in reversed(t.log) if x["type"] == "busted"
                  and x["player"] == p.id), None)
@@ -119,12 +150,29 @@ def _may_come_back(p: Player) -> None:
 
 
 def addon(t: Tournament, c: cmd.Addon, now: float) -> None:
+    """The add-on now, in the add-on phase only (000 4.13), if the time has not given it yet."""
     t.require_running()
+    e = t.settings.entries
     if t.addon_done:
         raise Rejected("the add-on was already given")
-    if not t.settings.entries.auto_addon_multiplier:
+    if not e.auto_addon_multiplier or e.addon_after_level is None:
         raise Rejected("this tournament has no add-on")
+    if not addon_phase(t, now):
+        lv = e.addon_after_level
+        raise Rejected(f"the add-on phase is after level {lv} (the break after it, or level "
+                       f"{lv + 1}); this is level {t.level_at(now)} (000 4.13)")
     _addon(t, now)
+
+
+def addon_phase(t: Tournament, now: float) -> bool:
+    """000 4.13: the add-on phase has begun at ``now``: the break after level
+    ``addon_after_level``, or the level after it when there is no such break."""
+    lv = t.settings.entries.addon_after_level
+    if lv is None or not t.clock.started:
+        return False
+    c = clk.at(t.clock, t.settings.structure, now)
+    number = t.level_number(c.level)
+    return number >= lv and (t.settings.structure[c.level].is_break or number > lv)
 
 
 def _addon(t: Tournament, now: float) -> None:
@@ -140,10 +188,37 @@ def on_registered(t: Tournament, e: ev.Registered) -> None:
         raise ev.InvalidEvent(f"player {e.player} {e.name!r} registered twice")
     t.players[e.player] = Player(e.player, e.name, member=e.member,
                                  chips=t.settings.start_stack)
+    t.last_player_id = max(t.last_player_id, e.player)
     t.by_name[e.name.casefold()] = e.player
     t.entries += 1
     t.remaining += 1
     t.chips += t.settings.start_stack
+
+
+def on_renamed(t: Tournament, e: ev.Renamed) -> None:
+    p = t.players.get(e.player)
+    if p is None:
+        raise ev.InvalidEvent(f"there is no player {e.player} to rename")
+    key = e.name.casefold()
+    if t.by_name.get(key, p.id) != p.id:
+        raise ev.InvalidEvent(f"{e.name!r} is another player's name")
+    del t.by_name[p.name.casefold()]
+    t.by_name[key] = p.id
+    p.name = e.name
+    for m in t.moves:  # the moves on the screens carry the name
+        if m.player == p.id:
+            m.name = e.name
+
+
+def on_unregistered(t: Tournament, e: ev.Unregistered) -> None:
+    p = t.players.get(e.player)
+    if p is None or t.drawn:
+        raise ev.InvalidEvent(f"player {e.player} cannot be taken off the list")
+    del t.players[p.id]
+    del t.by_name[p.name.casefold()]
+    t.entries -= p.entries
+    t.remaining -= 1
+    t.chips -= p.chips
 
 
 def on_late_entry(t: Tournament, e: ev.LateEntry) -> None:
@@ -195,19 +270,17 @@ def automatic_addon(t: Tournament, now: float) -> None:
     if (e.addon_after_level is None or not e.auto_addon_multiplier or t.addon_done
             or not t.drawn or t.finished):
         return
-    c = clk.at(t.clock, t.settings.structure, now)
-    number = t.level_number(c.level)
-    if number >= e.addon_after_level and (t.settings.structure[c.level].is_break
-                                          or number > e.addon_after_level):
+    if addon_phase(t, now):
         _addon(t, now)
 
 
 COMMANDS = {
     cmd.Register: register, cmd.Late: late, cmd.Rebuy: rebuy, cmd.Reentry: reentry,
-    cmd.Addon: addon,
+    cmd.Addon: addon, cmd.Rename: rename, cmd.Unregister: unregister,
 }
 FOLDS = {
     ev.Registered: on_registered, ev.LateEntry: on_late_entry, ev.Reentry: on_reentry,
-    ev.Rebuy: on_rebuy, ev.Addon: on_addon,
+    ev.Rebuy: on_rebuy, ev.Addon: on_addon, ev.Renamed: on_renamed,
+    ev.Unregistered: on_unregistered,
 }
 REACTIONS = (automatic_addon,)

@@ -285,7 +285,8 @@ def on_seats_drawn(t: Tournament, e: ev.SeatsDrawn) -> None:
         if n not in t.tables:
             t.tables[n] = Table(n, per, hand_id=e.seq)
         if pid is None:
-            pid = len(t.players) + 1
+            pid = t.new_player_id()  # never an id a player had (an unregister leaves gaps)
+            t.last_player_id = pid
             t.players[pid] = Player(pid, str(row[3]), member=False, ghost=True,
                                     chips=t.settings.start_stack)
             t.chips += t.settings.start_stack

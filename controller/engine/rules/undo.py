@@ -1,35 +1,43 @@
-"""Undo: a compensating event that takes back one command's events.
+"""Undo: a compensating event that takes back one command's events (000 3.3: a decision
+is corrected by a new entry in the record, never by an edit).
 
-The state is rebuilt from the log without the undone group. If a later event
-no longer fits (say, a move of the player whose bust is undone), the undo is
-rejected with the reason. A table's undo button takes back that table's last
-press (a bust, a hand done, a time call, a move from it) that is not undone.
+The state is rebuilt from the log without the undone group. A command is never
+undone under a later decision that was taken with it: a balancing move, a broken
+table or the final table decided while the undone bust (or entry) was counted, or
+a later event that no longer fits without it (a rebuy of the busted player). Such
+an undo is rejected with those later commands, by number and in words, newest
+first, so the director can undo them first (``undo --event N``) and then this
+one: the floor is never left with a move nobody needs, and the counts are as
+they were. A table's undo button takes back that table's last press (a bust, a
+hand done, a time call, a move from it) that is not undone.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections import Counter
+from typing import TYPE_CHECKING, Any
 
 from controller.engine import commands as cmd
 from controller.engine import events as ev
+from controller.engine import history
 from controller.engine.commands import Rejected
 from controller.engine.events import Record
 
 if TYPE_CHECKING:
     from controller.engine.tournament import Tournament
 
-#: events the system makes by itself; a group that starts with one is no one's command
-SYSTEM = frozenset({"opened", "level_started", "ghosts_removed", "addon", "undo"})
 #: what a table's buttons make (the first event of the press's group)
 PRESSES = frozenset({"busted", "hand_done", "time_call", "moved"})
-
-
-def _system(e: Record) -> bool:
-    return e["type"] in SYSTEM or (e["type"] == "time_call" and e.get("op") == "expire")
+#: events the floor decides from the counts of players at the tables
+DECISIONS = frozenset({"moved", "table_broken", "final_table"})
 
 
 def _undone(t: Tournament) -> set[int]:
     return {e["target"] for e in t.log if e["type"] == "undo"}
+
+
+def _system(e: Record) -> bool:
+    return e["type"] in history.SYSTEM or (e["type"] == "time_call" and e.get("op") == "expire")
 
 
 def last_press(t: Tournament, table: int) -> int | None:
@@ -42,36 +50,113 @@ def last_press(t: Tournament, table: int) -> int | None:
     return None
 
 
-def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
-    from controller.engine.tournament import Tournament
-
-    undone = _undone(t)
+def target_of(t: Tournament, c: cmd.Undo) -> int:
+    """The group ``c`` takes back: its ``target``, the table's last press, or the last
+    command. Raises :class:`Rejected` when there is none."""
     if c.table is not None:
         if c.target is not None:
             raise Rejected("undo takes a target or a table, not both")
         target = last_press(t, c.table)
         if target is None:
             raise Rejected(f"nothing to undo at table {c.table}")
-    else:
-        groups = [e["group"] for e in t.log
-                  if e["seq"] == e["group"] and not _system(e) and e["group"] not in undone]
-        if c.target is None:
-            if not groups:
-                raise Rejected("there is nothing to undo")
-            target = groups[-1]
-        elif c.target not in groups:
-            raise Rejected(f"event {c.target} cannot be undone (not a command, already "
-                           f"undone, or an undo)")
-        else:
-            target = c.target
-    probe = [*t.log, {"seq": len(t.log) + 1, "group": len(t.log) + 1, "type": "undo",
-                      "at": now, "target": target}]
-    try:
-        Tournament.replay(probe, t.settings)
-    except (ev.InvalidEvent, Rejected, KeyError, ValueError) as exc:
-        raise Rejected(f"cannot undo event {target}: later events depend on it ({exc})"
-                       ) from None
+        return target
+    undone = _undone(t)
+    # a command's group (it has an event the time alone never makes; a level that began
+    # before a hand done was recorded does not hide the hand done)
+    groups = [g for g in dict.fromkeys(e["group"] for e in t.log)
+              if g not in undone and history.is_command(history.group(t, g))]
+    if c.target is None:
+        if not groups:
+            raise Rejected("there is nothing to undo")
+        return int(groups[-1])
+    if c.target not in groups:
+        raise Rejected(f"event {c.target} cannot be undone (not the first event of a "
+                       f"command, already undone, or an undo; floorman history lists them)")
+    return c.target
+
+
+def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
+    target = target_of(t, c)
+    later = dependents(t, target)
+    if later:
+        what = history.command(t, target).text
+        steps = "; ".join(f"#{g} {history.command(t, g).text}" for g in later)
+        first = " then ".join(f"undo --event {g}" for g in later)
+        again = sorted({e["table"] for g in later for e in history.group(t, g)
+                        if e["type"] == "hand_done"})
+        redo = (f" (the hand done of table {', '.join(map(str, again))} goes with it: "
+                "press it again there)" if again else "")
+        raise Rejected(f"cannot undo the {what} (event {target}): later commands "
+                       f"depend on it: {steps}. Undo those first, newest first ({first}), "
+                       f"then this one{redo}")
     t.emit(ev.Undo, now, target=target)
+
+
+# --------------------------------------------------------------- dependencies
+def dependents(t: Tournament, target: int) -> list[int]:
+    """The later groups that stand on group ``target``, newest first: each fails to
+    replay without it, or is a seating decision (balancing move, broken table, final
+    table) that the counts with it called for and the counts without it do not (a move
+    from one of the fullest tables to a table the plan still fills is still called for)."""
+    skip = _undone(t)
+    plans_with, failed = _walk(t, skip)
+    assert failed is None, "the live log replays"  # the state was built from it
+    found: list[int] = []
+    while True:
+        plans, failed = _walk(t, skip | {target} | set(found))
+        if failed is not None:
+            found.append(failed)
+            continue
+        stale = [g for g, (decision, plan) in plans.items()
+                 if g > target and g not in found and g in plans_with
+                 and _fits(decision, plans_with[g][1]) and not _fits(decision, plan)]
+        if not stale:
+            break
+        found += stale
+    return sorted(set(found), reverse=True)
+
+
+def _walk(t: Tournament, skip: set[int]
+          ) -> tuple[dict[int, tuple[list[Record], dict[str, Any]]], int | None]:
+    """Replay the log without the groups in ``skip``; the plan the floor had just before
+    each group's first seating decision, and the first group that does not fit (or None)."""
+    from controller.engine.rules import seating
+    from controller.engine.tournament import Tournament
+
+    r = Tournament.replay(t.log[:1], t.settings)
+    plans: dict[int, tuple[list[Record], dict[str, Any]]] = {}
+    for e in t.log[1:]:
+        g = e["group"]
+        if e["type"] == "undo" or g in skip:
+            continue
+        if e["type"] in DECISIONS and g not in plans and r.drawn:
+            decision = [x for x in history.group(t, g) if x["type"] in DECISIONS]
+            plans[g] = (decision, {**seating.plan(r), "counts": r.counts()})
+        try:
+            r.apply(e)
+        except (ev.InvalidEvent, Rejected, KeyError, ValueError, AssertionError):
+            return plans, g
+        r.log.append(e)
+    return plans, None
+
+
+def _fits(decision: list[Record], plan: dict[str, Any]) -> bool:
+    """The seating decision is what ``plan`` (:func:`seating.plan`) called for."""
+    kinds = {e["type"] for e in decision}
+    if "final_table" in kinds:
+        return bool(plan["final_table_due"])
+    if "table_broken" in kinds:
+        return bool(plan["break_table"] == next(e["table"] for e in decision
+                                                if e["type"] == "table_broken"))
+    # a move fits when its destination is one the plan fills and it comes from one of the
+    # fullest tables: with two donors of the same size either one's player balances
+    wanted = Counter(m["to_table"] for m in decision if m["type"] == "moved")
+    planned = Counter(m["to_table"] for m in plan["balance"])
+    counts = plan["counts"]
+    fullest = max((counts[f["from_table"]] for f in plan["balance"]), default=0)
+    return (plan["break_table"] is None and not wanted - planned
+            and all(counts.get(m["from_table"], 0) >= fullest
+                    for m in decision if m["type"] == "moved"))
 
 
 def on_undo(t: Tournament, e: ev.Undo) -> None:

@@ -1,0 +1,314 @@
+"""What the commands did, in words: the director's replies, ``undo`` and ``floorman history``.
+
+Pure functions of the tournament and its log (no I/O, no clock reads: ``now`` is
+passed in where the clock is echoed). Every piece is a :class:`Phrase`: a message
+key and its parameters, so a screen can translate it one day, and the English
+text the director's command line prints today.
+
+- :func:`said`: what a command's events did (``Karl Meier out in place 19
+  (table 1 seat 4)``), with the clock after it when the command touched the clock;
+- :func:`command`: a command group named as a thing (``bust of Karl Meier,
+  table 1 seat 4, place 19``): what an undo takes back;
+- :func:`undone`: the answer of an undo (``bust of … undone``);
+- :func:`recent`: the last commands with their numbers (the ``target`` of
+  ``undo``), what they did and whether they were undone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from controller.engine import clock as clk
+from controller.engine.events import Record
+
+if TYPE_CHECKING:
+    from controller.engine.tournament import Tournament
+
+#: groups made by the passing time alone, never by a command (``undo`` cannot take them)
+SYSTEM = frozenset({"opened", "level_started", "ghosts_removed", "addon", "undo"})
+#: a reply lists at most this many phrases, then "… and N more"
+MAX_PHRASES = 6
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One thing said: ``key`` and ``params`` for a translation, ``text`` in English."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "params": self.params, "text": self.text}
+
+
+def line(phrases: list[Phrase]) -> str:
+    """The phrases as one reply line (``ok`` when there is nothing to say)."""
+    texts = [p.text for p in phrases]
+    if len(texts) > MAX_PHRASES:
+        texts = texts[:MAX_PHRASES - 1] + [f"… and {len(texts) - MAX_PHRASES + 1} more"]
+    return "; ".join(texts) or "ok"
+
+
+# ------------------------------------------------------------------- helpers
+def name(t: Tournament, pid: int, before: int | None = None) -> str:
+    """A player's name: as the state has it, or (an unregistered or undone player) as the
+    log last gave it before event ``before``."""
+    p = t.players.get(pid)
+    if p is not None and before is None:
+        return p.name
+    found = p.name if p is not None else f"player {pid}"
+    for e in t.log:
+        if before is not None and e["seq"] >= before:
+            break
+        if e["type"] in ("registered", "renamed") and e.get("player") == pid:
+            found = e["name"]
+    return found
+
+
+def undone_groups(t: Tournament) -> dict[int, int]:
+    """Undone group → the seq of its undo."""
+    return {e["target"]: e["seq"] for e in t.log if e["type"] == "undo"}
+
+
+def group(t: Tournament, number: int) -> list[Record]:
+    """The events of one command group, in order (the log is in seq order)."""
+    start = number - 1
+    if not 0 <= start < len(t.log):
+        return []
+    out = []
+    for e in t.log[start:]:
+        if e["group"] != number:
+            break
+        out.append(e)
+    return out
+
+
+def is_command(events: list[Record]) -> bool:
+    """A group a command made (it has an event the time alone never makes)."""
+    return any(not (e["type"] in SYSTEM or (e["type"] == "time_call" and e.get("op") == "expire"))
+               for e in events)
+
+
+def clock_now(t: Tournament, now: float) -> Phrase:
+    """The level and its time left at ``now``: ``level 3 100/200: 12:30 left (running)``."""
+    from controller.engine.rules.clock import level_name, mmss
+
+    s = t.settings.structure
+    c = clk.at(t.clock, s, now)
+    lv = s[c.level]
+    left = clk.left(t.clock, s, now)
+    what = level_name(t, c.level)
+    blinds = "" if lv.is_break else f" {lv.small_blind}/{lv.big_blind}" + (
+        f"/{lv.ante}" if lv.ante else "")
+    state = "running" if c.running else ("paused" if c.started else "not started")
+    when = "no end" if left is None else f"{mmss(left)} left"
+    return Phrase("clock_now", {"level": t.level_number(c.level), "is_break": lv.is_break,
+                                "small_blind": lv.small_blind, "big_blind": lv.big_blind,
+                                "ante": lv.ante, "left": left, "state": state},
+                  f"{what}{blinds}: {when} ({state})")
+
+
+# ------------------------------------------------------------ one event each
+def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phrase | None:
+    """What one event did (``None``: nothing worth a word, e.g. a level the time began)."""
+    from controller.engine.rules.clock import mmss
+
+    typ = e["type"]
+    if typ == "busted":
+        who = name(t, e["player"])
+        pl = (places or {}).get(e["player"])
+        where = f"table {e['table']}" + (f" seat {e['seat']}" if e.get("seat") else "")
+        return Phrase("busted", {"player": who, "place": pl, "table": e["table"],
+                                 "seat": e.get("seat")},
+                      # the place says it all (the table screen knows where it is);
+                      # without one (an undone bust in the history) the seat says who
+                      f"{who} out in place {pl}" if pl else f"{who} out ({where})")
+    if typ == "registered":
+        return Phrase("registered", {"player": e["name"]}, f"registered {e['name']}")
+    if typ == "renamed":
+        old = name(t, e["player"], before=e["seq"])
+        return Phrase("renamed", {"old": old, "name": e["name"]}, f"{old} renamed {e['name']}")
+    if typ == "unregistered":
+        who = name(t, e["player"], before=e["seq"])
+        return Phrase("unregistered", {"player": who}, f"{who} taken off the list")
+    if typ in ("late_entry", "reentry", "rebuy"):
+        who = name(t, e["player"])
+        word = {"late_entry": "late entry", "reentry": "re-entry", "rebuy": "rebuy"}[typ]
+        return Phrase(typ, {"player": who, "table": e["table"], "seat": e["seat"]},
+                      f"{word} of {who} at table {e['table']} seat {e['seat']}")
+    if typ == "moved":
+        who = name(t, e["player"])
+        return Phrase("moved", {"player": who, "from_table": e["from_table"],
+                                "from_seat": e["from_seat"], "to_table": e["to_table"],
+                                "to_seat": e["to_seat"]},
+                      f"move {who}: table {e['from_table']} seat {e['from_seat']} → "
+                      f"table {e['to_table']} seat {e['to_seat']}")
+    if typ == "seated":
+        who = name(t, e["player"])
+        return Phrase("seated", {"player": who}, f"{who} seated")
+    if typ == "table_broken":
+        return Phrase("table_broken", {"table": e["table"]}, f"table {e['table']} breaks")
+    if typ == "final_table":
+        return Phrase("final_table", {"table": e["table"]}, f"final table at table {e['table']}")
+    if typ == "seats_drawn":
+        tables = len({row[1] for row in e["seats"]})
+        return Phrase("seats_drawn", {"tables": tables}, f"seats drawn: {tables} tables")
+    if typ == "hand_done":
+        return Phrase("hand_done", {"table": e["table"]}, f"table {e['table']}: hand done")
+    if typ == "hands_left":
+        return Phrase("hands_left", {"count": e["count"]}, f"{e['count']} more hands a table")
+    if typ == "time_call":
+        return Phrase("time_call", {"table": e["table"], "op": e["op"]},
+                      f"table {e['table']}: time call {e['op']}")
+    if typ == "hfh":
+        return Phrase("hfh", {"on": e["on"], "reason": e["reason"]},
+                      "hand-for-hand " + ("on" if e["on"] else "off") + f" ({e['reason']})")
+    if typ == "hfh_released":
+        return Phrase("hfh_released", {"hand": e["hand"]},
+                      f"hand-for-hand hand {e['hand']}: deal")
+    if typ == "finished":
+        who = name(t, e["winner"])
+        return Phrase("finished", {"player": who}, f"champion: {who}")
+    if typ == "addon":
+        return Phrase("addon", {"players": len(e["players"]), "chips": e["chips"]},
+                      f"add-on: {e['chips']} chips each for {len(e['players'])} players")
+    if typ == "ghosts_removed":
+        return Phrase("ghosts_removed", {"count": len(e["players"])},
+                      f"{len(e['players'])} ghost seats removed")
+    if typ == "heads_up":
+        return Phrase("heads_up", {}, "heads-up")
+    if typ == "structure_changed":
+        return Phrase("structure_changed", {"change": e["change"]}, f"structure: {e['change']}")
+    if typ == "clock":
+        op, value = e["op"], e.get("value")
+        if op == "add":
+            v = float(value or 0)
+            return Phrase("time_added", {"seconds": v},
+                          f"{mmss(abs(v))} " + ("added" if v >= 0 else "removed"))
+        if op == "set":
+            return Phrase("time_set", {"seconds": value}, f"time set to {mmss(value or 0)}")
+        word = {"start": "clock started", "pause": "clock paused", "resume": "clock resumed",
+                "level": "level changed"}[op]
+        return Phrase(f"clock_{op}", {}, word)
+    if typ == "undo":
+        return Phrase("undo", {"event": e["target"]}, f"undone event {e['target']}")
+    if typ in ("level_started", "opened"):
+        return None
+    return Phrase(typ, {}, typ.replace("_", " "))
+
+
+def said(t: Tournament, events: list[Record], now: float | None = None) -> list[Phrase]:
+    """What a command's ``events`` did, one phrase each; with ``now``, a command that
+    changed the clock (start, pause, resume, level, time) ends with the level and its
+    time left after it. An undo is named
+    by what it undid (:func:`undone`)."""
+    places = t.places() if any(e["type"] == "busted" for e in events) else None
+    out = _phrases(t, events, places, lambda t, e, places: undone(t, e))
+    if now is not None and any(e["type"] == "clock" for e in events):
+        out.append(clock_now(t, now))
+    return out
+
+
+def _phrases(t: Tournament, events: list[Record], places: dict[int, int] | None,
+             undo: Any) -> list[Phrase]:
+    """One phrase an event, a batch of registrations as one; ``undo(t, e, places)`` names
+    an undo event."""
+    reg = [e["name"] for e in events if e["type"] == "registered"]
+    out: list[Phrase] = []
+    if len(reg) > 1:
+        out.append(Phrase("registered_many", {"count": len(reg), "players": reg},
+                          f"registered {len(reg)} players: {', '.join(reg)}"))
+    for e in events:
+        if e["type"] == "registered" and len(reg) > 1:
+            continue
+        p = undo(t, e, places) if e["type"] == "undo" else event(t, e, places)
+        if p is not None:
+            out.append(p)
+    return out
+
+
+# --------------------------------------------------------------- a command as a thing
+def command(t: Tournament, number: int, places: dict[int, int] | None = None) -> Phrase:
+    """Command group ``number`` named as a thing: ``bust of Karl Meier, table 1 seat 4,
+    place 19``; ``places``: the places to name (by default the state's)."""
+    events = group(t, number)
+    if not events:
+        return Phrase("event", {"event": number}, f"event {number}")
+    types = {e["type"] for e in events}
+    main = next((e for e in events if e["type"] not in SYSTEM), events[0])
+    typ = "hand_done" if "hand_done" in types and "busted" not in types else main["type"]
+    if typ == "busted":
+        busts = [e for e in events if e["type"] == "busted"]
+        places = t.places() if places is None else places
+        parts = []
+        for b in busts:
+            pl = places.get(b["player"])
+            parts.append(f"{name(t, b['player'])}, table {b['table']}"
+                         + (f" seat {b['seat']}" if b.get("seat") else "")
+                         + (f", place {pl}" if pl else ""))
+        first = busts[0]
+        return Phrase("bust", {"player": name(t, first["player"]), "table": first["table"],
+                               "seat": first.get("seat"), "place": places.get(first["player"])},
+                      "bust of " + "; ".join(parts))
+    if typ == "registered" and "late_entry" in types:
+        entries = [p for p in _phrases(t, events, places, event) if p.key == "late_entry"]
+        return Phrase("late_entries", {"players": [p.params["player"] for p in entries]},
+                      "; ".join(p.text for p in entries))
+    if typ == "registered":
+        names = [e["name"] for e in events if e["type"] == "registered"]
+        return Phrase("registration", {"players": names},
+                      "registration of " + ", ".join(names))
+    phrases = _phrases(t, events, places, event)
+    if typ == "hand_done":
+        hd = next(e for e in events if e["type"] == "hand_done")
+        also = [p.text for p in phrases if p.key != "hand_done"]
+        return Phrase("hand_done", {"table": hd["table"]},
+                      f"hand done at table {hd['table']}"
+                      + (f" (with: {'; '.join(also)})" if also else ""))
+    return Phrase(phrases[0].key if phrases else typ, phrases[0].params if phrases else {},
+                  line(phrases) if phrases else typ.replace("_", " "))
+
+
+def undone(t: Tournament, undo_event: Record) -> Phrase:
+    """What an undo took back, as the floor saw it just before (a bust's place then)."""
+    from controller.engine.tournament import Tournament
+
+    target = undo_event["target"]
+    before = Tournament.replay(t.log[:undo_event["seq"] - 1], t.settings)
+    what = command(before, target)
+    return Phrase("undone", {"event": target, "what": what.as_dict()},
+                  f"{what.text} undone (event {target})")
+
+
+# --------------------------------------------------------------------- history
+def recent(t: Tournament, count: int = 20) -> list[dict[str, Any]]:
+    """The last ``count`` groups, newest last: a command (``undo`` takes its ``event``) or
+    what the time made by itself (``by_itself``), what it did, and who undid it."""
+    undone_by = undone_groups(t)
+    places = t.places()
+    starts = [e for e in t.log if e["seq"] == e["group"] and e["type"] != "opened"]
+    rows: list[dict[str, Any]] = []
+    for first in reversed(starts):
+        events = group(t, first["group"])
+        if all(e["type"] == "level_started" for e in events):
+            continue  # the time rolled a level over: the clock shows it
+        number = first["group"]
+        by = undone_by.get(number)
+        # an undo is named by its target as the log has it (no replay per row)
+        said_ = _phrases(t, events, None if by else places,
+                         lambda t, e, places: _undo_row(t, e))
+        rows.append({"event": number, "at": first["at"], "by_itself": not is_command(events),
+                     "undone_by": by, "text": line(said_),
+                     "phrases": [p.as_dict() for p in said_]})
+        if len(rows) >= count:
+            break
+    rows.reverse()
+    return rows
+
+
+def _undo_row(t: Tournament, e: Record) -> Phrase:
+    what = command(t, e["target"], places={})
+    return Phrase("undone", {"event": e["target"], "what": what.as_dict()},
+                  f"undone: {what.text} (event {e['target']})")

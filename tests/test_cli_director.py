@@ -1,0 +1,43 @@
+"""The director's command line turns what is typed at the floor into protocol commands; a
+clock reading that is no time ("99:99") is refused before anything is sent (issue 10.9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.cli import _director_command, _seconds, build_parser
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("90", 90.0), ("1:30", 90.0), ("-2:00", -120.0), ("0:05", 5.0), ("1:05:00", 3900.0),
+    ("12.5", 12.5),
+])
+def test_clock_readings(text, seconds):
+    assert _seconds(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["99:99", "1:5", "1:60", "1:60:00", "a:00", "1:00:00:00",
+                                  "", "nan", "inf", "1::00"])
+def test_a_reading_that_is_no_time_is_refused(text):
+    with pytest.raises(ValueError, match="is not a time"):
+        _seconds(text)
+
+
+def _cmd(*argv: str) -> tuple[str, dict]:
+    return _director_command(build_parser().parse_args(list(argv)))
+
+
+def test_time_remove_and_set():
+    assert _cmd("time", "remove", "5:00") == ("time", {"op": "add", "seconds": -300.0})
+    assert _cmd("time", "set", "12:30") == ("time", {"op": "set", "seconds": 750.0})
+    with pytest.raises(ValueError, match="'99:99' is not a time"):
+        _cmd("time", "set", "99:99")
+
+
+def test_rename_unregister_and_history_verbs():
+    assert _cmd("rename", "Karl", "Maier", "--to", "Karl", "Meier") == (
+        "rename", {"player": "Karl Maier", "name": "Karl Meier"})
+    assert _cmd("rename", "#12", "--to", "Björn Weiß") == (
+        "rename", {"player": 12, "name": "Björn Weiß"})
+    assert _cmd("unregister", "Tim", "Wolf") == ("unregister", {"player": "Tim Wolf"})
+    assert _cmd("history") == ("history", {})
