@@ -275,6 +275,8 @@ def _director(args: argparse.Namespace) -> int:
         _print_results(answer["result"], getattr(args, "csv", False))
     elif cmd == "moves":
         _print_moves(answer["result"])
+    elif cmd == "players":
+        _print_players(answer["result"])
     else:
         print(answer.get("message", "ok"))
     return 0
@@ -298,6 +300,16 @@ def _print_results(result: dict, csv: bool) -> None:
         print(f"{r['place']:>4}. {r['name']}{pts}")
     if not rows:
         print("nobody has finished yet")
+
+
+def _print_players(result: dict) -> None:
+    for p in result["players"]:
+        where = {"seated": f"table {p['table']} seat {p['seat']}",
+                 "out": f"out in place {p['place']}"}.get(p["status"], "registered")
+        guest = "" if p["member"] else " (guest)"
+        print(f"{p['name']}{guest}: {where}")
+    if not result["players"]:
+        print("nobody is registered yet")
 
 
 def _print_moves(result: dict) -> None:
@@ -387,6 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
     d = director("hfh", "hand-for-hand on|off")
     d.add_argument("state", choices=["on", "off"])
     director("moves", "the pending moves and the balancing plan")
+    director("players", "every registered player: seated where, or out in which place")
     d = director("move", "move apply: carry out the balancing plan now")
     d.add_argument("apply", choices=["apply"])
     d = director("break-table", "break-table N")
