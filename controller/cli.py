@@ -144,6 +144,53 @@ def _controller(args: argparse.Namespace) -> int:
         return 1
 
 
+def _console(args: argparse.Namespace) -> int:
+    import getpass
+    import logging
+
+    from controller.console import auth
+
+    path = Path(args.password_file)
+    if args.set_password:
+        if sys.stdin.isatty():
+            first = getpass.getpass("the director's console password: ")
+            if getpass.getpass("again: ") != first:
+                print("floorman console: the two passwords differ; nothing changed",
+                      file=sys.stderr)
+                return 1
+        else:  # from a pipe or a script: the first line
+            first = sys.stdin.readline().rstrip("\n")
+        try:
+            auth.write_password(path, first)
+        except (ValueError, OSError) as exc:
+            print(f"floorman console: {exc}", file=sys.stderr)
+            return 1
+        print(f"the console's password is set ({path})")
+        return 0
+
+    from controller.config import ConfigError, load_tournament
+    from controller.console.app import Console, serve
+    from controller.console.hub import Hub
+    from controller.mqtt import Broker
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_tournament(args.config).broker if args.config else None
+        broker = Broker.from_env(args.broker, args.prefix, config)
+        hashed = auth.read_password(path)
+        host, _, port = args.listen.rpartition(":")
+        if not port.isdigit():
+            raise ValueError(f"--listen must be HOST:PORT, got {args.listen!r}")
+    except (ConfigError, ValueError, auth.PasswordMissing) as exc:
+        print(f"floorman console: {exc}", file=sys.stderr)
+        return 1
+    server = serve(Console(Hub(broker), hashed), host or "0.0.0.0", int(port))
+    print(f"console on http://{host or '0.0.0.0'}:{port}/ (broker {broker}, prefix "
+          f"{broker.prefix})", flush=True)
+    server.run()
+    return 0
+
+
 def _seconds(text: str) -> float:
     """"90", "1:30" or "-2:00" → seconds."""
     sign = -1 if text.startswith("-") else 1
@@ -335,6 +382,23 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")
     k.add_argument("--prefix", help="topic prefix (default: floorman/default)")
     k.set_defaults(func=_controller)
+
+    k = sub.add_parser("console", help="the director's console in the browser "
+                       "(docs/console.md)")
+    k.add_argument("--listen", default=os.environ.get("FLOORMAN_CONSOLE_LISTEN", "0.0.0.0:8080"),
+                   help="HOST:PORT to serve on (default: $FLOORMAN_CONSOLE_LISTEN or "
+                   "0.0.0.0:8080, the club's network)")
+    k.add_argument("--password-file", default=os.environ.get(
+        "FLOORMAN_CONSOLE_PASSWORD_FILE", "/etc/floorman/console.passwd"),
+        help="the hash of the director's sign-in password (default: "
+        "$FLOORMAN_CONSOLE_PASSWORD_FILE or /etc/floorman/console.passwd)")
+    k.add_argument("--set-password", action="store_true", help="ask for the password (or "
+                   "read its first line from standard input), store its hash and exit")
+    k.add_argument("--config", help="read broker address and prefix from this tournament "
+                   "file (or set $FLOORMAN_CONFIG)", default=os.environ.get("FLOORMAN_CONFIG"))
+    k.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")
+    k.add_argument("--prefix", help="topic prefix (default: floorman/default)")
+    k.set_defaults(func=_console)
 
     def director(name: str, help: str) -> argparse.ArgumentParser:
         d = sub.add_parser(name, help=help)
