@@ -43,7 +43,7 @@ def seconds(text: str) -> float:
     """``"90"``, ``"1:30"``, ``"-2:00"``, ``"1:02:00"`` → seconds; :class:`FormError`."""
     t = text.strip().replace(",", ".")
     sign = -1 if t.startswith("-") else 1
-    parts = t.lstrip("+-").split(":")
+    parts = (t[1:] if t[:1] in ("+", "-") else t).split(":")
     ok = 1 <= len(parts) <= 3 and all(re.fullmatch(r"\d{1,4}", x) for x in parts[:-1]) \
         and re.fullmatch(r"\d{1,5}(\.\d+)?", parts[-1]) is not None
     if not ok or (len(parts) > 1 and float(parts[-1]) >= 60) or \

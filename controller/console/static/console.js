@@ -14,7 +14,11 @@
     reply.hidden = false;
     reply.className = "reply " + (ok ? "ok" : "error");
     reply.textContent = text;
+    clearTimeout(show.timer);
+    // a success goes by itself; a reason stays until read (a tap closes it)
+    if (ok) show.timer = setTimeout(() => (reply.hidden = true), 6000);
   }
+  if (reply) reply.addEventListener("click", () => (reply.hidden = true));
 
   function clock(seconds) {
     if (seconds === null || isNaN(seconds)) return "∞";
@@ -78,7 +82,8 @@
       f.elements.seat.value = seat.dataset.seat;
       const title = dialog.querySelector(".bust-title");
       title.textContent = title.dataset.template.replace("{name}", seat.dataset.name);
-      dialog.querySelector(".bust-where").textContent = seat.closest(".table").querySelector("h3").firstChild.textContent.trim() + " · " + seat.dataset.seat;
+      const where = dialog.querySelector(".bust-where");
+      where.textContent = where.dataset.template.replace("{table}", seat.dataset.table).replace("{seat}", seat.dataset.seat);
       dialog.showModal();
       return;
     }
