@@ -34,6 +34,8 @@ class Shots:
 
     def __call__(self, page, name: str, *, full: bool = True) -> None:
         path = self.folder / f"{name}.png"
+        if full:  # from the top: a scrolled page draws its sticky bar in the middle
+            page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(path), full_page=full)
         self.taken.append(path)
 
