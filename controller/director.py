@@ -65,6 +65,7 @@ class Director:
         self._lock = threading.Lock()
         self._one_at_a_time = threading.Lock()  # commands keep their order (protocol.md)
         self._subscribed = threading.Event()
+        self._closed = False
         self._client = c = client(broker, self.name)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
@@ -103,6 +104,11 @@ class Director:
         return self
 
     def close(self) -> None:
+        """Disconnect; a :meth:`send` still waiting raises :class:`NoAnswer` at once."""
+        self._closed = True
+        with self._lock:
+            for got in self._waiting.values():
+                got.set()
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -125,6 +131,8 @@ class Director:
         deadline = time.monotonic() + timeout
         with self._one_at_a_time:
             with self._lock:
+                if self._closed:
+                    raise NoAnswer("the director's connection is closed")
                 self._waiting[cid] = got
             try:
                 while not got.is_set():
@@ -139,6 +147,8 @@ class Director:
                         raise NoAnswer(f"the controller did not answer within {timeout:.0f} s "
                                        f"(is it running, with prefix {self.broker.prefix!r}?)")
                 with self._lock:
+                    if cid not in self._answers:  # woken by close()
+                        raise NoAnswer("the director's connection was closed")
                     return self._answers.pop(cid)
             finally:
                 with self._lock:

@@ -421,18 +421,18 @@ class Demo:
         service, thread, broker = self.service, self._service_thread, self.local_broker
         self.service = self._service_thread = self.local_broker = None
         steps: list[tuple[str, Callable[[], Any]]] = []
+        console, console_thread = self._console, self._console_thread
+        self._console = self._console_thread = None
+        if console is not None:  # first: its questions to the controller end with it
+            console.should_exit = True
         if service is not None:
             steps.append(("controller", service.stop))
         if self.panels:
             links = [p.link for p in self.panels]
             self.panels = []
             steps.append(("screens", lambda: stop_links(links)))
-        console, console_thread = self._console, self._console_thread
-        self._console = self._console_thread = None
-        if console is not None:
-            console.should_exit = True
-            if console_thread is not None:
-                steps.append(("console", lambda: console_thread.join(5)))
+        if console_thread is not None:
+            steps.append(("console", lambda: console_thread.join(5)))
         if thread is not None:
             steps.append(("controller thread", lambda: thread.join(5)))
         if broker is not None:

@@ -76,7 +76,6 @@ class Console:
         self.env.filters["num"] = screen.num
         self.env.filters["clock"] = _fmt_seconds
         self.env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
-        self._cache: dict[tuple[str, str, int], str] = {}
 
     # ------------------------------------------------------------------ helpers
     def session(self, request: Request) -> auth.Session | None:
@@ -103,7 +102,7 @@ class Console:
                              controller_online=h.controller_online)
 
     def live(self, page: str, lang: str) -> dict[str, str]:
-        """The live parts of ``page`` as HTML, by element id (cached per version)."""
+        """The live parts of ``page`` as HTML, by element id."""
         ctx = self.page_context(lang)
         out = {}
         for element, template in pages.LIVE[page].items():
@@ -333,8 +332,7 @@ def make_app(console: Console, *, start_hub: bool = True) -> Starlette:
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-def serve(console: Console, host: str, port: int, *,
-          on_ready: Callable[[], None] | None = None) -> Any:
+def serve(console: Console, host: str, port: int) -> Any:
     """A uvicorn server of the console (not yet running): ``.run()`` serves until
     SIGTERM/SIGINT, or until ``.should_exit`` is set from another thread."""
     import uvicorn
