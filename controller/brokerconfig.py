@@ -107,6 +107,8 @@ def acl_text(prefix: str, accounts: list[Client]) -> str:
                 "# on ack/<client id> (random director-<hex> ids): see the pattern below",
                 f"topic write {p}/cmd/director",
                 f"topic read {p}/state/#",
+                "# the console shows when the controller is offline",
+                f"topic read {p}/presence/controller",
             ]
         else:
             if c.kind == "table":

@@ -144,6 +144,53 @@ def _controller(args: argparse.Namespace) -> int:
         return 1
 
 
+def _console(args: argparse.Namespace) -> int:
+    import getpass
+    import logging
+
+    from controller.console import auth
+
+    path = Path(args.password_file)
+    if args.set_password:
+        if sys.stdin.isatty():
+            first = getpass.getpass("the director's console password: ")
+            if getpass.getpass("again: ") != first:
+                print("floorman console: the two passwords differ; nothing changed",
+                      file=sys.stderr)
+                return 1
+        else:  # from a pipe or a script: the first line
+            first = sys.stdin.readline().rstrip("\n")
+        try:
+            auth.write_password(path, first)
+        except (ValueError, OSError) as exc:
+            print(f"floorman console: {exc}", file=sys.stderr)
+            return 1
+        print(f"the console's password is set ({path})")
+        return 0
+
+    from controller.config import ConfigError, load_tournament
+    from controller.console.app import Console, serve
+    from controller.console.hub import Hub
+    from controller.mqtt import Broker
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_tournament(args.config).broker if args.config else None
+        broker = Broker.from_env(args.broker, args.prefix, config)
+        hashed = auth.read_password(path)
+        host, _, port = args.listen.rpartition(":")
+        if not port.isdigit():
+            raise ValueError(f"--listen must be HOST:PORT, got {args.listen!r}")
+    except (ConfigError, ValueError, auth.PasswordMissing) as exc:
+        print(f"floorman console: {exc}", file=sys.stderr)
+        return 1
+    server = serve(Console(Hub(broker), hashed), host or "0.0.0.0", int(port))
+    print(f"console on http://{host or '0.0.0.0'}:{port}/ (broker {broker}, prefix "
+          f"{broker.prefix})", flush=True)
+    server.run()
+    return 0
+
+
 def _seconds(text: str) -> float:
     """"90", "1:30", "1:05:00" or "-2:00" → seconds; a clock reading that is no time
     ("99:99", "1:5") is a ``ValueError`` that says so."""
@@ -302,6 +349,8 @@ def _director(args: argparse.Namespace) -> int:
         _print_results(answer["result"], getattr(args, "csv", False))
     elif cmd == "moves":
         _print_moves(answer["result"])
+    elif cmd == "players":
+        _print_players(answer["result"])
     else:
         print(answer.get("message", "ok"))
     return 0
@@ -327,6 +376,16 @@ def _print_results(result: dict, csv: bool) -> None:
         print("nobody has finished yet")
 
 
+def _print_players(result: dict) -> None:
+    for p in result["players"]:
+        where = {"seated": f"table {p['table']} seat {p['seat']}",
+                 "out": f"out in place {p['place']}"}.get(p["status"], "registered")
+        guest = "" if p["member"] else " (guest)"
+        print(f"{p['name']}{guest}: {where}")
+    if not result["players"]:
+        print("nobody is registered yet")
+
+
 def _print_moves(result: dict) -> None:
     for m in result["pending"]:
         print(f"{m['player']}: table {m['from']['table']} seat {m['from']['seat']} → "
@@ -350,6 +409,23 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")
     k.add_argument("--prefix", help="topic prefix (default: floorman/default)")
     k.set_defaults(func=_controller)
+
+    k = sub.add_parser("console", help="the director's console in the browser "
+                       "(docs/console.md)")
+    k.add_argument("--listen", default=os.environ.get("FLOORMAN_CONSOLE_LISTEN", "0.0.0.0:8080"),
+                   help="HOST:PORT to serve on (default: $FLOORMAN_CONSOLE_LISTEN or "
+                   "0.0.0.0:8080, the club's network)")
+    k.add_argument("--password-file", default=os.environ.get(
+        "FLOORMAN_CONSOLE_PASSWORD_FILE", "/etc/floorman/console.passwd"),
+        help="the hash of the director's sign-in password (default: "
+        "$FLOORMAN_CONSOLE_PASSWORD_FILE or /etc/floorman/console.passwd)")
+    k.add_argument("--set-password", action="store_true", help="ask for the password (or "
+                   "read its first line from standard input), store its hash and exit")
+    k.add_argument("--config", help="read broker address and prefix from this tournament "
+                   "file (or set $FLOORMAN_CONFIG)", default=os.environ.get("FLOORMAN_CONFIG"))
+    k.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")
+    k.add_argument("--prefix", help="topic prefix (default: floorman/default)")
+    k.set_defaults(func=_console)
 
     def director(name: str, help: str) -> argparse.ArgumentParser:
         d = sub.add_parser(name, help=help)
@@ -421,6 +497,7 @@ def build_parser() -> argparse.ArgumentParser:
     director("moves", "the pending moves and the balancing plan")
     director("history", "the last commands with their numbers (for undo --event N) and "
              "what they did")
+    director("players", "every registered player: seated where, or out in which place")
     d = director("move", "move apply: carry out the balancing plan now")
     d.add_argument("apply", choices=["apply"])
     d = director("break-table", "break-table N")

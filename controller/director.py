@@ -1,8 +1,17 @@
-"""The director's side of the protocol: send one command through the broker, wait for the answer.
+"""The director's side of the protocol: send commands through the broker, wait for the answers.
 
 A command carries a fresh id and is resent with the same id until the
 controller answers (it may be restarting): the controller applies it once and
 answers a resend with the stored answer.
+
+Two ways to use it:
+
+- :func:`send`: one command on a connection of its own (the ``floorman`` command line);
+- :class:`Director`: a long-lived connection (the console, ``controller/console``) that
+  sends commands one at a time and, with ``watch=True``, keeps the retained state the
+  controller publishes (``state/…``) and the controller's presence. Commands and state
+  share one connection, so when an answer arrives the state already shows its effect
+  (docs/protocol.md, "Ordering").
 """
 
 from __future__ import annotations
@@ -11,6 +20,7 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -31,62 +41,178 @@ class NoAnswer(TimeoutError):
     """The controller did not answer in time."""
 
 
+class Director:
+    """One director connection: :meth:`send` commands; with ``watch``, :attr:`state` holds
+    every retained ``state/<name>`` payload (``"clock"``, ``"table/3"`` …) and
+    :attr:`controller_online` the controller's presence.
+
+    ``on_change(name)`` is called from paho's thread after ``state/<name>`` changed
+    (``"presence/controller"`` for the controller's presence, ``"link"`` when the
+    connection to the broker came or went). Reconnects by itself (1 s doubling to 30 s)."""
+
+    def __init__(self, broker: Broker, *, name: str | None = None, watch: bool = False,
+                 on_change: Callable[[str], None] | None = None) -> None:
+        self.broker = broker
+        self.topics = Topics(broker.prefix)
+        self.name = name or f"director-{uuid.uuid4().hex[:12]}"
+        self.watch = watch
+        self.on_change = on_change
+        self.state: dict[str, dict[str, Any]] = {}
+        self.controller_online: bool | None = None  #: None: not heard yet
+        self.refused: str | None = None  #: why the broker refused us, if it did
+        self._answers: dict[str, dict[str, Any]] = {}
+        self._waiting: dict[str, threading.Event] = {}
+        self._lock = threading.Lock()
+        self._one_at_a_time = threading.Lock()  # commands keep their order (protocol.md)
+        self._subscribed = threading.Event()
+        self._closed = False
+        self._client = c = client(broker, self.name)
+        c.on_connect = self._on_connect
+        c.on_disconnect = self._on_disconnect
+        c.on_subscribe = self._on_subscribe
+        c.on_message = self._on_message
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def connected(self) -> bool:
+        """Connected and subscribed: a command sent now gets its answer."""
+        return self._subscribed.is_set()
+
+    def connect(self, timeout: float = 10.0) -> Director:
+        """Connect now; :class:`BrokerUnreachable` when the broker cannot be reached, refuses
+        us or does not confirm the subscription within ``timeout`` seconds."""
+        try:
+            self._client.connect(self.broker.host, self.broker.port, keepalive=30)
+        except (OSError, ValueError) as exc:
+            raise BrokerUnreachable(f"cannot reach the broker at {self.broker}: {exc}") from None
+        self._client.loop_start()
+        deadline = time.monotonic() + timeout
+        while not self._subscribed.wait(0.01):
+            if self.refused:
+                self.close()
+                raise BrokerUnreachable(f"the broker at {self.broker} refused us: "
+                                        f"{self.refused}")
+            if time.monotonic() > deadline:
+                self.close()
+                raise BrokerUnreachable(f"no answer from the broker at {self.broker}")
+        return self
+
+    def start(self) -> Director:
+        """Connect in the background (the broker may not be there yet) and keep connecting."""
+        self._client.connect_async(self.broker.host, self.broker.port, keepalive=30)
+        self._client.loop_start()
+        return self
+
+    def close(self) -> None:
+        """Disconnect; a :meth:`send` still waiting raises :class:`NoAnswer` at once."""
+        self._closed = True
+        with self._lock:
+            for got in self._waiting.values():
+                got.set()
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def __enter__(self) -> Director:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------- commands
+    def send(self, cmd: str, args: dict[str, Any] | None = None, *, timeout: float = 10.0,
+             command_id: str | None = None) -> dict[str, Any]:
+        """Send a director command and return the controller's answer (``ok``, ``reason``
+        …); resent every :data:`RESEND` seconds until answered. :class:`NoAnswer` after
+        ``timeout`` seconds."""
+        cid = command_id or uuid.uuid4().hex
+        payload = protocol.dumps({"v": 1, "id": cid, "reply_to": self.name, "cmd": cmd,
+                                  "args": args or {}})
+        got = threading.Event()
+        deadline = time.monotonic() + timeout
+        with self._one_at_a_time:
+            with self._lock:
+                if self._closed:
+                    raise NoAnswer("the director's connection is closed")
+                self._waiting[cid] = got
+            try:
+                while not got.is_set():
+                    if self._subscribed.is_set():
+                        self._client.publish(self.topics.director, payload, 1)
+                        wait = RESEND
+                    else:  # not connected: the command goes out once we are
+                        wait = 0.05
+                    if got.wait(min(wait, max(0.0, deadline - time.monotonic()))):
+                        break
+                    if time.monotonic() >= deadline:
+                        raise NoAnswer(f"the controller did not answer within {timeout:.0f} s "
+                                       f"(is it running, with prefix {self.broker.prefix!r}?)")
+                with self._lock:
+                    if cid not in self._answers:  # woken by close()
+                        raise NoAnswer("the director's connection was closed")
+                    return self._answers.pop(cid)
+            finally:
+                with self._lock:
+                    self._waiting.pop(cid, None)
+                    self._answers.pop(cid, None)
+
+    # ---------------------------------------------------------------- paho thread
+    def _on_connect(self, c: mqtt.Client, u: Any, flags: Any, rc: Any, props: Any = None
+                    ) -> None:
+        if rc.is_failure:
+            self.refused = str(rc)
+            return
+        self.refused = None
+        subs = [(self.topics.ack(self.name), 1)]
+        if self.watch:
+            subs += [(self.topics.state("#"), 1), (self.topics.presence("controller"), 1)]
+        c.subscribe(subs)
+
+    def _on_subscribe(self, c: mqtt.Client, u: Any, mid: Any, rcs: Any, props: Any = None
+                      ) -> None:
+        self._subscribed.set()
+        self._changed("link")
+
+    def _on_disconnect(self, c: mqtt.Client, u: Any, flags: Any, rc: Any, props: Any = None
+                       ) -> None:
+        self._subscribed.clear()
+        self._changed("link")
+
+    def _changed(self, name: str) -> None:
+        if self.on_change is not None:
+            self.on_change(name)
+
+    def _on_message(self, c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
+        # an exception here would end paho's thread: bad payloads are dropped
+        try:
+            data = json.loads(msg.payload) if msg.payload else None
+        except (ValueError, RecursionError):
+            return
+        if data is not None and not isinstance(data, dict):
+            return
+        state_prefix = self.topics.state("")
+        if msg.topic.startswith(state_prefix):
+            name = msg.topic[len(state_prefix):]
+            if data is None:
+                self.state.pop(name, None)
+            else:
+                self.state[name] = data
+            self._changed(name)
+        elif msg.topic == self.topics.presence("controller"):
+            self.controller_online = bool(data and data.get("online"))
+            self._changed("presence/controller")
+        elif data is not None:
+            with self._lock:
+                got = self._waiting.get(str(data.get("id")))
+                if got is not None:
+                    self._answers[str(data["id"])] = data
+                    got.set()
+
+
 def send(broker: Broker, cmd: str, args: dict[str, Any] | None = None, *,
          timeout: float = 10.0, command_id: str | None = None) -> dict[str, Any]:
-    """Send a director command and return the controller's answer (``ok``, ``reason`` …)."""
-    topics = Topics(broker.prefix)
-    me = f"director-{uuid.uuid4().hex[:12]}"
-    cid = command_id or uuid.uuid4().hex
-    payload = protocol.dumps({"v": 1, "id": cid, "reply_to": me, "cmd": cmd,
-                              "args": args or {}})
-    answer: dict[str, Any] = {}
-    got = threading.Event()
-    subscribed = threading.Event()
-    refused: list[str] = []
-
-    def on_connect(c: mqtt.Client, u: Any, flags: Any, rc: Any, props: Any = None) -> None:
-        if rc.is_failure:
-            refused.append(str(rc))
-            return
-        c.subscribe(topics.ack(me), 1)
-
-    def on_subscribe(c: mqtt.Client, u: Any, mid: Any, rcs: Any, props: Any = None) -> None:
-        subscribed.set()
-
-    def on_message(c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
-        try:
-            data = json.loads(msg.payload)
-        except (ValueError, RecursionError):  # an exception here would end paho's thread
-            return
-        if isinstance(data, dict) and data.get("id") == cid:
-            answer.update(data)
-            got.set()
-
-    c = client(broker, me)
-    c.on_connect = on_connect
-    c.on_subscribe = on_subscribe
-    c.on_message = on_message
-    try:
-        c.connect(broker.host, broker.port, keepalive=30)
-    except (OSError, ValueError) as exc:
-        raise BrokerUnreachable(f"cannot reach the broker at {broker}: {exc}") from None
-    c.loop_start()
-    try:
-        deadline = time.monotonic() + timeout
-        while not subscribed.is_set():
-            if refused:
-                raise BrokerUnreachable(f"the broker at {broker} refused us: {refused[0]}")
-            if time.monotonic() > deadline:
-                raise BrokerUnreachable(f"no answer from the broker at {broker}")
-            time.sleep(0.01)
-        while not got.is_set():
-            c.publish(topics.director, payload, 1)
-            if got.wait(min(RESEND, max(0.0, deadline - time.monotonic()))):
-                break
-            if time.monotonic() >= deadline:
-                raise NoAnswer(f"the controller did not answer within {timeout:.0f} s "
-                               f"(is it running, with prefix {broker.prefix!r}?)")
-        return answer
-    finally:
-        c.disconnect()
-        c.loop_stop()
+    """Send one director command on a connection of its own and return the controller's
+    answer (``ok``, ``reason`` …). :class:`BrokerUnreachable`, :class:`NoAnswer`."""
+    deadline = time.monotonic() + timeout
+    with Director(broker).connect(timeout) as d:
+        return d.send(cmd, args, timeout=max(0.0, deadline - time.monotonic()),
+                      command_id=command_id)

@@ -41,7 +41,7 @@ def valid_prefix(text: object) -> bool:
 TABLE_ACTIONS = ("bust", "time", "time_cancel", "time_expire", "hand_done", "undo")
 
 #: read-only director queries (answered by the service, never the engine)
-READ_ONLY = ("status", "results", "moves", "history")
+READ_ONLY = ("status", "results", "moves", "history", "players")
 #: engine commands only the controller itself sends
 CONTROLLER_ONLY = ("tick",)
 #: director verbs the controller accepts: every engine command and the queries
@@ -465,6 +465,11 @@ STATE: dict[str, Any] = {
     "results": RESULTS, "presence": PRESENCE, "table": (TABLE, TABLE_GONE),
 }
 
+#: the ``players`` query (director only: full names, never retained on a public topic)
+PLAYERS = {"v": _V, "players": [{
+    "player_id": int, "name": str, "member": bool,
+    "status": _Enum(("registered", "seated", "out")), "table": (int, None), "seat": (int, None),
+    "place": (int, None), "entries": int, "rebuys": int, "addon": bool}]}
 STATUS_RESULT = {"summary": SUMMARY, "clock": CLOCK, "presence": _Map(_CLIENT_STATE),
                  "offline": [str], "server_time": float}
 #: the answer of ``history``: the last commands, newest last (controller.engine.history)
@@ -476,7 +481,8 @@ _ANSWER_ID = str
 ACK_OK_EVENTS = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)), "events": [int],
                  "message": str}
 ACK_OK_RESULT = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)),
-                 "result": (STATUS_RESULT, RESULTS, MOVES, HISTORY_RESULT), "message": str}
+                 "result": (STATUS_RESULT, RESULTS, MOVES, HISTORY_RESULT, PLAYERS),
+                 "message": str}
 ACK_REJECTED = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((False,)), "reason": str}
 TIME_RESPONSE = {"v": _V, "id": (str, int), "t0": float, "t1": float, "t2": float}
 

@@ -243,6 +243,9 @@ class ControllerService:
         now = self.wall()
         if cmd == "results":
             return {"ok": True, "result": views.results_view(t), "message": "results"}
+        if cmd == "players":
+            pv = views.players_view(t)
+            return {"ok": True, "result": pv, "message": f"{len(pv['players'])} players"}
         if cmd == "moves":
             mv = views.moves_view(t)
             return {"ok": True, "result": mv,

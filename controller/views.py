@@ -188,3 +188,23 @@ def results_view(t: Tournament) -> dict[str, Any]:
         rows = [{"place": pl, "name": _name(t, pid)}
                 for pid, pl in sorted(places.items(), key=lambda x: x[1])]
     return {"v": SCHEMA, "finished": t.finished, "rows": rows}
+
+
+def players_view(t: Tournament) -> dict[str, Any]:
+    """Every registered player (ghosts are no players) with full name, for the director's
+    ``players`` query only: never a retained topic, which every screen may read (000 5.8).
+
+    ``status``: ``registered`` (not seated yet), ``seated`` (``table``, ``seat``) or ``out``
+    (``place``); ``entries`` counts re-entries too."""
+    places = t.places()
+    rows = []
+    for p in sorted(t.players.values(), key=lambda p: p.id):
+        if p.ghost or p.removed:
+            continue
+        status = "out" if p.out else "seated" if p.table is not None else "registered"
+        rows.append({"player_id": p.id, "name": p.name, "member": p.member, "status": status,
+                     "table": p.table if status == "seated" else None,
+                     "seat": p.seat if status == "seated" else None,
+                     "place": places.get(p.id) if status == "out" else None,
+                     "entries": p.entries, "rebuys": p.rebuys, "addon": p.addon})
+    return {"v": SCHEMA, "players": rows}

@@ -2,7 +2,8 @@
 
 A broker on loopback (Mosquitto when installed, otherwise the embedded
 amqtt), the controller with a sample tournament (27 players on three tables,
-the PSC Five Spades preset), a wall screen and three table screens tiled in
+the PSC Five Spades preset), the director's console in the browser (its address
+and password are printed), a wall screen and three table screens tiled in
 one window — every screen a real MQTT client with its own link and clock sync,
 exactly as on the Pis. ``--speed N`` runs the tournament clock N times faster;
 ``--simulate`` plays the dealers through the table links (busts, time calls,
@@ -171,6 +172,11 @@ class Demo:
         self.local_broker: LocalBroker | None = None
         self.service: ControllerService | None = None
         self._service_thread: threading.Thread | None = None
+        #: the director's console: its address and sign-in password, once it runs
+        self.console_url: str | None = None
+        self.console_password: str | None = None
+        self._console: Any = None
+        self._console_thread: threading.Thread | None = None
 
     def stop(self, signum: int | None = None) -> None:
         """Ask the demo to end (any thread, or a signal handler): :meth:`run` returns 0
@@ -201,6 +207,35 @@ class Demo:
         svc.start()
         self._service_thread = threading.Thread(target=svc.run, name="controller", daemon=True)
         self._service_thread.start()
+
+    def _start_console(self) -> None:
+        """The director's console on port 8080 (another free one when 8080 is taken), with a
+        fresh password; both are printed."""
+        import secrets
+        import socket
+
+        from controller.console import auth
+        from controller.console.app import Console, serve
+        from controller.console.hub import Hub
+
+        self.console_password = secrets.token_urlsafe(6)
+        pw = Path(self._tmp.name) / "console.passwd"
+        auth.write_password(pw, self.console_password)
+        port = 8080
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+        self._console = serve(Console(Hub(self.broker), auth.read_password(pw)),
+                              "127.0.0.1", port)
+        self._console_thread = threading.Thread(target=self._console.run, name="console",
+                                                daemon=True)
+        self._console_thread.start()
+        self.console_url = f"http://127.0.0.1:{port}/"
+        print(f"director's console: {self.console_url}  password: {self.console_password}",
+              flush=True)
 
     def _director(self, cmd: str, **args: Any) -> dict[str, Any]:
         from controller.director import send
@@ -260,6 +295,7 @@ class Demo:
             self._open_window()
             steps: list[Callable[[], Any]] = [
                 self._start_backend,
+                self._start_console,
                 lambda: self._director("register", names=NAMES[:27]),
                 lambda: self._director("draw"),
                 lambda: self._director("start"),
@@ -394,12 +430,18 @@ class Demo:
         service, thread, broker = self.service, self._service_thread, self.local_broker
         self.service = self._service_thread = self.local_broker = None
         steps: list[tuple[str, Callable[[], Any]]] = []
+        console, console_thread = self._console, self._console_thread
+        self._console = self._console_thread = None
+        if console is not None:  # first: its questions to the controller end with it
+            console.should_exit = True
         if service is not None:
             steps.append(("controller", service.stop))
         if self.panels:
             links = [p.link for p in self.panels]
             self.panels = []
             steps.append(("screens", lambda: stop_links(links)))
+        if console_thread is not None:
+            steps.append(("console", lambda: console_thread.join(5)))
         if thread is not None:
             steps.append(("controller thread", lambda: thread.join(5)))
         if broker is not None:

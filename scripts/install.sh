@@ -7,8 +7,9 @@
 #
 # controller: Mosquitto locked down (accounts, ACL, TLS on 8883, plain only on 127.0.0.1:1883),
 #   the accounts of every table (floorman broker-config), a CA and the broker's certificate,
-#   floorman-controller.service. Hands out /etc/floorman/broker/credentials/*.env and
-#   /etc/floorman/broker/ca.crt for the screens.
+#   floorman-controller.service and floorman-console.service (the director's console on
+#   :8080). Hands out /etc/floorman/broker/credentials/*.env and /etc/floorman/broker/ca.crt
+#   for the screens.
 # kiosk, wall: the SDL/KMS libraries, pygame built against them, the user floorman in the
 #   groups video, render, input, gpio and audio, floorman-kiosk@N.service (or @wall) on tty1.
 #
@@ -650,7 +651,35 @@ EOF
         same "$etc/tournament.yaml (exists: --tournament FILE replaces it)"
     fi
 
+    # the director's console: the director's broker account, and the sign-in password's
+    # hash; the first sign-in password is the director's broker password
+    # (credentials/director.env), changed with: floorman console --set-password
+    local director
+    director=$(grep -v '^#' "$broker_dir/credentials/director.env" 2>/dev/null ||
+        echo "FLOORMAN_PREFIX=$prefix")
+    put_text "$etc/console.env" 0600 <<EOF
+# Written by scripts/install.sh controller: floorman-console.service's account
+FLOORMAN_BROKER=localhost:1883
+$director
+EOF
+    CONSOLE_CHANGED=$LAST
+    if [ -e "$etc/console.passwd" ]; then
+        same "$etc/console.passwd (exists: floorman console --set-password changes it)"
+    else
+        did created "$etc/console.passwd (the sign-in password: the director's, from" \
+            "$ETC/broker/credentials/director.env)"
+        if [ "$DRY" = 0 ]; then
+            env_value "$broker_dir/credentials/director.env" FLOORMAN_PASSWORD |
+                "$venv_bin/floorman" console --set-password \
+                    --password-file "$etc/console.passwd" >/dev/null
+            chmod 0640 "$etc/console.passwd"
+            [ -z "$(owner_of root:floorman)" ] || chown root:floorman "$etc/console.passwd"
+        fi
+        CONSOLE_CHANGED=1
+    fi
+
     install_unit floorman-controller.service
+    install_unit floorman-console.service
     if [ -n "$ROOT" ]; then
         skip "mosquitto.service under --root (the mosquitto package enables it)"
     else
@@ -660,11 +689,16 @@ EOF
     enable_unit floorman-controller.service
     start_unit floorman-controller.service \
         $((CONTROLLER_CHANGED | UNITS_CHANGED | SOURCE_CHANGED | BROKER_CHANGED))
+    enable_unit floorman-console.service
+    start_unit floorman-console.service \
+        $((CONSOLE_CHANGED | UNITS_CHANGED | SOURCE_CHANGED | BROKER_CHANGED))
+    say "the director's console: http://<this machine>:8080/ (docs/console.md)"
     say "screens: copy $ETC/broker/credentials/<account>.env and $ETC/broker/ca.crt to each" \
         "Pi (docs/raspberry-pi.md); the director's account is credentials/director.env"
 }
 
 SOURCE_CHANGED=0 UNITS_CHANGED=0 SCREEN_CHANGED=0 BROKER_CHANGED=0 CONTROLLER_CHANGED=0
+CONSOLE_CHANGED=0
 case $ROLE in
     kiosk | wall) install_screen ;;
     controller) install_controller ;;

@@ -3,6 +3,7 @@ and its screenshots show each notable moment (issue: kiosk and demo)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +26,8 @@ def test_demo_headless_runs_to_a_champion_with_screenshots(tmp_path):
         env={"PATH": "/usr/sbin:/usr/bin:/bin", "SDL_VIDEODRIVER": "dummy",
              "SDL_AUDIODRIVER": "dummy", "HOME": str(tmp_path)})
     assert r.returncode == 0, r.stderr[-3000:]
+    # the director's console is part of the demo: its address and password are printed
+    assert re.search(r"director's console: http://127\.0\.0\.1:\d+/  password: \S+", r.stdout)
     last = r.stdout.strip().splitlines()[-1]
     assert "screenshots in" in last
     files = sorted(p.name for p in shots.glob("*.png"))

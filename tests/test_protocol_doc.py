@@ -184,7 +184,7 @@ def test_every_payload_of_a_tournament_fits_the_schemas(file: str):
     clock[0] += 30
     assert press(1, "time")["ok"]
     _check_state(svc, "running, a time call")
-    for cmd in ("status", "results", "moves"):
+    for cmd in ("status", "results", "moves", "players"):
         assert director(cmd)["ok"]
     assert director("pause")["ok"]
     _check_state(svc, "paused")

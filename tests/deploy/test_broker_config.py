@@ -51,8 +51,11 @@ def test_acl_gives_each_account_only_its_own_topics():
         "topic read club/fri/ack/wall",
         "topic read club/fri/time/response/wall",
     ])
+    # the director's tools (the CLI, the console) read the state and whether the controller
+    # is there (the console's "controller offline")
     assert rules["director"] == sorted(["topic write club/fri/cmd/director",
-                                        "topic read club/fri/state/#"])
+                                        "topic read club/fri/state/#",
+                                        "topic read club/fri/presence/controller"])
     # only the controller writes state, acks and clock answers
     writers = {user for user, lines in rules.items()
                for line in lines if line.startswith("topic write club/fri/state")

@@ -269,6 +269,19 @@ def test_controller_files(controller_root):
     assert (etc / "tournament.yaml").exists()
     link = root / "etc/systemd/system/multi-user.target.wants/floorman-controller.service"
     assert os.readlink(link) == "/etc/systemd/system/floorman-controller.service"
+    # the console: the director's account, and the director's password as the first sign-in
+    console = read_env(etc / "console.env")
+    director = read_env(etc / "broker/credentials/director.env")
+    assert console["FLOORMAN_USERNAME"] == "director"
+    assert console["FLOORMAN_PASSWORD"] == director["FLOORMAN_PASSWORD"]
+    assert stat.S_IMODE((etc / "console.env").stat().st_mode) == 0o600
+    from controller.console import auth
+
+    hashed = auth.read_password(etc / "console.passwd")
+    assert auth.password_ok(director["FLOORMAN_PASSWORD"], hashed)
+    assert director["FLOORMAN_PASSWORD"] not in (etc / "console.passwd").read_text()
+    link = root / "etc/systemd/system/multi-user.target.wants/floorman-console.service"
+    assert os.readlink(link) == "/etc/systemd/system/floorman-console.service"
 
 
 def test_controller_reinstall_keeps_the_room(src, controller_root, tmp_path):

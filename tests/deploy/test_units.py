@@ -16,6 +16,7 @@ from tests.support.paths import ROOT
 ANALYZE = shutil.which("systemd-analyze")
 KIOSK = ROOT / "systemd" / "floorman-kiosk@.service"
 CONTROLLER = ROOT / "systemd" / "floorman-controller.service"
+CONSOLE = ROOT / "systemd" / "floorman-console.service"
 
 
 def unit(path: Path) -> dict[str, dict[str, list[str]]]:
@@ -65,8 +66,17 @@ def test_controller_unit_reads_the_installed_files():
                                         "/etc/floorman/tournament.yaml")
 
 
+def test_console_unit_serves_with_the_directors_account():
+    s = unit(CONSOLE)["Service"]
+    assert s["User"] == ["floorman"]
+    assert s["EnvironmentFile"] == ["-/etc/floorman/console.env"]
+    assert s["ExecStart"] == ["/opt/floorman/.venv/bin/floorman console --listen 0.0.0.0:8080 "
+                              "--password-file /etc/floorman/console.passwd"]
+    assert s["Restart"] == ["on-failure"]
+
+
 def test_units_parse_as_ini():
-    for path in (KIOSK, CONTROLLER):
+    for path in (KIOSK, CONTROLLER, CONSOLE):
         cp = configparser.ConfigParser(strict=False, interpolation=None)
         cp.read_string(path.read_text())
         assert {"Unit", "Service", "Install"} <= set(cp.sections())
@@ -101,7 +111,8 @@ def test_installed_kiosk_units_verify(kiosk_root, tmp_path):
 @pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
 def test_installed_controller_unit_verifies(controller_root, tmp_path):
     root = controller_root[0]
-    r = verify([root / "etc/systemd/system/floorman-controller.service"], tmp_path, root)
+    r = verify([root / "etc/systemd/system/floorman-controller.service",
+                root / "etc/systemd/system/floorman-console.service"], tmp_path, root)
     assert r.returncode == 0, r.stderr + r.stdout
     assert "floorman" not in r.stderr, r.stderr
 

@@ -1,0 +1,145 @@
+"""A console form → the director command it sends.
+
+Only the shape is made here (text to numbers, a list of names, which command a button
+means); whether the command is possible is the controller's decision, and its reason is
+shown as it comes. A form that cannot become a command raises :class:`FormError`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Form = Mapping[str, str]
+
+
+class FormError(ValueError):
+    """What is wrong with what was typed (English; the pages translate the key)."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+
+def _text(form: Form, key: str) -> str:
+    value = (form.get(key) or "").strip()
+    if not value:
+        raise FormError("missing", field=key)
+    return value
+
+
+def _whole(form: Form, key: str, *, optional: bool = False) -> int | None:
+    value = (form.get(key) or "").strip()
+    if not value and optional:
+        return None
+    if not re.fullmatch(r"-?[0-9]{1,12}", value):
+        raise FormError("not_a_number", field=key, value=value)
+    return int(value)
+
+
+def seconds(text: str) -> float:
+    """``"90"``, ``"1:30"``, ``"-2:00"``, ``"1:02:00"`` → seconds; :class:`FormError`."""
+    t = text.strip().replace(",", ".")
+    sign = -1 if t.startswith("-") else 1
+    parts = (t[1:] if t[:1] in ("+", "-") else t).split(":")
+    ok = 1 <= len(parts) <= 3 and all(re.fullmatch(r"\d{1,4}", x) for x in parts[:-1]) \
+        and re.fullmatch(r"\d{1,5}(\.\d+)?", parts[-1]) is not None
+    if not ok or (len(parts) > 1 and float(parts[-1]) >= 60) or \
+            (len(parts) == 3 and int(parts[1]) >= 60):
+        raise FormError("bad_time", value=text)
+    total = 0.0
+    for x in parts:
+        total = total * 60 + float(x)
+    return sign * total
+
+
+def _player(form: Form) -> int | str:
+    """A player picked from a list (``player_id``) or typed by name."""
+    pid = (form.get("player_id") or "").strip()
+    if pid.isdigit():
+        return int(pid)
+    return _text(form, "player")
+
+
+def _names(form: Form) -> list[str]:
+    names = [n.strip() for n in re.split(r"[\n;]", form.get("names") or "") if n.strip()]
+    if not names:
+        raise FormError("missing", field="names")
+    return names
+
+
+def _member(form: Form) -> bool:
+    return form.get("guest") not in ("on", "1", "true")
+
+
+def _level(form: Form) -> dict[str, Any]:
+    to = (form.get("to") or "").strip()
+    if to in ("next", "prev"):
+        return {"to": to}
+    return {"to": _whole(form, "to")}
+
+
+def _time(form: Form) -> dict[str, Any]:
+    op = form.get("op") or "add"
+    value = seconds(_text(form, "value"))
+    if op == "remove":
+        return {"op": "add", "seconds": -abs(value)}
+    if op not in ("add", "set"):
+        raise FormError("bad_choice", field="op", value=op)
+    return {"op": op, "seconds": value}
+
+
+def _bust(form: Form) -> dict[str, Any]:
+    if (form.get("table") or "").strip():
+        args: dict[str, Any] = {"table": _whole(form, "table"), "seat": _whole(form, "seat")}
+    else:
+        args = {"player": _player(form)}
+    stack = _whole(form, "stack", optional=True)
+    if stack is not None:
+        args["stack"] = stack
+    by = (form.get("by") or "").strip()
+    if by:
+        args["by"] = int(by) if by.isdigit() else by
+    return args
+
+
+def _undo(form: Form) -> dict[str, Any]:
+    target = _whole(form, "target", optional=True)
+    return {} if target is None else {"target": target}
+
+
+#: action name → (command, form → arguments)
+ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
+    "start": ("start", lambda f: {}),
+    "pause": ("pause", lambda f: {}),
+    "resume": ("resume", lambda f: {}),
+    "draw": ("draw", lambda f: {}),
+    "addon": ("addon", lambda f: {}),
+    "final_table": ("final_table", lambda f: {}),
+    "move_apply": ("move_apply", lambda f: {}),
+    "level": ("level", _level),
+    "time": ("time", _time),
+    "register": ("register", lambda f: {"names": _names(f), "member": _member(f)}),
+    "late": ("late", lambda f: {"name": _text(f, "name"), "member": _member(f)}),
+    "rebuy": ("rebuy", lambda f: {"player": _player(f)}),
+    "reentry": ("reentry", lambda f: {"player": _player(f)}),
+    "seated": ("seated", lambda f: {"player": _player(f)}),
+    "bust": ("bust", _bust),
+    "break_table": ("break_table", lambda f: {"table": _whole(f, "table")}),
+    "hfh": ("hfh", lambda f: {"on": f.get("on") in ("on", "1", "true")}),
+    "hands_left": ("hands_left", lambda f: {"count": _whole(f, "count")}),
+    "time_call": ("time_call", lambda f: {"table": _whole(f, "table"),
+                                          "op": f.get("op") or "toggle"}),
+    "hand_done": ("hand_done", lambda f: {"table": _whole(f, "table")}),
+    "undo": ("undo", _undo),
+}
+
+
+def command(action: str, form: Form) -> tuple[str, dict[str, Any]]:
+    """The command of console action ``action`` with ``form``; :class:`FormError`."""
+    if action not in ACTIONS:
+        raise FormError("unknown_action", value=action)
+    cmd, make = ACTIONS[action]
+    return cmd, make(form)

@@ -1,0 +1,342 @@
+"""The console's routes (Starlette) and :func:`serve` (uvicorn).
+
+Pages are rendered on the server (Jinja2); ``/events`` streams the live parts of a page
+as server-sent events whenever the controller publishes; ``/act/<action>`` sends one
+director command and answers with the controller's reply. ``static/console.js`` is the
+little JavaScript: forms without reloading, the stream, the clock counting down, the bust
+dialog and the player search. No build step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import csv
+import io
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from controller.console import actions, auth, pages
+from controller.console.hub import Hub
+from controller.console.i18n import LANGUAGES, field_name, lang_of, tr
+from kiosk import i18n as screen
+
+log = logging.getLogger("floorman.console")
+
+#: the largest form the console reads (a register form of a big field is a few KiB)
+MAX_FORM = 64 * 1024
+#: seconds between keep-alive comments on an idle event stream
+KEEPALIVE = 15.0
+SECURITY_HEADERS = {
+    # no inline script or style anywhere: the pages load console.js and console.css only
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; "
+                               "form-action 'self'; base-uri 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+def _fmt_seconds(value: float | None) -> str:
+    return screen.clock(value)
+
+
+class Console:
+    """The console of one tournament: the hub (broker), the sessions and the pages."""
+
+    def __init__(self, hub: Hub, password_hash: str, *,
+                 backoff: auth.Backoff | None = None,
+                 sessions: auth.Sessions | None = None) -> None:
+        self.hub = hub
+        self.password_hash = password_hash
+        self.backoff = backoff or auth.Backoff()
+        self.sessions = sessions or auth.Sessions()
+        self.env = Environment(loader=PackageLoader("controller.console", "templates"),
+                               autoescape=select_autoescape(["html"]), trim_blocks=True,
+                               lstrip_blocks=True)
+        self.env.filters["num"] = screen.num
+        self.env.filters["clock"] = _fmt_seconds
+        self.env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
+
+    # ------------------------------------------------------------------ helpers
+    def session(self, request: Request) -> auth.Session | None:
+        return self.sessions.get(request.cookies.get(auth.COOKIE))
+
+    def language(self, request: Request, session: auth.Session | None) -> str:
+        if session is not None and session.lang:
+            return session.lang
+        chosen = request.cookies.get("floorman_lang")
+        if chosen in LANGUAGES:
+            return chosen
+        summary = self.hub.state.get("summary") or {}
+        return lang_of(summary.get("language"))
+
+    def render(self, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        lang = ctx.get("lang", "en")
+        text = self.env.get_template(name).render(
+            t=lambda key, **v: tr(key, lang, **v), **ctx)
+        return HTMLResponse(text, status, headers=SECURITY_HEADERS)
+
+    def page_context(self, lang: str) -> dict[str, Any]:
+        h = self.hub
+        return pages.context(h.state, h.players, h.now(), lang, link_up=h.link_up,
+                             controller_online=h.controller_online)
+
+    def live(self, page: str, lang: str) -> dict[str, str]:
+        """The live parts of ``page`` as HTML, by element id."""
+        ctx = self.page_context(lang)
+        out = {}
+        for element, template in pages.LIVE[page].items():
+            out[element] = self.env.get_template(template).render(
+                t=lambda key, **v: tr(key, lang, **v), **ctx)
+        return out
+
+    @staticmethod
+    def same_origin(request: Request) -> bool:
+        """A state change must come from a page of this site: when the browser says where
+        the request comes from (``Origin``, every current browser does on POST), it must
+        be this host."""
+        origin = request.headers.get("origin")
+        if origin is None or origin == "null":
+            return origin is None
+        return urlsplit(origin).netloc == request.headers.get("host")
+
+    @staticmethod
+    async def form(request: Request) -> dict[str, str]:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_FORM:
+                raise ValueError("form too large")
+        return dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
+
+    # ------------------------------------------------------------------- routes
+    async def login_page(self, request: Request) -> Response:
+        lang = self.language(request, None)
+        return self.render("login.html", lang=lang, error=None)
+
+    async def login(self, request: Request) -> Response:
+        lang = self.language(request, None)
+        if not self.same_origin(request):
+            return self.render("login.html", 403, lang=lang, error=tr("csrf", lang))
+        address = request.client.host if request.client else "?"
+        wait = self.backoff.wait(address)
+        if wait > 0:
+            return self.render("login.html", 429, lang=lang,
+                               error=tr("wait_seconds", lang, n=int(wait + 0.999)))
+        try:
+            form = await self.form(request)
+        except ValueError:
+            return Response("form too large", 413)
+        ok = await asyncio.to_thread(auth.password_ok, form.get("password", ""),
+                                     self.password_hash)
+        if not ok:
+            self.backoff.failed(address)
+            log.warning("console: wrong password from %s", address)
+            return self.render("login.html", 401, lang=lang, error=tr("wrong_password", lang))
+        self.backoff.succeeded(address)
+        s = self.sessions.create()
+        response = RedirectResponse("/", 303)
+        response.set_cookie(auth.COOKIE, s.token, httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https", path="/")
+        return response
+
+    async def logout(self, request: Request) -> Response:
+        s = self.session(request)
+        form = await self.form(request)
+        if s is not None and self.same_origin(request) and auth.csrf_ok(s, form.get("csrf")):
+            self.sessions.end(s.token)
+        response = RedirectResponse("/login", 303)
+        response.delete_cookie(auth.COOKIE, path="/")
+        return response
+
+    async def set_language(self, request: Request) -> Response:
+        code = request.path_params["code"]
+        back = request.query_params.get("next", "/")
+        if not back.startswith("/") or back.startswith("//"):
+            back = "/"
+        response = RedirectResponse(back, 303)
+        if code in LANGUAGES:
+            s = self.session(request)
+            if s is not None:
+                s.lang = code
+            response.set_cookie("floorman_lang", code, httponly=True, samesite="strict",
+                                max_age=365 * 86400, path="/")
+        return response
+
+    def _page(self, name: str) -> Callable[[Request], Any]:
+        async def handler(request: Request) -> Response:
+            s = self.session(request)
+            if s is None:
+                return RedirectResponse("/login", 303)
+            lang = self.language(request, s)
+            ctx = self.page_context(lang)
+            return self.render(f"{name}.html", lang=lang, csrf=s.csrf, page=name,
+                               path=request.url.path, **{k: v for k, v in ctx.items()
+                                                          if k != "lang"})
+        return handler
+
+    async def events(self, request: Request) -> Response:
+        s = self.session(request)
+        if s is None:
+            return Response("sign in first", 401)
+        page = request.query_params.get("page", "floor")
+        if page not in pages.LIVE:
+            return Response("no such page", 404)
+        lang = self.language(request, s)
+
+        async def stream() -> AsyncIterator[str]:
+            version = -1
+            while True:
+                now_version = await self.hub.wait(version, KEEPALIVE)
+                if now_version == version:
+                    yield ": keep-alive\n\n"
+                    continue
+                version = now_version
+                data = {"html": self.live(page, lang), "now": self.hub.now()}
+                yield f"event: update\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
+
+    async def act(self, request: Request) -> Response:
+        s = self.session(request)
+        wants_json = "application/json" in request.headers.get("accept", "")
+        lang = self.language(request, s)
+        if s is None:
+            return JSONResponse({"ok": False, "reason": tr("session_expired", lang)}, 401)
+        try:
+            form = await self.form(request)
+        except ValueError:
+            return JSONResponse({"ok": False, "reason": "form too large"}, 413)
+        token = request.headers.get("x-csrf-token") or form.get("csrf")
+        if not self.same_origin(request) or not auth.csrf_ok(s, token):
+            return JSONResponse({"ok": False, "reason": tr("csrf", lang)}, 403)
+        action = request.path_params["action"]
+        try:
+            cmd, args = actions.command(action, form)
+        except actions.FormError as exc:
+            values = {k: field_name(v, lang) if k == "field" else v
+                      for k, v in exc.values.items()}
+            return JSONResponse({"ok": False, "reason": tr(exc.key, lang, **values)}, 400)
+        before = pages.clock_left(self.hub.state.get("clock"), self.hub.now())
+        answer = await self.hub.send(cmd, args)
+        reply: dict[str, Any] = {"ok": bool(answer.get("ok")), "cmd": cmd}
+        if answer.get("ok"):
+            reply["message"] = answer.get("message", "ok")
+            if cmd == "time":
+                # the answer comes after the new clock on the same connection: "after" is it
+                after = pages.clock_left(self.hub.state.get("clock"), self.hub.now())
+                reply["message"] = tr("time_echo", lang, before=screen.clock(before),
+                                      after=screen.clock(after))
+        else:
+            reply["reason"] = answer.get("reason", "rejected")
+        log.info("console %s %s: %s", cmd, args, reply.get("message") or reply.get("reason"))
+        if wants_json:
+            return JSONResponse(reply, headers={"Cache-Control": "no-store"})
+        back = form.get("next", "/")
+        return RedirectResponse(back if back.startswith("/") and not back.startswith("//")
+                                else "/", 303)
+
+    async def export(self, request: Request) -> Response:
+        s = self.session(request)
+        if s is None:
+            return RedirectResponse("/login", 303)
+        results = self.hub.state.get("results") or {"v": 1, "finished": False, "rows": []}
+        kind = request.path_params["kind"]
+        name = "floorman-results"
+        if kind == "json":
+            return Response(json.dumps(results, ensure_ascii=False, indent=1),
+                            media_type="application/json",
+                            headers={"Content-Disposition": f'attachment; filename="{name}.json"'})
+        german = request.query_params.get("sep", ";") == ";"
+        bom = request.query_params.get("bom", "1" if german else "0") == "1"
+        text = results_csv(results["rows"], sep=";" if german else ",", bom=bom)
+        return Response(text.encode("utf-8"), media_type="text/csv; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
+
+    async def root(self, request: Request) -> Response:
+        return await self._page("floor")(request)
+
+
+def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True) -> str:
+    """The results as CSV. With ``sep=";"`` (German spreadsheets) points are written with a
+    decimal comma; ``bom``: a UTF-8 byte-order mark first, so Excel reads the umlauts."""
+    columns = ["place", "name", "points", "knockouts", "knockout_points", "bounty_hits",
+               "prize", "member"]
+    if rows:
+        columns = [c for c in columns if c in rows[0]]
+    buf = io.StringIO()
+    w = csv.writer(buf, delimiter=sep, lineterminator="\r\n")
+    w.writerow(columns)
+    for r in rows:
+        out = []
+        for c in columns:
+            v = r.get(c)
+            if isinstance(v, float):
+                v = int(v) if v.is_integer() else (str(v).replace(".", ",") if sep == ";"
+                                                   else v)
+            out.append("" if v is None else v)
+        w.writerow(out)
+    return ("\ufeff" if bom else "") + buf.getvalue()
+
+
+def make_app(console: Console, *, start_hub: bool = True) -> Starlette:
+    """The ASGI app; ``start_hub``: connect the hub to the broker on startup."""
+    static = Path(str(files("controller.console") / "static"))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if start_hub:
+            await console.hub.start()
+        try:
+            yield
+        finally:
+            if start_hub:
+                await console.hub.stop()
+
+    c = console
+    routes = [
+        Route("/", c.root),
+        Route("/players", c._page("players")),
+        Route("/results", c._page("results")),
+        Route("/results.{kind:str}", c.export),
+        Route("/login", c.login_page, methods=["GET"]),
+        Route("/login", c.login, methods=["POST"]),
+        Route("/logout", c.logout, methods=["POST"]),
+        Route("/lang/{code:str}", c.set_language),
+        Route("/events", c.events),
+        Route("/act/{action:str}", c.act, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=static), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def serve(console: Console, host: str, port: int) -> Any:
+    """A uvicorn server of the console (not yet running): ``.run()`` serves until
+    SIGTERM/SIGINT, or until ``.should_exit`` is set from another thread."""
+    import uvicorn
+
+    config = uvicorn.Config(make_app(console), host=host, port=port, log_level="warning",
+                            access_log=False, timeout_graceful_shutdown=1, lifespan="on")
+    return uvicorn.Server(config)

@@ -1,0 +1,139 @@
+"""The console's one connection to the broker, shared by every browser.
+
+The :class:`~controller.director.Director` keeps the retained state; paho's thread tells
+the hub of each change, and the hub wakes the browsers' event streams on the asyncio
+loop. The hub also keeps two answers of read-only queries, asked again when the state
+changes: ``players`` (the full names, for the search and the pickers) and the controller's
+time (``status``'s ``server_time``, for counting the clock down in the browser).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from controller.director import Director, NoAnswer
+from controller.mqtt import Broker
+
+log = logging.getLogger("floorman.console")
+
+#: seconds a director command may wait for the controller's answer
+ANSWER_TIMEOUT = 8.0
+#: how often the controller's time is asked again (s)
+TIME_SYNC = 300.0
+
+
+class Hub:
+    """The state as the controller published it, and the director commands of every browser."""
+
+    def __init__(self, broker: Broker, *, name: str | None = None,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.director = Director(broker, name=name, watch=True, on_change=self._from_paho)
+        self.wall = wall
+        self.version = 0
+        self.players: list[dict[str, Any]] = []
+        self.offset = 0.0  #: controller time minus this machine's time
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._changed: asyncio.Event | None = None
+        self._players_due = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._synced_at = -TIME_SYNC
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._changed = asyncio.Event()
+        self.director.start()
+
+    async def stop(self) -> None:
+        for t in list(self._tasks):
+            t.cancel()
+        await asyncio.to_thread(self.director.close)
+
+    # ----------------------------------------------------------------- the state
+    @property
+    def state(self) -> dict[str, dict[str, Any]]:
+        return dict(self.director.state)
+
+    @property
+    def link_up(self) -> bool:
+        return self.director.connected
+
+    @property
+    def controller_online(self) -> bool | None:
+        return self.director.controller_online
+
+    def now(self) -> float:
+        """The controller's time, as well as this machine knows it."""
+        return self.wall() + self.offset
+
+    def _from_paho(self, name: str) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._bump, name)
+
+    def _bump(self, name: str) -> None:
+        self.version += 1
+        assert self._changed is not None
+        self._changed.set()
+        self._changed = asyncio.Event()
+        if name == "link" and self.link_up or name == "presence/controller":
+            self._spawn(self._sync_time(force=True))
+        if name not in ("clock", "presence", "link") or (name == "link" and self.link_up):
+            # who is where may have changed: ask again, once for a burst of changes
+            if not self._players_due:
+                self._players_due = True
+                self._spawn(self._refresh_players())
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def wait(self, version: int, timeout: float) -> int:
+        """The version once it is newer than ``version`` (or after ``timeout`` seconds)."""
+        if self.version == version and self._changed is not None:
+            try:
+                await asyncio.wait_for(self._changed.wait(), timeout)
+            except TimeoutError:
+                pass
+        return self.version
+
+    # ------------------------------------------------------------------ commands
+    async def send(self, cmd: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The controller's answer; ``{"ok": false, "reason": …}`` when there is none."""
+        try:
+            return await asyncio.to_thread(self.director.send, cmd, args or {},
+                                           timeout=ANSWER_TIMEOUT)
+        except NoAnswer:
+            return {"ok": False, "no_answer": True,
+                    "reason": f"the controller did not answer within {ANSWER_TIMEOUT:.0f} s; "
+                              "nothing was changed unless it shows on the floor soon"}
+
+    async def _refresh_players(self) -> None:
+        await asyncio.sleep(0.05)  # a command's state topics arrive together
+        self._players_due = False
+        if not self.link_up:
+            return
+        answer = await self.send("players")
+        if answer.get("ok"):
+            self.players = answer["result"]["players"]
+            self.version += 1
+            assert self._changed is not None
+            self._changed.set()
+            self._changed = asyncio.Event()
+        await self._sync_time()
+
+    async def _sync_time(self, force: bool = False) -> None:
+        if not self.link_up or (not force and time.monotonic() - self._synced_at < TIME_SYNC):
+            return
+        sent = self.wall()
+        answer = await self.send("status")
+        back = self.wall()
+        if answer.get("ok"):
+            # the middle of the round trip: off by at most half of it (ms on a club network)
+            self.offset = answer["result"]["server_time"] - (sent + back) / 2
+            self._synced_at = time.monotonic()

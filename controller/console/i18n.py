@@ -1,0 +1,195 @@
+"""Every word of the console, in English and German (``tr(key, lang, **values)``).
+
+Numbers and clock times are written as on the screens (:mod:`kiosk.i18n`). The
+controller's reasons stay as it sends them (English, the protocol's language).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGUAGES = ("de", "en")
+
+#: key → (English, German)
+LABELS: dict[str, tuple[str, str]] = {
+    "console": ("Floorman console", "Floorman-Konsole"),
+    "sign_in": ("Sign in", "Anmelden"),
+    "sign_out": ("Sign out", "Abmelden"),
+    "password": ("Director's password", "Passwort der Turnierleitung"),
+    "wrong_password": ("Wrong password.", "Falsches Passwort."),
+    "wait_seconds": ("Too many wrong passwords: try again in {n} s.",
+                     "Zu viele falsche Passwörter: in {n} s wieder versuchen."),
+    "signed_out": ("Signed out.", "Abgemeldet."),
+    "floor": ("Floor", "Saal"),
+    "players": ("Players", "Spieler"),
+    "results": ("Results", "Ergebnis"),
+    # status
+    "link_down": ("No connection to the broker: reconnecting…",
+                  "Keine Verbindung zum Broker: verbinde neu …"),
+    "controller_offline": ("The controller is offline: commands wait until it is back.",
+                           "Der Controller ist offline: Befehle warten, bis er zurück ist."),
+    "screens_offline": ("Screens offline: {who}", "Bildschirme offline: {who}"),
+    "stream_lost": ("Live updates interrupted: reconnecting…",
+                    "Live-Anzeige unterbrochen: verbinde neu …"),
+    "no_state": ("Waiting for the controller's state…", "Warte auf den Stand vom Controller …"),
+    # clock
+    "level_n": ("Level {n}", "Level {n}"),
+    "break": ("Break", "Pause"),
+    "running": ("running", "läuft"),
+    "paused": ("paused", "angehalten"),
+    "not_started": ("not started", "nicht gestartet"),
+    "next": ("Next", "Danach"),
+    "last_level": ("last level", "letztes Level"),
+    "next_break": ("Next break", "Nächste Pause"),
+    "no_break": ("no break ahead", "keine Pause mehr"),
+    "blinds": ("Blinds", "Blinds"),
+    "ante": ("Ante", "Ante"),
+    "time_left": ("Time left", "Restzeit"),
+    # numbers
+    "players_left": ("Players left", "Spieler übrig"),
+    "entries": ("Entries", "Teilnehmer"),
+    "average": ("Average stack", "Durchschnitt"),
+    "chips": ("Chips in play", "Chips im Spiel"),
+    "places_paid": ("Points places", "Punkteplätze"),
+    "rebuys": ("Rebuys", "Rebuys"),
+    "addons": ("Add-ons", "Add-ons"),
+    "hfh": ("Hand-for-hand", "Hand für Hand"),
+    "hfh_state": ("hand {hand}: done {done}, playing {playing}",
+                  "Hand {hand}: fertig {done}, spielt {playing}"),
+    "hands_left": ("Hands left", "Hände übrig"),
+    "champion": ("Champion: {name}", "Sieger: {name}"),
+    # tables
+    "table_n": ("Table {n}", "Tisch {n}"),
+    "seat_n": ("Seat {n}", "Platz {n}"),
+    "empty": ("free", "frei"),
+    "button": ("Button", "Button"),
+    "waiting": ("waits for the button", "wartet auf den Button"),
+    "arriving": ("arriving", "kommt"),
+    "final": ("final table", "Finaltisch"),
+    "breaks_next": ("breaks next", "wird als nächster aufgelöst"),
+    "final_next": ("final table next", "als Nächstes Finaltisch"),
+    "hfh_done": ("hand done, waits", "Hand fertig, wartet"),
+    "hfh_playing": ("playing the hand", "spielt die Hand"),
+    "time_call": ("Time call", "Zeit gefordert"),
+    "screen_offline": ("screen offline", "Bildschirm offline"),
+    "broken": ("Table {n} broke", "Tisch {n} aufgelöst"),
+    "no_tables": ("No seats drawn yet.", "Noch keine Plätze gelost."),
+    "click_seat": ("Click a seat to bust its player.",
+                   "Auf einen Platz tippen, um den Spieler ausscheiden zu lassen."),
+    # moves
+    "moves": ("Moves", "Umsetzungen"),
+    "no_moves": ("No moves pending.", "Keine Umsetzung offen."),
+    "move_line": ("{name}: table {t1} seat {s1} → table {t2} seat {s2}",
+                  "{name}: Tisch {t1} Platz {s1} → Tisch {t2} Platz {s2}"),
+    "seated": ("Seated", "Sitzt"),
+    "waits_button": ("waits for the button", "wartet auf den Button"),
+    # actions
+    "clock": ("Clock", "Uhr"),
+    "start": ("Start", "Start"),
+    "pause": ("Pause", "Anhalten"),
+    "resume": ("Resume", "Weiter"),
+    "level_prev": ("◀ Level", "◀ Level"),
+    "level_next": ("Level ▶", "Level ▶"),
+    "level_set": ("Go to level", "Zu Level"),
+    "go": ("Go", "Los"),
+    "time_add": ("add", "dazu"),
+    "time_remove": ("remove", "weg"),
+    "time_set": ("set to", "setzen auf"),
+    "time_hint": ("M:SS", "M:SS"),
+    "apply": ("Apply", "Ausführen"),
+    "floor_actions": ("Floor", "Saal"),
+    "draw": ("Draw seats", "Plätze losen"),
+    "hfh_on": ("Hand-for-hand on", "Hand für Hand an"),
+    "hfh_off": ("Hand-for-hand off", "Hand für Hand aus"),
+    "move_apply": ("Balance now", "Jetzt ausgleichen"),
+    "final_table": ("Final table", "Finaltisch"),
+    "break_table": ("Break table", "Tisch auflösen"),
+    "hands_left_set": ("Hands left", "Noch Hände"),
+    "addon": ("Add-on", "Add-on"),
+    "undo": ("Undo the last command", "Letzten Befehl zurücknehmen"),
+    "undo_confirm": ("Undo the last command?", "Den letzten Befehl zurücknehmen?"),
+    "undo_later": ("A list of what happened, to undo from, comes with the controller's "
+                   "history query.",
+                   "Eine Liste des Geschehenen zum Zurücknehmen kommt mit der "
+                   "history-Abfrage des Controllers."),
+    # bust dialog
+    "bust": ("Bust", "Ausgeschieden"),
+    "bust_title": ("{name} is out?", "{name} ist ausgeschieden?"),
+    "stack": ("Chips at the start of the hand (two out in one hand)",
+              "Chips zu Beginn der Hand (zwei in einer Hand raus)"),
+    "by": ("Knocked out by", "Rausgeworfen von"),
+    "cancel": ("Cancel", "Abbrechen"),
+    "confirm": ("Confirm", "Bestätigen"),
+    # players page
+    "register": ("Register", "Anmelden"),
+    "names_hint": ("One name a line", "Ein Name pro Zeile"),
+    "guest": ("Guest (not a club member)", "Gast (kein Mitglied)"),
+    "late": ("Late entry", "Nachmeldung"),
+    "name": ("Name", "Name"),
+    "player": ("Player", "Spieler"),
+    "rebuy": ("Rebuy", "Rebuy"),
+    "reentry": ("Re-entry", "Re-Entry"),
+    "search": ("Search", "Suchen"),
+    "already": ("Already registered: {names}", "Schon angemeldet: {names}"),
+    "registered": ("registered", "angemeldet"),
+    "status_seated": ("table {t}, seat {s}", "Tisch {t}, Platz {s}"),
+    "status_out": ("out, place {p}", "raus, Platz {p}"),
+    "nobody": ("Nobody is registered yet.", "Noch niemand angemeldet."),
+    "member": ("member", "Mitglied"),
+    "guest_short": ("guest", "Gast"),
+    "count": ("{n} players", "{n} Spieler"),
+    # results
+    "place": ("Place", "Platz"),
+    "points": ("Points", "Punkte"),
+    "knockouts": ("Knockouts", "Knockouts"),
+    "no_results": ("Nobody is out yet.", "Noch niemand ausgeschieden."),
+    "export": ("Export", "Export"),
+    "csv_de": ("CSV for German spreadsheets (; and BOM)",
+               "CSV für deutsche Tabellenprogramme (; und BOM)"),
+    "csv_plain": ("CSV (comma)", "CSV (Komma)"),
+    "json": ("JSON", "JSON"),
+    "finished": ("Final result", "Endergebnis"),
+    "live": ("So far", "Bisher"),
+    # replies
+    "sending": ("Sending…", "Sende …"),
+    "time_echo": ("Time left {before} → {after}", "Restzeit {before} → {after}"),
+    "missing": ("Please fill in {field}.", "Bitte {field} ausfüllen."),
+    "not_a_number": ("{field} must be a whole number, not “{value}”.",
+                     "{field} muss eine ganze Zahl sein, nicht „{value}“."),
+    "bad_time": ("“{value}” is no time: write seconds or M:SS, e.g. 2:30.",
+                 "„{value}“ ist keine Zeit: Sekunden oder M:SS, z. B. 2:30."),
+    "bad_choice": ("{field}: “{value}” is not a choice.", "{field}: „{value}“ gibt es nicht."),
+    "unknown_action": ("There is no action “{value}”.", "Die Aktion „{value}“ gibt es nicht."),
+    "session_expired": ("Your session has ended: please sign in again.",
+                        "Die Sitzung ist abgelaufen: bitte neu anmelden."),
+    "csrf": ("This request did not come from the console (CSRF check).",
+             "Diese Anfrage kam nicht von der Konsole (CSRF-Prüfung)."),
+    "field_names": ("names", "Namen"),
+    "field_name": ("the name", "den Namen"),
+    "field_player": ("the player", "den Spieler"),
+    "field_value": ("the time", "die Zeit"),
+    "field_table": ("Table", "Tisch"),
+    "field_seat": ("Seat", "Platz"),
+    "field_stack": ("Chips", "Chips"),
+    "field_count": ("Hands", "Hände"),
+    "field_to": ("Level", "Level"),
+    "field_target": ("Event", "Ereignis"),
+    "field_op": ("Operation", "Vorgang"),
+}
+
+
+def lang_of(text: str | None) -> str:
+    return text if text in LANGUAGES else "en"
+
+
+def tr(key: str, lang: str, **values: Any) -> str:
+    """The label ``key`` in ``lang`` with ``values`` filled in (an unknown key shows itself)."""
+    pair = LABELS.get(key)
+    if pair is None:
+        return key
+    text = pair[1] if lang == "de" else pair[0]
+    return text.format(**values) if values else text
+
+
+def field_name(field: str, lang: str) -> str:
+    return tr(f"field_{field}", lang) if f"field_{field}" in LABELS else field

@@ -1,0 +1,96 @@
+"""What the console's pages show, made from the state the controller published (and the
+``players`` answer): no decision of the floor is made here, only what to draw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.console.i18n import tr
+from kiosk import i18n as screen
+
+#: the live parts of each page: element id → template
+LIVE: dict[str, dict[str, str]] = {
+    "floor": {"banner": "_banner.html", "clockbox": "_clock.html", "tables": "_tables.html",
+              "moves": "_moves.html", "names": "_names.html"},
+    "players": {"banner": "_banner.html", "playerlist": "_players.html", "names": "_names.html"},
+    "results": {"banner": "_banner.html", "resultlist": "_results.html"},
+}
+
+
+def clock_left(clock: dict[str, Any] | None, now: float) -> float | None:
+    """Seconds left in the level (``None``: no end), as the screens count (protocol.md)."""
+    if not clock:
+        return None
+    if clock.get("running"):
+        ends = clock.get("ends_at")
+        return None if ends is None else max(0.0, ends - now)
+    if clock.get("remaining") is not None:
+        return float(clock["remaining"])
+    return (clock.get("current") or {}).get("seconds")
+
+
+def break_left(clock: dict[str, Any] | None, now: float) -> float | None:
+    if not clock:
+        return None
+    if clock.get("break_at") is not None:
+        return max(0.0, clock["break_at"] - now)
+    return clock.get("break_in")
+
+
+def level_text(level: dict[str, Any] | None, lang: str) -> str:
+    if not level:
+        return ""
+    if level.get("is_break"):
+        note = f" · {level['note']}" if level.get("note") else ""
+        return f"{tr('break', lang)}{note}"
+    ante = f" · {screen.ante(level, lang, short=True)}" if level.get("ante") else ""
+    return f"{tr('level_n', lang, n=level['number'])}: {screen.blinds(level, lang)}{ante}"
+
+
+def tables(state: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], list[int]]:
+    """(the tables in play with every seat 1…size, the numbers of tables that broke)."""
+    offline = {c.get("table") for c in (state.get("presence") or {}).get("clients", {}).values()
+               if c.get("role") == "table" and not c.get("online")}
+    playing, gone = [], []
+    for key, view in state.items():
+        if not key.startswith("table/"):
+            continue
+        if not view.get("in_play"):
+            gone.append(view["table"])
+            continue
+        by_seat = {s["seat"]: s for s in view.get("seats", [])}
+        seats = [{"seat": n, **by_seat.get(n, {})} for n in range(1, view.get("size", 0) + 1)]
+        tc = view.get("time_call")
+        playing.append({**view, "all_seats": seats, "offline": view["table"] in offline,
+                        "time_call_ends": None if tc is None else
+                        tc["started_at"] + tc["seconds"] + tc["countdown"]})
+    playing.sort(key=lambda v: v["table"])
+    return playing, sorted(gone)
+
+
+def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now: float,
+            lang: str, *, link_up: bool, controller_online: bool | None) -> dict[str, Any]:
+    clock = state.get("clock")
+    playing, gone = tables(state)
+    presence = (state.get("presence") or {}).get("clients", {})
+    return {
+        "lang": lang,
+        "now": now,
+        "link_up": link_up,
+        "controller_online": controller_online,
+        "screens_offline": sorted(k for k, v in presence.items() if not v.get("online")),
+        "summary": state.get("summary"),
+        "clock": clock,
+        "left": clock_left(clock, now),
+        "break_left": break_left(clock, now),
+        "current": level_text((clock or {}).get("current"), lang),
+        "next_level": level_text((clock or {}).get("next"), lang),
+        "tables": playing,
+        "broken": gone,
+        "moves": state.get("moves"),
+        "results": state.get("results"),
+        "players": players,
+        "names": sorted(p["name"] for p in players),
+        "rebuys": sum(p["rebuys"] for p in players),
+        "addons": sum(1 for p in players if p["addon"]),
+    }
