@@ -24,6 +24,7 @@ __all__ = [
     "BOUNTY",
     "CSV_COLUMNS",
     "MYSTERY_BOUNTY",
+    "PLAY_DAY_COLUMNS",
     "AceOfSpadesSeason",
     "Finish",
     "ResultRow",
@@ -31,6 +32,7 @@ __all__ = [
     "landesliga_stacks",
     "multi_round_finalists",
     "multi_round_standings",
+    "play_day_tables",
     "results_csv",
     "results_json",
     "score",
@@ -54,6 +56,8 @@ CSV_COLUMNS: tuple[str, ...] = (
     "prize",
     "member",
 )
+#: Extra columns of a play day's rows (003 6), after :data:`CSV_COLUMNS`.
+PLAY_DAY_COLUMNS: tuple[str, ...] = ("game", "attendance", "tables_played")
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,10 @@ class ResultRow:
     knock-outs (``bounty``) or mystery-list hits (``mystery``), else 0.
     ``prize``: ``"ticket"``, ``"re-entry"``, ``"bounty"``,
     ``"mystery-bounty"`` or several joined by ``", "``; ``None`` if none.
+    A play day (003 6) has two kinds of rows: a table game's (``game`` its
+    number, ``points`` 2 / 1 / 0.5) and the day's (``game`` ``None``,
+    ``attendance`` the attendance point, ``tables_played``, ``points`` the
+    table points plus attendance).
     """
 
     place: int
@@ -102,6 +110,9 @@ class ResultRow:
     bounty_hits: int
     prize: str | None
     member: bool
+    game: int | None = None
+    attendance: int = 0
+    tables_played: int = 0
 
 
 # --------------------------------------------------------------------------
@@ -226,8 +237,8 @@ def score(
 
     ``points.knockout``: championship points from ``drawn_names`` (000 6.3;
     ``None`` = nobody drew). ``points.bounty``: ``"bounty"`` gives the prize
-    to the most knock-outs, ties share (000 4.17); ``"mystery"`` needs
-    ``mystery_lists`` and gives the prize to every player with a hit.
+    to the most knock-outs, ties share (000 4.17); ``"mystery"`` gives the prize to every
+    player with a hit on their ``mystery_lists`` (``None``: no list entered, no hit).
     ``prize_draw_seed``: draws indivisible qualifier prizes between players
     sharing a place that covers different prizes.
 
@@ -265,10 +276,10 @@ def score(
         for pid in rules.bounty_leaders(finishes):
             prizes[pid].append(BOUNTY)
     elif points.bounty == "mystery":
-        if mystery_lists is None:
-            raise ValueError("a mystery bounty needs mystery_lists (000 4.17)")
-        _check_lists(mystery_lists, points.mystery_names, "mystery_lists", "000 4.17")
-        bounty_hits = rules.mystery_hits(finishes, mystery_lists)
+        # lists not entered (yet) give no hits; the ranking points count all the same
+        lists = mystery_lists or {}
+        _check_lists(lists, points.mystery_names, "mystery_lists", "000 4.17")
+        bounty_hits = rules.mystery_hits(finishes, lists)
         for pid in sorted(bounty_hits):
             prizes[pid].append(MYSTERY_BOUNTY)
     elif points.bounty != "none":
@@ -302,7 +313,13 @@ def _format_points(value: float) -> str:
     return "0" if text in ("", "-0") else text
 
 
-def _row_dict(row: ResultRow, public: bool) -> dict[str, Any]:
+def _play_day(rows: Sequence[ResultRow]) -> bool:
+    return any(r.game is not None or r.tables_played for r in rows)
+
+
+def _row_dict(row: ResultRow, public: bool, play_day: bool = False) -> dict[str, Any]:
+    extra = ({"game": row.game, "attendance": row.attendance,
+              "tables_played": row.tables_played} if play_day else {})
     return {
         "place": row.place,
         "player_id": row.player_id,
@@ -313,6 +330,7 @@ def _row_dict(row: ResultRow, public: bool) -> dict[str, Any]:
         "bounty_hits": row.bounty_hits,
         "prize": row.prize,
         "member": row.member,
+        **extra,
     }
 
 
@@ -321,26 +339,35 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
 
     ``public=True``: non-members' names shortened (000 5.8, "Anna S.").
     Points without trailing zeros ("13", "0.5", "7.33"); ``prize`` empty if
-    none; ``member`` ``true`` / ``false``.
+    none; ``member`` ``true`` / ``false``. A play day's rows add the columns
+    :data:`PLAY_DAY_COLUMNS` (``game`` empty on the day's own rows).
     """
+    rows = list(rows)
+    day = _play_day(rows)
+    columns = CSV_COLUMNS + (PLAY_DAY_COLUMNS if day else ())
     buf = io.StringIO()
     writer = csv.writer(buf)  # "\r\n": fields with \r or \n get quoted
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(columns)
     for row in rows:
-        d = _row_dict(row, public)
+        d = _row_dict(row, public, day)
         d["points"] = _format_points(row.points)
         d["prize"] = row.prize or ""
         d["member"] = "true" if row.member else "false"
-        writer.writerow([d[c] for c in CSV_COLUMNS])
+        if day:
+            d["game"] = "" if row.game is None else row.game
+        writer.writerow([d[c] for c in columns])
     return buf.getvalue()
 
 
 def results_json(rows: Iterable[ResultRow], *, public: bool = False) -> list[dict[str, Any]]:
     """The rows as JSON-ready dicts with the :data:`CSV_COLUMNS` keys.
 
-    ``public=True``: non-members' names shortened (000 5.8).
+    ``public=True``: non-members' names shortened (000 5.8). A play day's rows
+    also carry ``game``, ``attendance`` and ``tables_played``.
     """
-    return [_row_dict(row, public) for row in rows]
+    rows = list(rows)
+    day = _play_day(rows)
+    return [_row_dict(row, public, day) for row in rows]
 
 
 # --------------------------------------------------------------------------
@@ -402,6 +429,16 @@ def multi_round_finalists(
     """The best on points who meet at the final table (000 4.19: 9 players)."""
     per_round = [{row.player_id: _exact(row.points) for row in rows} for rows in rounds]
     return rules.multi_round_final_table(per_round, seed=seed, seats=seats)
+
+
+def play_day_tables(rows: Iterable[ResultRow]) -> list[list[ResultRow]]:
+    """A play day's results (``Tournament.results()``) as one list of rows per table game,
+    in game order: what :func:`ace_of_spades_season` takes for that day (003 6)."""
+    games: dict[int, list[ResultRow]] = {}
+    for row in rows:
+        if row.game is not None:
+            games.setdefault(row.game, []).append(row)
+    return [games[n] for n in sorted(games)]
 
 
 @dataclass(frozen=True)
