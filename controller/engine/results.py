@@ -120,8 +120,11 @@ class ResultRow:
 # --------------------------------------------------------------------------
 
 
-def _check_finishes(finishes: Sequence[Finish], entries: int) -> dict[int, list[Finish]]:
-    """Validate the finishes and group them by place (000 9.5 shared places)."""
+def _check_finishes(finishes: Sequence[Finish], entries: int,
+                    playing: Iterable[int] = ()) -> dict[int, list[Finish]]:
+    """Validate the finishes and group them by place (000 9.5 shared places).
+
+    ``playing``: players still in (no place yet) who may have knocked somebody out."""
     if entries < 1:
         raise ValueError(f"entries must be >= 1, got {entries}")
     if len(finishes) > entries:
@@ -129,7 +132,7 @@ def _check_finishes(finishes: Sequence[Finish], entries: int) -> dict[int, list[
     ids = [f.player_id for f in finishes]
     if len(set(ids)) != len(ids):
         raise ValueError("a player appears more than once in the finishes")
-    known = set(ids)
+    known = set(ids) | set(playing)
     groups: dict[int, list[Finish]] = {}
     for f in finishes:
         if f.place < 1:
@@ -222,6 +225,7 @@ def score(
     drawn_names: Mapping[int, Sequence[int]] | None = None,
     mystery_lists: Mapping[int, Sequence[int]] | None = None,
     prize_draw_seed: int | None = None,
+    playing: Iterable[int] = (),
 ) -> list[ResultRow]:
     """Score one tournament (or one SNG table / round) by ``points.system``.
 
@@ -240,14 +244,16 @@ def score(
     to the most knock-outs, ties share (000 4.17); ``"mystery"`` gives the prize to every
     player with a hit on their ``mystery_lists`` (``None``: no list entered, no hit).
     ``prize_draw_seed``: draws indivisible qualifier prizes between players
-    sharing a place that covers different prizes.
+    sharing a place that covers different prizes. ``playing``: the players
+    still in during the tournament; their knock-outs so far count (a drawn name
+    knocked out scores before the knocker finishes).
 
     Rows are sorted by place, then name, then id.
     """
     system = points.system
     if system not in rules.SYSTEMS:
         raise ValueError(f"unknown points system {system!r}, expected one of {rules.SYSTEMS}")
-    groups = _check_finishes(finishes, entries)
+    groups = _check_finishes(finishes, entries, playing)
 
     exact: dict[int, Fraction] = {}
     for place, tied in groups.items():

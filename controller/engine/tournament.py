@@ -305,8 +305,10 @@ class Tournament:
             from controller.engine.rules import play_day
 
             return play_day.results(self)
+        playing = [p.id for p in self.players.values() if not p.out and not p.ghost]
         return score(self.settings.points, self.finishes(), entries=self.real_players(),
-                     drawn_names=self.drawn_names, mystery_lists=self.mystery_lists)
+                     drawn_names=self.drawn_names, mystery_lists=self.mystery_lists,
+                     playing=playing)
 
     def pending_moves(self) -> list[Move]:
         return list(self.pending.values())

@@ -5,7 +5,7 @@ anderer Vereinsmitglieder": knocking out one of them is worth 2 more
 championship points. 000 4.17: in a mystery bounty "jeder Spieler erhält vor dem
 Turnierstart eine Liste mit 5 Namen"; knocking out one of them wins a prize.
 The names are drawn on paper before the start; the director types them in
-(before or during the night: they score only in the results). Entering a list
+(before, during or after the night: they score only in the results). Entering a list
 again replaces it (a typo), ``[]`` clears it.
 """
 
@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 
 def _names(t: Tournament, owner: int, refs: list[int | str], limit: int, rule: str,
            members: bool) -> list[int]:
-    if t.finished:
-        raise Rejected("the tournament is over")
     ids: list[int] = []
     for ref in refs:
         p = t.player(ref)

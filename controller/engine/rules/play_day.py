@@ -75,6 +75,12 @@ def running(t: Tournament) -> list[Game]:
     return [g for g in t.games.values() if not g.over]
 
 
+def still_in(t: Tournament, g: Game) -> list[int]:
+    """The players still in a running game: seated at one of its tables (a player out of
+    it may already sit in another game, so "not out" does not tell)."""
+    return [pid for pid in g.players if t.players[pid].table in g.tables]
+
+
 def game_of(t: Tournament, pid: int) -> Game | None:
     """The running game ``pid`` plays in."""
     return next((g for g in running(t) if pid in g.players), None)
@@ -146,7 +152,7 @@ def end_games(t: Tournament, now: float) -> None:
     if not enabled(t):
         return
     for g in running(t):
-        left = [pid for pid in g.players if not t.players[pid].out]
+        left = still_in(t, g)
         if len(left) == 1:
             t.emit(ev.TableGameOver, now, game=g.number, winner=left[0])
 
@@ -200,16 +206,23 @@ def on_game_over(t: Tournament, e: ev.TableGameOver) -> None:
 
 
 # ------------------------------------------------------------------- results
+def _ours(t: Tournament, g: Game, b: plc.Bust) -> bool:
+    """A bust is the game's when its player plays it, at one of its tables, while it ran
+    (games at other tables run at the same time; a table number is reused only after its
+    game is over)."""
+    last = g.last_order if g.last_order is not None else t.bust_order
+    return (b.player in g.players and (b.table is None or b.table in g.tables)
+            and g.first_order < b.order <= last)
+
+
 def game_places(t: Tournament, g: Game) -> dict[int, int]:
     """Places within one game: its winner 1, then its busts, latest first."""
-    members = set(g.players)
-    last = g.last_order if g.last_order is not None else t.bust_order
     groups = []
     for group in t.groups:
-        mine = [b for b in group if b.player in members and g.first_order < b.order <= last]
+        mine = [b for b in group if _ours(t, g, b)]
         if mine:
             groups.append(mine)
-    left = 1 if g.over else sum(1 for pid in g.players if not t.players[pid].out)
+    left = 1 if g.over else len(still_in(t, g))
     res = plc.places(groups, left, t.settings.hand_for_hand.cross_table_busts)
     if g.winner is not None:
         res[g.winner] = 1
@@ -220,12 +233,12 @@ def game_finishes(t: Tournament, g: Game) -> list[Finish]:
     """The game's places as finishes. A knock-out is credited while the player's last bust
     is this game's (a player who sat down again keeps their place here, not the credit)."""
     places = game_places(t, g)
-    last = g.last_order if g.last_order is not None else t.bust_order
     out = []
     for pid, place in places.items():
         p = t.players[pid]
-        latest = max((b.order for grp in t.groups for b in grp if b.player == pid), default=0)
-        by = p.knocked_by if (p.out and g.first_order < latest <= last
+        latest = max((b for grp in t.groups for b in grp if b.player == pid),
+                     key=lambda b: b.order, default=None)
+        by = p.knocked_by if (p.out and latest is not None and _ours(t, g, latest)
                               and p.knocked_by in places) else None
         out.append(Finish(pid, p.name, place, member=p.member, eliminated_by=by))
     return out
