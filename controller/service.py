@@ -385,8 +385,21 @@ def describe(t: Tournament, events: list[Event]) -> str:
             parts.append("hand-for-hand " + ("on" if e["on"] else "off") + f" ({e['reason']})")
         elif typ == "hfh_released":
             parts.append(f"hand-for-hand hand {e['hand']}: deal")
+        elif typ == "finished" and e.get("shared"):  # 001 §2 III: two qualified
+            parts.append("qualified: " + ", ".join(t.players[p].name for p in e["shared"]))
         elif typ == "finished":
             parts.append(f"champion: {t.players[e['winner']].name}")
+        elif typ == "table_game":
+            parts.append(f"table game {e['game']} at table "
+                         + ", ".join(str(n) for n in e["tables"]))
+        elif typ == "table_game_over":
+            parts.append(f"table game {e['game']} won by {t.players[e['winner']].name}")
+        elif typ == "absent":
+            name = t.players[e["player"]].name
+            parts.append(f"{name} played as a ghost" if e["on"] else f"{name} is back")
+        elif typ == "absent_removed":
+            parts.append("removed after 2 h absent: "
+                         + ", ".join(t.players[p].name for p in e["players"]))
         elif typ == "clock":
             parts.append(f"clock {e['op']}")
         elif typ == "registered":

@@ -81,11 +81,6 @@ def still_in(t: Tournament, g: Game) -> list[int]:
     return [pid for pid in g.players if t.players[pid].table in g.tables]
 
 
-def game_of(t: Tournament, pid: int) -> Game | None:
-    """The running game ``pid`` plays in."""
-    return next((g for g in running(t) if pid in g.players), None)
-
-
 # ------------------------------------------------------------------ commands
 def table_game(t: Tournament, c: cmd.TableGame, now: float) -> None:
     if not enabled(t):

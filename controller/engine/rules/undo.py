@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from controller.engine.tournament import Tournament
 
 #: events the system makes by itself; a group that starts with one is no one's command
-SYSTEM = frozenset({"opened", "level_started", "ghosts_removed", "addon", "undo"})
+SYSTEM = frozenset({"opened", "level_started", "ghosts_removed", "absent_removed", "addon",
+                    "undo"})
 #: what a table's buttons make (the first event of the press's group)
 PRESSES = frozenset({"busted", "hand_done", "time_call", "moved"})
 
