@@ -421,3 +421,21 @@ def test_play_day_exports_show_tables_attendance_and_the_season_003_6():
 def test_the_ace_of_spades_preset_is_a_play_day_003_6():
     s = load_tournament(ROOT / "config/tournaments/ace-of-spades-playday.yaml")
     assert s.play_day == PlayDay(enabled=True, balancing=False)
+
+
+def test_the_absent_command_is_undone_and_the_removal_is_the_systems_000_9_5():
+    t = new_tournament(18, structure=long_levels())
+    a = t.tables[1].occupant[sorted(t.tables[1].occupant)[0]]
+    before = t.fingerprint()
+    t.execute({"cmd": "absent", "player": a}, 100.0)
+    t.execute({"cmd": "undo"}, 110.0)
+    assert t.fingerprint() == before and t.players[a].absent_since is None
+    t.execute({"cmd": "absent", "player": a}, 120.0)
+    t.execute({"cmd": "tick"}, 120.0 + 7200)
+    assert t.players[a].removed
+    # the removal is the engine's, not a command; the "absent" it follows cannot be taken
+    # back from under it: refused with the reason, nothing changed
+    before = t.fingerprint()
+    with pytest.raises(Rejected, match="not absent"):
+        t.execute({"cmd": "undo"}, 120.0 + 7300)
+    assert t.fingerprint() == before

@@ -102,6 +102,8 @@ def on_absent_removed(t: Tournament, e: ev.AbsentRemoved) -> None:
         p = t.players[pid]
         if p.out or p.table is None:
             raise ev.InvalidEvent(f"{p.name} is not playing")
+        if p.absent_since is None:  # an undone "absent" cannot leave its removal behind
+            raise ev.InvalidEvent(f"{p.name} was removed as absent, but is not absent")
         seating.stand(t, pid)
         seating.close_moves(t, pid)
         p.out = p.removed = True
