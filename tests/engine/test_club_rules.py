@@ -439,3 +439,19 @@ def test_the_absent_command_is_undone_and_the_removal_is_the_systems_000_9_5():
     with pytest.raises(Rejected, match="not absent"):
         t.execute({"cmd": "undo"}, 120.0 + 7300)
     assert t.fingerprint() == before
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ('"150%"', 'a share of the field like "15%" (at most 100 %)'),
+    ('"ten"', 'a share of the field like "15%"'),
+    ("-2", "must be at least 0"),
+])
+def test_paid_places_in_the_file_are_a_count_or_a_share_002(value, message):
+    from controller.config import ConfigError, load_tournament_text
+
+    text = f"name: x\npreset: venue-faq\npoints:\n  places: {value}\n"
+    with pytest.raises(ConfigError) as err:
+        load_tournament_text(text, "t.yaml")
+    assert message in str(err.value) and "t.yaml:4: points.places" in str(err.value)
+    ok = load_tournament_text("name: x\npreset: venue-faq\npoints:\n  places: 12.5%\n", "t.yaml")
+    assert ok.points.places == "12.5%"
