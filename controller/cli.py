@@ -98,7 +98,11 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.players < 2:
         print("floorman simulate: --players must be at least 2", file=sys.stderr)
         return 2
-    sim = simulate(settings, args.players, args.seed, store=args.store or ":memory:")
+    try:
+        sim = simulate(settings, args.players, args.seed, store=args.store or ":memory:")
+    except ValueError as exc:  # a field the rules refuse (a qualifier of 27, 001 §2 III)
+        print(f"floorman simulate: {exc}", file=sys.stderr)
+        return 1
     if args.json:
         json.dump(sim.as_json(), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -369,9 +373,15 @@ def _print_results(result: dict, csv: bool) -> None:
             w.writerows(rows)
         sys.stdout.write(buf.getvalue())
         return
+    last: object = None
     for r in rows:
+        if "game" in r and r["game"] != last:  # a play day (003 6): the day, then each table
+            last = r["game"]
+            print("the day" if last is None else f"table game {last}")
         pts = f"  {r['points']} pts" if r.get("points") else ""
-        print(f"{r['place']:>4}. {r['name']}{pts}")
+        day = (f"  (attendance {r['attendance']}, tables {r['tables_played']})"
+               if r.get("tables_played") else "")
+        print(f"{r['place']:>4}. {r['name']}{pts}{day}")
     if not rows:
         print("nobody has finished yet")
 

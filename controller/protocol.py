@@ -440,6 +440,10 @@ RESULTS = {"v": _V, "finished": bool, "rows": [(
     # scored (the points system knows this field size) ...
     {"place": int, "player_id": int, "name": str, "points": float, "knockouts": int,
      "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool},
+    # ... a play day's (003 6): the day's rows (game null), then each table game's ...
+    {"place": int, "player_id": int, "name": str, "points": float, "knockouts": int,
+     "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool,
+     "game": _INT_OR_NULL, "attendance": int, "tables_played": int},
     # ... or places only
     {"place": int, "name": str},
 )]}

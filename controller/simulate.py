@@ -98,11 +98,17 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
 
     late = players // 10 if settings.entries.late_registration_levels else 0
     run({"cmd": "register", "names": [f"Player {i:04d}" for i in range(1, players - late + 1)]})
-    run({"cmd": "draw", "seed": rng.randrange(2**32)})
+    drawn = floor.execute({"cmd": "draw", "seed": rng.randrange(2**32)}, now)
+    if not drawn["ok"]:
+        floor.close()
+        raise ValueError(f"the draw was refused: {drawn['reason']}")
     run({"cmd": "start"})
     late_no = players - late
+    day = settings.play_day.enabled
     while not floor.tournament.finished:
         t = floor.tournament
+        if day and not _next_table_game(floor, rng, now, players):
+            break  # a play day (003 6): every table game is over
         sim.rounds += 1
         now += HAND_SECONDS
         run({"cmd": "tick"})
@@ -134,6 +140,18 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
     sim.tournament = t
     floor.close()
     return sim
+
+
+def _next_table_game(floor: Floor, rng: random.Random, now: float, players: int) -> bool:
+    """A play day: free players sit down for another table game while the day is young
+    (about one table more per ten players); ``False`` when no table is in play any more."""
+    t = floor.tournament
+    free = [p.id for p in t.players.values() if p.table is None and not p.ghost]
+    per = t.settings.players_per_table
+    if len(free) >= max(3, per // 2) and len(t.games) < (players * 2) // per + 1:
+        chosen = rng.sample(free, min(per, len(free)))
+        floor.execute({"cmd": "table_game", "players": chosen}, now)
+    return bool(floor.tournament.tables)
 
 
 def _deal_hand(floor: Floor, number: int, rng: random.Random, now: float, sim: Simulation,

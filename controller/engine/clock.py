@@ -72,6 +72,30 @@ def at(clock: Clock, structure: tuple[Level, ...], now: float) -> Clock:
     return replace(clock, level=level, ends_at=ends_at)
 
 
+def played(clock: Clock, structure: tuple[Level, ...], since: float, until: float) -> float:
+    """Seconds of playing level (not a break, not paused) between ``since`` and ``until``
+    for a clock that stays as it is in between (levels roll over as in :func:`at`)."""
+    if not clock.running or until <= since:
+        return 0.0
+    last = _last(structure)
+    level, ends_at = clock.level, clock.ends_at
+    total, cursor = 0.0, since
+    while cursor < until:
+        if ends_at is not None and ends_at <= cursor:
+            if level >= last:
+                ends_at = None
+            else:
+                level += 1
+                d = duration(structure, level, clock.halved)
+                ends_at = None if d is None else ends_at + d
+            continue
+        end = until if ends_at is None else min(until, ends_at)
+        if not structure[min(level, last)].is_break:
+            total += end - cursor
+        cursor = end
+    return total
+
+
 def left(clock: Clock, structure: tuple[Level, ...], now: float) -> float | None:
     """Seconds left in the current level at ``now`` (``None``: no end)."""
     c = at(clock, structure, now)

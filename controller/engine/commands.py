@@ -235,6 +235,43 @@ class TimeCall(Command):
     seat: SeatNo | None = None
 
 
+# ------------------------------------------------- drawn names, mystery lists
+class DrawnNames(Command):
+    summary: ClassVar[str] = ("the names a member drew before the start (000 6.3: knocking one "
+                              "out is worth 2 more points); again to correct, `[]` to clear")
+    cmd: Literal["drawn_names"] = "drawn_names"
+    player: PlayerRef
+    names: Annotated[list[PlayerRef], Field(max_length=20)]
+
+
+class MysteryList(Command):
+    summary: ClassVar[str] = ("a player's mystery-bounty list (000 4.17: 5 names; knocking one "
+                              "out wins a prize); again to correct, `[]` to clear")
+    cmd: Literal["mystery_list"] = "mystery_list"
+    player: PlayerRef
+    names: Annotated[list[PlayerRef], Field(max_length=20)]
+
+
+# ------------------------------------------------------------------ absent
+class Absent(Command):
+    summary: ClassVar[str] = ("a player who left is played as a ghost (000 9.5): removed and "
+                              "ranked after 2 h of net playing time; `back` when they return; "
+                              "`stack` ranks players removed together")
+    cmd: Literal["absent"] = "absent"
+    player: PlayerRef
+    back: bool = False
+    stack: Chips | None = None
+
+
+# -------------------------------------------------------------- play day
+class TableGame(Command):
+    summary: ClassVar[str] = ("play day (003 6, 11): a new table game for `players` who are not "
+                              "playing, tables and seats drawn at random")
+    cmd: Literal["table_game"] = "table_game"
+    players: Annotated[list[PlayerRef], Field(min_length=2, max_length=200)]
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+
+
 # -------------------------------------------------------------------- undo
 class Undo(Command):
     summary: ClassVar[str] = ("take back a command: `target` (its first event), or the last "
@@ -247,7 +284,7 @@ class Undo(Command):
 ALL: tuple[type[Command], ...] = (
     Register, Late, Draw, Start, Pause, Resume, Level, Time, Structure, Tick, HandDone, Bust,
     MoveApply, Seated, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand, TimeCall,
-    HandsLeft, Undo, Rename, Unregister,
+    HandsLeft, Undo, Rename, Unregister, DrawnNames, MysteryList, Absent, TableGame,
 )
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}

@@ -237,7 +237,62 @@ class Seated(Event):
 
 
 class Finished(Event):
+    """``shared``: the players who share first place when the last hand is not played
+    (001 §2 III: a qualifier of 9-10 ends with two qualified); left out otherwise."""
+
     type: Literal["finished"] = "finished"
+    winner: int
+    shared: list[int] | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("shared",)
+
+
+class NamesListed(Event):
+    """``what``: ``drawn`` (000 6.3) or ``mystery`` (000 4.17); ``names`` replaces the list."""
+
+    type: Literal["names_listed"] = "names_listed"
+    what: Literal["drawn", "mystery"]
+    player: int
+    names: list[int]
+
+
+class Absent(Event):
+    """A player who left plays on as a ghost (``on``) or is back (000 9.5); ``stack``: chips
+    when leaving, to rank players removed together."""
+
+    type: Literal["absent"] = "absent"
+    player: int
+    on: bool
+    stack: int | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("stack",)
+
+
+class AbsentRemoved(Event):
+    """Absent players removed after their net playing time (000 9.5), ranked in this order
+    of ``players`` (the group's ranking, see places.rank, uses their ``stacks``)."""
+
+    type: Literal["absent_removed"] = "absent_removed"
+    players: list[int]
+    stacks: list[int | None]
+
+
+class TableGameStarted(Event):
+    """A play day's table game (003 6): ``game`` number, its ``tables`` and ``seats``
+    (``[player, table, seat]``); a new table's seats are drawn with ``seed``."""
+
+    type: Literal["table_game"] = "table_game"
+    game: int
+    tables: list[int]
+    seats: list[list[int]]
+    seed: int | None = None
+    button: int | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("seed", "button")
+
+
+class TableGameOver(Event):
+    """A table game's last player is its winner (003 6); the table is free."""
+
+    type: Literal["table_game_over"] = "table_game_over"
+    game: int
     winner: int
 
 
@@ -250,7 +305,8 @@ ALL: tuple[type[Event], ...] = (
     Opened, Registered, SeatsDrawn, ClockChanged, LevelStarted, StructureChanged, HandDone,
     Moved, TableBroken, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
     GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
-    Finished, Undo, Renamed, Unregistered,
+    Finished, Undo, Renamed, Unregistered, NamesListed, Absent, AbsentRemoved,
+    TableGameStarted, TableGameOver,
 )
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}

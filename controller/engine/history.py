@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from controller.engine.tournament import Tournament
 
 #: groups made by the passing time alone, never by a command (``undo`` cannot take them)
-SYSTEM = frozenset({"opened", "level_started", "ghosts_removed", "addon", "undo"})
+SYSTEM = frozenset({"opened", "level_started", "ghosts_removed", "absent_removed", "addon",
+                    "undo"})
 #: a reply lists at most this many phrases, then "… and N more"
 MAX_PHRASES = 6
 
@@ -168,9 +169,28 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
     if typ == "hfh_released":
         return Phrase("hfh_released", {"hand": e["hand"]},
                       f"hand-for-hand hand {e['hand']}: deal")
+    if typ == "finished" and e.get("shared"):  # 001 §2 III: the two left both qualify
+        who_all = [name(t, p) for p in e["shared"]]
+        return Phrase("qualified", {"players": who_all}, "qualified: " + ", ".join(who_all))
     if typ == "finished":
         who = name(t, e["winner"])
         return Phrase("finished", {"player": who}, f"champion: {who}")
+    if typ == "table_game":
+        at = ", ".join(str(n) for n in e["tables"])
+        return Phrase("table_game", {"game": e["game"], "tables": e["tables"]},
+                      f"table game {e['game']} at table {at}")
+    if typ == "table_game_over":
+        who = name(t, e["winner"])
+        return Phrase("table_game_over", {"game": e["game"], "player": who},
+                      f"table game {e['game']} won by {who}")
+    if typ == "absent":
+        who = name(t, e["player"])
+        return Phrase("absent", {"player": who, "on": e["on"]},
+                      f"{who} played as a ghost" if e["on"] else f"{who} is back")
+    if typ == "absent_removed":
+        who_all = [name(t, p) for p in e["players"]]
+        return Phrase("absent_removed", {"players": who_all},
+                      "removed after 2 h absent: " + ", ".join(who_all))
     if typ == "addon":
         return Phrase("addon", {"players": len(e["players"]), "chips": e["chips"]},
                       f"add-on: {e['chips']} chips each for {len(e['players'])} players")

@@ -73,6 +73,7 @@ __all__ = [
     "multi_round_ranking",
     "multi_round_totals",
     "mystery_hits",
+    "paid_places",
     "psc_ranking_points",
     "psc_scoring_places",
     "public_name",
@@ -597,16 +598,31 @@ def public_name(name: str, member: bool) -> str:
     return f"{parts[0]} {parts[-1][0]}."
 
 
+def paid_places(places: int | str, field: int) -> int:
+    """The paid places of a money venue (002): a count, or a share of ``field`` ("15%").
+
+    A share is rounded half up and is at least 1 (a field of 27 at "10%" pays 3);
+    never more than ``field``. The rulebook leaves the number to the venue.
+    """
+    if isinstance(places, int):
+        return max(0, min(places, field))
+    share = Fraction(places.rstrip("%")) / 100
+    if share == 0:
+        return 0
+    return max(1, min(field, _round_half_up(share * field)))
+
+
 def scoring_places(points: Points, entries: int) -> int:
     """How many places score points or a prize — the bubble (001 §2 I, 002).
 
-    ``points.places`` wins when set. Otherwise by system: ``psc_ranking`` per
+    ``points.places`` wins when set (a count, or a share of ``entries``, see
+    :func:`paid_places`). Otherwise by system: ``psc_ranking`` per
     the 000 5.4 table, ``landesliga`` 9 (000 4.18), ``multi_round`` 10 (000
     4.19), ``ace_of_spades`` 3 (003 6), ``qualifier`` 2 or 3 (001 §2 III),
     ``none`` 0; never more than ``entries``.
     """
     if points.places is not None:
-        return min(points.places, entries)
+        return paid_places(points.places, entries)
     system = points.system
     if system == "none":
         n = 0

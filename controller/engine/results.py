@@ -24,6 +24,7 @@ __all__ = [
     "BOUNTY",
     "CSV_COLUMNS",
     "MYSTERY_BOUNTY",
+    "PLAY_DAY_COLUMNS",
     "AceOfSpadesSeason",
     "Finish",
     "ResultRow",
@@ -31,6 +32,7 @@ __all__ = [
     "landesliga_stacks",
     "multi_round_finalists",
     "multi_round_standings",
+    "play_day_tables",
     "results_csv",
     "results_json",
     "score",
@@ -54,6 +56,8 @@ CSV_COLUMNS: tuple[str, ...] = (
     "prize",
     "member",
 )
+#: Extra columns of a play day's rows (003 6), after :data:`CSV_COLUMNS`.
+PLAY_DAY_COLUMNS: tuple[str, ...] = ("game", "attendance", "tables_played")
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,10 @@ class ResultRow:
     knock-outs (``bounty``) or mystery-list hits (``mystery``), else 0.
     ``prize``: ``"ticket"``, ``"re-entry"``, ``"bounty"``,
     ``"mystery-bounty"`` or several joined by ``", "``; ``None`` if none.
+    A play day (003 6) has two kinds of rows: a table game's (``game`` its
+    number, ``points`` 2 / 1 / 0.5) and the day's (``game`` ``None``,
+    ``attendance`` the attendance point, ``tables_played``, ``points`` the
+    table points plus attendance).
     """
 
     place: int
@@ -102,6 +110,9 @@ class ResultRow:
     bounty_hits: int
     prize: str | None
     member: bool
+    game: int | None = None
+    attendance: int = 0
+    tables_played: int = 0
 
 
 # --------------------------------------------------------------------------
@@ -109,8 +120,11 @@ class ResultRow:
 # --------------------------------------------------------------------------
 
 
-def _check_finishes(finishes: Sequence[Finish], entries: int) -> dict[int, list[Finish]]:
-    """Validate the finishes and group them by place (000 9.5 shared places)."""
+def _check_finishes(finishes: Sequence[Finish], entries: int,
+                    playing: Iterable[int] = ()) -> dict[int, list[Finish]]:
+    """Validate the finishes and group them by place (000 9.5 shared places).
+
+    ``playing``: players still in (no place yet) who may have knocked somebody out."""
     if entries < 1:
         raise ValueError(f"entries must be >= 1, got {entries}")
     if len(finishes) > entries:
@@ -118,7 +132,7 @@ def _check_finishes(finishes: Sequence[Finish], entries: int) -> dict[int, list[
     ids = [f.player_id for f in finishes]
     if len(set(ids)) != len(ids):
         raise ValueError("a player appears more than once in the finishes")
-    known = set(ids)
+    known = set(ids) | set(playing)
     groups: dict[int, list[Finish]] = {}
     for f in finishes:
         if f.place < 1:
@@ -211,6 +225,7 @@ def score(
     drawn_names: Mapping[int, Sequence[int]] | None = None,
     mystery_lists: Mapping[int, Sequence[int]] | None = None,
     prize_draw_seed: int | None = None,
+    playing: Iterable[int] = (),
 ) -> list[ResultRow]:
     """Score one tournament (or one SNG table / round) by ``points.system``.
 
@@ -226,17 +241,19 @@ def score(
 
     ``points.knockout``: championship points from ``drawn_names`` (000 6.3;
     ``None`` = nobody drew). ``points.bounty``: ``"bounty"`` gives the prize
-    to the most knock-outs, ties share (000 4.17); ``"mystery"`` needs
-    ``mystery_lists`` and gives the prize to every player with a hit.
+    to the most knock-outs, ties share (000 4.17); ``"mystery"`` gives the prize to every
+    player with a hit on their ``mystery_lists`` (``None``: no list entered, no hit).
     ``prize_draw_seed``: draws indivisible qualifier prizes between players
-    sharing a place that covers different prizes.
+    sharing a place that covers different prizes. ``playing``: the players
+    still in during the tournament; their knock-outs so far count (a drawn name
+    knocked out scores before the knocker finishes).
 
     Rows are sorted by place, then name, then id.
     """
     system = points.system
     if system not in rules.SYSTEMS:
         raise ValueError(f"unknown points system {system!r}, expected one of {rules.SYSTEMS}")
-    groups = _check_finishes(finishes, entries)
+    groups = _check_finishes(finishes, entries, playing)
 
     exact: dict[int, Fraction] = {}
     for place, tied in groups.items():
@@ -265,10 +282,10 @@ def score(
         for pid in rules.bounty_leaders(finishes):
             prizes[pid].append(BOUNTY)
     elif points.bounty == "mystery":
-        if mystery_lists is None:
-            raise ValueError("a mystery bounty needs mystery_lists (000 4.17)")
-        _check_lists(mystery_lists, points.mystery_names, "mystery_lists", "000 4.17")
-        bounty_hits = rules.mystery_hits(finishes, mystery_lists)
+        # lists not entered (yet) give no hits; the ranking points count all the same
+        lists = mystery_lists or {}
+        _check_lists(lists, points.mystery_names, "mystery_lists", "000 4.17")
+        bounty_hits = rules.mystery_hits(finishes, lists)
         for pid in sorted(bounty_hits):
             prizes[pid].append(MYSTERY_BOUNTY)
     elif points.bounty != "none":
@@ -302,7 +319,13 @@ def _format_points(value: float) -> str:
     return "0" if text in ("", "-0") else text
 
 
-def _row_dict(row: ResultRow, public: bool) -> dict[str, Any]:
+def _play_day(rows: Sequence[ResultRow]) -> bool:
+    return any(r.game is not None or r.tables_played for r in rows)
+
+
+def _row_dict(row: ResultRow, public: bool, play_day: bool = False) -> dict[str, Any]:
+    extra = ({"game": row.game, "attendance": row.attendance,
+              "tables_played": row.tables_played} if play_day else {})
     return {
         "place": row.place,
         "player_id": row.player_id,
@@ -313,6 +336,7 @@ def _row_dict(row: ResultRow, public: bool) -> dict[str, Any]:
         "bounty_hits": row.bounty_hits,
         "prize": row.prize,
         "member": row.member,
+        **extra,
     }
 
 
@@ -321,26 +345,35 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
 
     ``public=True``: non-members' names shortened (000 5.8, "Anna S.").
     Points without trailing zeros ("13", "0.5", "7.33"); ``prize`` empty if
-    none; ``member`` ``true`` / ``false``.
+    none; ``member`` ``true`` / ``false``. A play day's rows add the columns
+    :data:`PLAY_DAY_COLUMNS` (``game`` empty on the day's own rows).
     """
+    rows = list(rows)
+    day = _play_day(rows)
+    columns = CSV_COLUMNS + (PLAY_DAY_COLUMNS if day else ())
     buf = io.StringIO()
     writer = csv.writer(buf)  # "\r\n": fields with \r or \n get quoted
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(columns)
     for row in rows:
-        d = _row_dict(row, public)
+        d = _row_dict(row, public, day)
         d["points"] = _format_points(row.points)
         d["prize"] = row.prize or ""
         d["member"] = "true" if row.member else "false"
-        writer.writerow([d[c] for c in CSV_COLUMNS])
+        if day:
+            d["game"] = "" if row.game is None else row.game
+        writer.writerow([d[c] for c in columns])
     return buf.getvalue()
 
 
 def results_json(rows: Iterable[ResultRow], *, public: bool = False) -> list[dict[str, Any]]:
     """The rows as JSON-ready dicts with the :data:`CSV_COLUMNS` keys.
 
-    ``public=True``: non-members' names shortened (000 5.8).
+    ``public=True``: non-members' names shortened (000 5.8). A play day's rows
+    also carry ``game``, ``attendance`` and ``tables_played``.
     """
-    return [_row_dict(row, public) for row in rows]
+    rows = list(rows)
+    day = _play_day(rows)
+    return [_row_dict(row, public, day) for row in rows]
 
 
 # --------------------------------------------------------------------------
@@ -402,6 +435,16 @@ def multi_round_finalists(
     """The best on points who meet at the final table (000 4.19: 9 players)."""
     per_round = [{row.player_id: _exact(row.points) for row in rows} for rows in rounds]
     return rules.multi_round_final_table(per_round, seed=seed, seats=seats)
+
+
+def play_day_tables(rows: Iterable[ResultRow]) -> list[list[ResultRow]]:
+    """A play day's results (``Tournament.results()``) as one list of rows per table game,
+    in game order: what :func:`ace_of_spades_season` takes for that day (003 6)."""
+    games: dict[int, list[ResultRow]] = {}
+    for row in rows:
+        if row.game is not None:
+            games.setdefault(row.game, []).append(row)
+    return [games[n] for n in sorted(games)]
 
 
 @dataclass(frozen=True)

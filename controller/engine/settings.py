@@ -187,13 +187,20 @@ class Ghosts:
     """Ghost players in reserve seats (000 9.5, 9.6).
 
     A ghost is removed after ``remove_after_levels`` full levels or at the
-    first break, whichever comes first (and never later than 2 h of play).
+    first break, whichever comes first, and never later than
+    ``remove_after_minutes`` (at most 120: "max. 2 Stunden Spielzeit") of net
+    playing time (the clock running in a playing level; pauses and breaks do
+    not count). ``absent_minutes``: a player who left and is played as a ghost
+    on the director's command is removed after this much net playing time
+    from the moment they left ("2 Stunden Nettospielzeit"), and ranked then.
     """
 
     __pydantic_config__ = _CONFIG
     enabled: Flag = False
     remove_after_levels: Positive = 4
     remove_at_first_break: Flag = True
+    remove_after_minutes: Annotated[int, Strict(), Field(ge=1, le=120)] = 120
+    absent_minutes: Annotated[int, Strict(), Field(ge=1, le=600)] = 120
 
 
 @dataclass(frozen=True)
@@ -241,8 +248,11 @@ class Points:
     (000 4.18), ``"multi_round"`` (000 4.19), ``"ace_of_spades"`` (003 6),
     ``"qualifier"`` (001 §2 III). ``knockout``: championship knock-out points
     (000 6). ``bounty``: ``"none"``, ``"bounty"`` or ``"mystery"`` (000 4.17).
-    ``places``: how many places count for the bubble (``None`` = derived from
-    the system and the number of entries).
+    ``places``: how many places count for the bubble, the paid places of a
+    money venue (002): a count, or a share of the field written ``"15%"``
+    (of the entries, re-entries included, rounded half up, at least 1);
+    ``None`` = derived from the system and the number of players. Hand-for-hand
+    starts on its bubble by itself and re-entry closes once the money is reached.
     """
 
     __pydantic_config__ = _CONFIG
@@ -252,7 +262,36 @@ class Points:
     knockout_drawn_bonus: Count = 2
     bounty: Literal["none", "bounty", "mystery"] = "none"
     mystery_names: Positive = 5
-    places: Count | None = None
+    places: Annotated[Int | Text | None, AfterValidator(_places)] = None
+
+
+def _places(value: int | str | None) -> int | str | None:
+    """A count of places (≥ 0) or a share of the field, "15%" (0-100 %)."""
+    if isinstance(value, int) and value < 0:
+        raise problem(f"must be at least 0, got {value}")
+    if isinstance(value, str) and (re.fullmatch(r"[0-9]+(\.[0-9]+)?%", value) is None
+                                   or float(value[:-1]) > 100):
+        raise problem(f'must be a number of places or a share of the field like "15%" '
+                      f"(at most 100 %), got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class PlayDay:
+    """A play day of table games (003 6, 7, 11, 13).
+
+    ``enabled``: the day is a series of table games instead of one tournament:
+    each game plays to its own end, its best three score (003 6), the players
+    of a finished game may sit down for another one, and everybody who played
+    at least one table gets the attendance point. ``balancing``: the floor
+    balances and dissolves the tables of one draw as in a tournament (003 13),
+    so those tables are one game; ``false`` (003 9: no floorman on regular play
+    days): every table is its own game and nobody is moved.
+    """
+
+    __pydantic_config__ = _CONFIG
+    enabled: Flag = False
+    balancing: Flag = False
 
 
 @dataclass(frozen=True)
@@ -327,6 +366,7 @@ class TournamentSettings:
     points: Points = field(default_factory=Points)
     broker: BrokerSettings = field(default_factory=BrokerSettings)
     chip_race: ChipRace = field(default_factory=ChipRace)
+    play_day: PlayDay = field(default_factory=PlayDay)
 
 
 def _start_stack(stack: int, info: ValidationInfo) -> None:

@@ -70,6 +70,8 @@ class Tournament:
         self.drawn = False
         self.finished = False
         self.winner: int | None = None
+        #: players who share first place with the winner (001 §2 III qualifiers of 9-10)
+        self.co_winners: list[int] = []
         self.remaining = 0  # real players still in (ghosts never count)
         self.entries = 0
         #: the highest player id ever given (undone registrations aside): ids are never
@@ -82,6 +84,14 @@ class Tournament:
         self.hands_left: int | None = None
         self.broken: list[int] = []
         self.final_table: int | None = None
+        #: names each member drew (000 6.3) and each player's mystery list (000 4.17)
+        self.drawn_names: dict[int, tuple[int, ...]] = {}
+        self.mystery_lists: dict[int, tuple[int, ...]] = {}
+        #: net playing time in seconds up to ``played_at`` (see :meth:`played`)
+        self.play_seconds = 0.0
+        self.played_at: float | None = None
+        #: a play day's table games (003 6), see :mod:`controller.engine.rules.play_day`
+        self.games: dict[int, Any] = {}
         self.log: list[Record] = []
         self._group: int | None = None
 
@@ -181,6 +191,10 @@ class Tournament:
     def _fold(self, event: ev.Event) -> None:
         from controller.engine.rules import FOLDS
 
+        if self.played_at is not None:
+            self.play_seconds += clk.played(self.clock, self.settings.structure,
+                                            self.played_at, event.at)
+        self.played_at = event.at
         self.clock = clk.at(self.clock, self.settings.structure, event.at)
         if isinstance(event, ev.Opened):
             self.seed = event.seed
@@ -236,12 +250,26 @@ class Tournament:
             return self.level_number()
         return self.level_number(clk.at(self.clock, self.settings.structure, now).level)
 
+    def played(self, now: float) -> float:
+        """Net playing time in seconds at ``now``: the clock running in a playing level
+        (pauses and breaks do not count; 000 9.5 "Nettospielzeit")."""
+        since = self.played_at if self.played_at is not None else now
+        return self.play_seconds + clk.played(self.clock, self.settings.structure, since, now)
+
     def bubble_places(self) -> int:
-        """How many places count (points or prizes) for the hand-for-hand bubble."""
+        """How many places count (points or prizes) for the hand-for-hand bubble.
+
+        The paid places of a money venue (002) count from the entries (re-entries
+        buy into the prize pool too); points from the players.
+        """
         from controller.engine.points import scoring_places
 
+        if self.settings.play_day.enabled:
+            return 0  # a play day's games have no common bubble (003 6)
+        share = isinstance(self.settings.points.places, str)
         try:
-            return scoring_places(self.settings.points, self.real_players())
+            return scoring_places(self.settings.points,
+                                  self.entries if share else self.real_players())
         except ValueError:
             return 0  # a field size the system does not score (e.g. a qualifier of 12)
 
@@ -252,6 +280,8 @@ class Tournament:
                          self.settings.hand_for_hand.cross_table_busts)
         if self.finished and self.winner is not None:
             res[self.winner] = 1
+            for pid in self.co_winners:
+                res[pid] = 1
         return res
 
     def real_players(self) -> int:
@@ -272,13 +302,20 @@ class Tournament:
     def results(self) -> list[ResultRow]:
         """The scored results so far, by the preset's points system.
 
-        Names drawn before the start (000 6.3 championship, 000 4.17 mystery lists) are
-        not recorded by Floorman yet: nobody has a drawn-name bonus or a mystery hit, and
-        the other points count as usual. Raises ``ValueError`` for a field the system
-        does not score (a qualifier of 12).
+        The names the director entered score: a drawn name knocked out is worth
+        ``knockout_drawn_bonus`` more (000 6.3), a name on one's mystery list a prize
+        (000 4.17). A play day gives its day standings and each table game's result
+        (:func:`controller.engine.rules.play_day.results`). Raises ``ValueError`` for a
+        field the system does not score (a qualifier of 12).
         """
+        if self.settings.play_day.enabled:
+            from controller.engine.rules import play_day
+
+            return play_day.results(self)
+        playing = [p.id for p in self.players.values() if not p.out and not p.ghost]
         return score(self.settings.points, self.finishes(), entries=self.real_players(),
-                     drawn_names={}, mystery_lists={})
+                     drawn_names=self.drawn_names, mystery_lists=self.mystery_lists,
+                     playing=playing)
 
     def pending_moves(self) -> list[Move]:
         return list(self.pending.values())
@@ -310,9 +347,12 @@ class Tournament:
             "groups": [[asdict(b) for b in g] for g in self.groups],
             "hfh": {**asdict(self.hfh), "done": sorted(self.hfh.done)},
             "moves": [asdict(m) for m in self.moves],
-            "scalars": [self.drawn, self.finished, self.winner, self.remaining, self.entries,
+            "scalars": [self.drawn, self.finished, self.winner, self.co_winners,
+                        self.remaining, self.entries,
                         self.chips, self.ghosts_removed, self.addon_done, self.heads_up,
                         self.hands_left, list(self.broken), self.final_table,
                         self.last_player_id],
             "places": sorted(self.places().items()),
+            "names": [sorted(self.drawn_names.items()), sorted(self.mystery_lists.items())],
+            "games": [asdict(g) for _, g in sorted(self.games.items())],
         }

@@ -203,9 +203,14 @@ def test_score_mystery_bounty_hits_000_4_17():
     assert by_id[2].bounty_hits == 0 and by_id[2].prize is None
 
 
+def test_score_mystery_without_lists_keeps_the_ranking_points_000_4_17():
+    """No list entered: nobody has a hit, and the ranking points (000 5.4) still count."""
+    rows = score(Points(system="psc_ranking", bounty="mystery"), field(6), entries=6)
+    assert [r.points for r in rows][:3] == [6, 3, 1]
+    assert all(r.bounty_hits == 0 and r.prize is None for r in rows)
+
+
 def test_score_mystery_needs_valid_lists_000_4_17():
-    with pytest.raises(ValueError):
-        score(Points(bounty="mystery"), field(6), entries=6)
     with pytest.raises(ValueError):
         score(Points(bounty="mystery"), field(6), entries=6, mystery_lists={1: (1, 2)})
     with pytest.raises(ValueError):

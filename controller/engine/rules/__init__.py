@@ -33,6 +33,9 @@ from controller.engine.rules import (
     ghosts,
     hand_for_hand,
     hands,
+    names,
+    play_day,
+    qualifier,
     seating,
     time_calls,
     undo,
@@ -47,7 +50,9 @@ Reaction = Callable[["Tournament", float], None]
 
 #: every rule, in the order their reactions run
 RULES: tuple[ModuleType, ...] = (
-    clock, ghosts, busts, seating, hand_for_hand, entries, hands, time_calls, undo,
+    # a qualifier's last two and a play day's table games end before the field would
+    clock, ghosts, qualifier, play_day, busts, seating, hand_for_hand, entries, hands,
+    time_calls, undo, names,
 )
 
 

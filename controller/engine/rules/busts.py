@@ -79,6 +79,7 @@ def on_busted(t: Tournament, e: ev.Busted) -> None:
     seating.close_moves(t, p.id)
     p.out = True
     p.knocked_by = e.by
+    p.absent_since = None  # an absent player all-in is out as usual (000 9.5)
     if p.ghost:
         return
     t.remaining -= 1
@@ -95,14 +96,15 @@ def on_busted(t: Tournament, e: ev.Busted) -> None:
 def on_finished(t: Tournament, e: ev.Finished) -> None:
     t.finished = True
     t.winner = e.winner
+    t.co_winners = list(e.shared or [])
     if t.clock.running:
         t.clock = clk.pause(t.clock, t.settings.structure, e.at)
 
 
 # ----------------------------------------------------------------- reactions
 def finish(t: Tournament, now: float) -> None:
-    """The last player left wins."""
-    if t.drawn and t.remaining == 1 and not t.finished:
+    """The last player left wins (a play day's games end by themselves, 003 6)."""
+    if t.drawn and t.remaining == 1 and not t.finished and not t.settings.play_day.enabled:
         winner = next(p.id for p in t.players.values() if not p.out and not p.ghost)
         t.emit(ev.Finished, now, winner=winner)
 

@@ -17,7 +17,7 @@ from controller.engine import clock as clk
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import seating
+from controller.engine.rules import play_day, qualifier, seating
 from controller.engine.state import Player
 
 if TYPE_CHECKING:
@@ -102,9 +102,11 @@ def _late(t: Tournament, now: float, name: str, member: bool, force: bool) -> No
     if not force and not late_open(t, now):
         raise Rejected(f"late registration closed after level "
                        f"{t.settings.entries.late_registration_levels}")
+    qualifier.check_field(t, t.real_players() + 1)
     pid = t.new_player_id()
     t.emit(ev.Registered, now, player=pid, name=name, member=member)
-    seating.seat_entry(t, now, pid, ev.LateEntry)
+    if play_day.may_seat_late(t):  # a play day's late arrival waits for a table game
+        seating.seat_entry(t, now, pid, ev.LateEntry)
 
 
 def rebuy(t: Tournament, c: cmd.Rebuy, now: float) -> None:
@@ -139,6 +141,11 @@ def reentry(t: Tournament, c: cmd.Reentry, now: float) -> None:
         raise Rejected(f"{p.name} has no re-entry left ({e.reentries} allowed)")
     if t.clock.started and t.level_at(now) > e.reentry_until_level:
         raise Rejected(f"re-entry closed after level {e.reentry_until_level}")
+    paid = t.bubble_places()
+    if paid and t.remaining <= paid:
+        # 002: re-entry ends when the money is reached
+        raise Rejected(f"re-entry closed: the money is reached ({t.remaining} left, "
+                       f"{paid} places paid)")
     seating.seat_entry(t, now, p.id, ev.Reentry)
 
 

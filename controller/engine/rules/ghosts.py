@@ -1,7 +1,19 @@
-"""Ghosts: reserve seats played by nobody (000 9.5, 9.6).
+"""Ghosts: reserve seats played by nobody, and players who left (000 9.5, 9.6).
 
-A ghost leaves after ``remove_after_levels`` full levels or at the first
-break, whichever comes first; its chips leave the tournament.
+A reserve-seat ghost leaves after ``remove_after_levels`` full levels or at
+the first break, whichever comes first, "jedoch max. 2 Stunden Spielzeit":
+never later than ``remove_after_minutes`` of net playing time (the clock
+running in a playing level). Counting levels alone let a ghost sit on past
+two hours when the levels are long (4 × 40 minutes). Its chips leave the
+tournament and it is never ranked.
+
+"Spieler die ein aktives Turnier verlassen werden als Ghostplayer
+weitergespielt": on the director's ``absent`` command the player stays in
+the seat and is dealt in and folded; after ``absent_minutes`` (2 h) of net
+playing time from the moment they left they are removed, their chips leave
+the tournament, and they are ranked at that moment (several removed together:
+the chip stack decides, 000 9.5). A removed player gives nobody a bounty or
+knock-out point. An absent player who busts all-in is an ordinary bust.
 """
 
 from __future__ import annotations
@@ -9,7 +21,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.engine import clock as clk
+from controller.engine import commands as cmd
 from controller.engine import events as ev
+from controller.engine import places as plc
+from controller.engine.commands import Rejected
 from controller.engine.rules import seating
 
 if TYPE_CHECKING:
@@ -23,11 +38,46 @@ def remove(t: Tournament, now: float) -> None:
     c = clk.at(t.clock, t.settings.structure, now)
     is_break = t.settings.structure[c.level].is_break
     played = t.level_number(c.level) - (0 if is_break else 1)
-    if played >= g.remove_after_levels or (is_break and g.remove_at_first_break):
+    if (played >= g.remove_after_levels or (is_break and g.remove_at_first_break)
+            or t.played(now) >= g.remove_after_minutes * 60):
         ghosts = [p.id for p in t.players.values() if p.ghost and not p.out]
         t.emit(ev.GhostsRemoved, now, players=ghosts)
 
 
+def absent(t: Tournament, c: cmd.Absent, now: float) -> None:
+    t.require_running()
+    p = t.player(c.player)
+    if p.ghost:
+        raise Rejected(f"{p.name} is a ghost seat already")
+    if p.out or p.table is None:
+        raise Rejected(f"{p.name} is not playing")
+    if not c.back and p.absent_since is not None:
+        raise Rejected(f"{p.name} is already played as a ghost")
+    if c.back and p.absent_since is None:
+        raise Rejected(f"{p.name} is not absent")
+    if c.back and c.stack is not None:
+        raise Rejected("a stack is given when the player leaves, not when they are back")
+    t.emit(ev.Absent, now, player=p.id, on=not c.back, stack=c.stack)
+
+
+def remove_absent(t: Tournament, now: float) -> None:
+    """000 9.5: a player absent for ``absent_minutes`` of net playing time is removed."""
+    if not t.drawn or t.finished:
+        return
+    limit = t.settings.ghosts.absent_minutes * 60
+    played = t.played(now)
+    due = [p for p in t.players.values()
+           if p.absent_since is not None and not p.out and played - p.absent_since >= limit]
+    if not due:
+        return
+    # never the last player: the tournament ends with its winner, absent or not
+    due = due[: max(0, t.remaining - 1)]
+    if due:
+        t.emit(ev.AbsentRemoved, now, players=[p.id for p in due],
+               stacks=[p.absent_stack for p in due])
+
+
+# --------------------------------------------------------------------- folds
 def on_ghosts_removed(t: Tournament, e: ev.GhostsRemoved) -> None:
     t.ghosts_removed = True
     for pid in e.players:
@@ -39,5 +89,37 @@ def on_ghosts_removed(t: Tournament, e: ev.GhostsRemoved) -> None:
         t.chips -= p.chips  # 000 9.5: a removed ghost's chips leave the tournament
 
 
-FOLDS = {ev.GhostsRemoved: on_ghosts_removed}
-REACTIONS = (remove,)
+def on_absent(t: Tournament, e: ev.Absent) -> None:
+    p = t.players[e.player]
+    # the fold runs after the net playing time was counted up to this event
+    p.absent_since = t.play_seconds if e.on else None
+    p.absent_stack = e.stack if e.on else None
+
+
+def on_absent_removed(t: Tournament, e: ev.AbsentRemoved) -> None:
+    group: list[plc.Bust] = []
+    for pid, stack in zip(e.players, e.stacks, strict=True):
+        p = t.players[pid]
+        if p.out or p.table is None:
+            raise ev.InvalidEvent(f"{p.name} is not playing")
+        if p.absent_since is None:  # an undone "absent" cannot leave its removal behind
+            raise ev.InvalidEvent(f"{p.name} was removed as absent, but is not absent")
+        seating.stand(t, pid)
+        seating.close_moves(t, pid)
+        p.out = p.removed = True
+        p.knocked_by = None
+        p.absent_since = None
+        t.chips -= p.chips  # 000 9.5: their chips leave the tournament too
+        t.remaining -= 1
+        t.bust_order += 1
+        # no table: players removed together are ranked by stack wherever they sat
+        group.append(plc.Bust(pid, None, stack, t.bust_order))
+    # ranked at this moment, together: the chip stack decides (000 9.5)
+    t.groups.append(group)
+    t.group_of[("absent", e.seq)] = group
+
+
+COMMANDS = {cmd.Absent: absent}
+FOLDS = {ev.GhostsRemoved: on_ghosts_removed, ev.Absent: on_absent,
+         ev.AbsentRemoved: on_absent_removed}
+REACTIONS = (remove, remove_absent)

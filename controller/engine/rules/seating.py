@@ -14,6 +14,7 @@ from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine import seating as algo
 from controller.engine.commands import Rejected
+from controller.engine.rules import play_day, qualifier
 from controller.engine.state import Move, Player
 from controller.engine.table import Table
 
@@ -28,6 +29,7 @@ def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
     real = [p.id for p in t.players.values()]
     if len(real) < 2:
         raise Rejected("at least two players must be registered before the draw")
+    qualifier.check_field(t, len(real))
     if c.seed is None:
         seed, rng = t.rng()
     else:
@@ -48,6 +50,8 @@ def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
 def move_apply(t: Tournament, c: cmd.MoveApply, now: float) -> None:
     """Carry out the balancing plan now, each donor's next big blind first."""
     t.require_running()
+    if play_day.independent(t):
+        raise Rejected("the tables of this play day are not balanced (play_day.balancing, 003 13)")
     plan = algo.balance_plan(t.counts(), t.settings.balancing.tolerance)
     if not plan:
         raise Rejected("the tables are balanced: no move is needed")
@@ -102,7 +106,7 @@ def balance_move(t: Tournament, now: float, frm: Table, to: Table) -> None:
 
 def balancing_moves_from(t: Tournament, now: float, table: Table) -> None:
     """The balancing moves that leave ``table`` at its hand boundary (it is a donor)."""
-    if t.final_table is not None or break_due(t) is not None:
+    if t.final_table is not None or break_due(t) is not None or play_day.independent(t):
         return
     for frm, to in algo.balance_plan(t.counts(), t.settings.balancing.tolerance):
         if frm == table.number:
@@ -147,11 +151,11 @@ def final_table_due(t: Tournament) -> bool:
     that started on one table.
     """
     return (t.final_table is None and t.seated() <= t.settings.final_table_size
-            and (len(t.tables) > 1 or bool(t.broken)))
+            and (len(t.tables) > 1 or bool(t.broken)) and not play_day.independent(t))
 
 
 def break_due(t: Tournament) -> int | None:
-    if t.final_table is not None or len(t.tables) < 2:
+    if t.final_table is not None or len(t.tables) < 2 or play_day.independent(t):
         return None
     if t.seated() > (len(t.tables) - 1) * t.settings.players_per_table:
         return None  # the other tables cannot seat any table's players yet

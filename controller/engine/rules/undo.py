@@ -78,6 +78,12 @@ def target_of(t: Tournament, c: cmd.Undo) -> int:
 def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
     target = target_of(t, c)
     later = dependents(t, target)
+    by_itself = [g for g in later if not history.is_command(history.group(t, g))]
+    if by_itself:  # what the engine did by itself is never undone on its own
+        what = history.command(t, target).text
+        done = "; ".join(f"#{g} {history.command(t, g).text}" for g in by_itself)
+        raise Rejected(f"cannot undo the {what} (event {target}): the floor has since "
+                       f"acted on it by itself ({done}), which cannot be taken back")
     if later:
         what = history.command(t, target).text
         steps = "; ".join(f"#{g} {history.command(t, g).text}" for g in later)
