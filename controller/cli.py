@@ -181,6 +181,10 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
             a["stack"] = args.stack
         if args.by:
             a["by"] = args.by
+        if args.same_hand:
+            a["same_hand"] = True
+        if args.confirm:
+            a["confirm"] = True
         return "bust", a
     if v in ("rebuy", "reentry", "seated"):
         return v, {"player": " ".join(args.name)}
@@ -354,6 +358,11 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("who", nargs="+")
     d.add_argument("--stack", type=int, help="chips at the start of the hand (000 9.5)")
     d.add_argument("--by", help="who knocked the player out")
+    d.add_argument("--same-hand", action="store_true",
+                   help="out in the same hand as the table's bust before (000 9.5); "
+                   "otherwise a new hand")
+    d.add_argument("--confirm", action="store_true",
+                   help="the player on that seat is still on the way to it, and is out")
     d = director("undo", "undo the last command (or --event N, or --table N: its last press)")
     d.add_argument("--event", type=int)
     d.add_argument("--table", type=int, help="the last press of this table (its undo button)")

@@ -408,7 +408,8 @@ def describe(t: Tournament, events: list[Event]) -> str:
         elif typ == "seats_drawn":
             parts.append(f"seats drawn: {len(t.tables)} tables")
         elif typ == "hand_done":
-            parts.append(f"table {e['table']}: hand done")
+            parts.append(f"table {e['table']}: hand done"
+                         + (" (the missed one, caught up)" if e.get("missed") else ""))
         elif typ == "time_call":
             parts.append(f"table {e['table']}: time call {e['op']}")
         elif typ == "undo":
