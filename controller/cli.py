@@ -98,7 +98,11 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.players < 2:
         print("floorman simulate: --players must be at least 2", file=sys.stderr)
         return 2
-    sim = simulate(settings, args.players, args.seed, store=args.store or ":memory:")
+    if not 0.0 <= args.forgetful <= 1.0:
+        print("floorman simulate: --forgetful must be a share from 0 to 1", file=sys.stderr)
+        return 2
+    sim = simulate(settings, args.players, args.seed, store=args.store or ":memory:",
+                   forgetful=args.forgetful)
     if args.json:
         json.dump(sim.as_json(), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -107,9 +111,12 @@ def _simulate(args: argparse.Namespace) -> int:
     print(f"{s['name']}: {s['players']} players, {s['entries']} entries — "
           f"champion {s['champion']}")
     width = max(len(k) for k in s)
-    for key in ("hands", "moves", "balancing_moves", "tables_broken", "final_table",
-                "hand_for_hand_hands", "rebuys", "reentries", "time_calls", "levels_reached",
-                "events"):
+    keys = ("hands", "moves", "balancing_moves", "tables_broken", "final_table",
+            "hand_for_hand_hands", "rebuys", "reentries", "time_calls", "levels_reached",
+            "events")
+    if args.forgetful:
+        keys += ("hands_done_forgotten", "hands_done_caught_up")
+    for key in keys:
         print(f"  {key.replace('_', ' '):<{width}}  {s[key]}")
     print()
     rows = sim.results[: args.top] if args.top else sim.results
@@ -458,6 +465,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="one JSON object: summary, results, "
                    "moves, events")
     s.add_argument("--store", help="keep the event log in this SQLite file")
+    s.add_argument("--forgetful", type=float, default=0.0, metavar="SHARE",
+                   help="dealers forget \"hand done\" after this share of hands (0.3: 30 %%)")
     s.add_argument("--top", type=int, default=0, help="print only the first N results")
     s.set_defaults(func=_simulate)
     return p
