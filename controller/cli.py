@@ -111,9 +111,9 @@ def _simulate(args: argparse.Namespace) -> int:
     print(f"{s['name']}: {s['players']} players, {s['entries']} entries — "
           f"champion {s['champion']}")
     width = max(len(k) for k in s)
-    keys = ("hands", "moves", "balancing_moves", "tables_broken", "final_table",
-            "hand_for_hand_hands", "rebuys", "reentries", "time_calls", "levels_reached",
-            "events")
+    keys: tuple[str, ...] = (
+        "hands", "moves", "balancing_moves", "tables_broken", "final_table",
+        "hand_for_hand_hands", "rebuys", "reentries", "time_calls", "levels_reached", "events")
     if args.forgetful:
         keys += ("hands_done_forgotten", "hands_done_caught_up")
     for key in keys:
