@@ -120,3 +120,15 @@ def test_a_once_per_hand_time_press_names_its_seat_001_1_VI():
     assert press(svc, 1, "t1", "time", seat=seat)["ok"]
     assert svc.tournament.tables[1].time_call is not None
     assert svc.tournament.tables[1].time_call.seat == seat
+
+
+def test_the_cli_bust_says_same_hand_and_confirm():
+    """`floorman bust 2 6 --same-hand --confirm` sends both answers (000 9.5, issue 10.2)."""
+    from controller.cli import _director_command, build_parser
+
+    args = build_parser().parse_args(["bust", "2", "6", "--stack", "900", "--same-hand",
+                                      "--confirm"])
+    assert _director_command(args) == ("bust", {"table": 2, "seat": 6, "stack": 900,
+                                                "same_hand": True, "confirm": True})
+    args = build_parser().parse_args(["bust", "Anna", "Schmidt"])
+    assert _director_command(args) == ("bust", {"player": "Anna Schmidt"})
