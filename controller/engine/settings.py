@@ -323,6 +323,7 @@ class TournamentSettings:
     players_per_table: Annotated[Int, Field(ge=2, validate_default=True), _rule(_seated)] = 9
     final_table_size: Annotated[Int, Field(ge=2), _rule(_at_most_seats)] = 9
     heads_up_halves_level: Flag = False
+    hand_done_reminder_minutes: Annotated[int, Strict(), Field(ge=0, le=120)] = 5
     time_call: TimeCall = field(default_factory=TimeCall)
     balancing: Balancing = field(default_factory=Balancing)
     hand_for_hand: HandForHand = field(default_factory=HandForHand)
@@ -331,7 +332,6 @@ class TournamentSettings:
     points: Points = field(default_factory=Points)
     broker: BrokerSettings = field(default_factory=BrokerSettings)
     chip_race: ChipRace = field(default_factory=ChipRace)
-    hand_done_reminder_minutes: Annotated[int, Strict(), Field(ge=0, le=120)] = 5
 
 
 def _start_stack(stack: int, info: ValidationInfo) -> None:

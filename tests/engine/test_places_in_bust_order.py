@@ -362,3 +362,17 @@ def test_the_pokerlounge_preset_says_once_per_hand_001_1_VI():
     root = Path(__file__).resolve().parents[2] / "config" / "tournaments"
     assert load_tournament(root / "pokerlounge-freezeout.yaml").time_call.once_per_hand
     assert not load_tournament(root / "sample.yaml").time_call.once_per_hand
+
+
+def test_the_new_settings_are_checked_in_the_tournament_file():
+    from controller.config import ConfigError, load_tournament_text
+
+    base = ("name: X\nstart_stack: 1000\nstructure:\n  - {minutes: 10, blinds: 25/50}\n")
+    s = load_tournament_text(base + "hand_done_reminder_minutes: 8\n"
+                             "time_call: {seconds: 30, countdown: 0, once_per_hand: true}\n")
+    assert s.hand_done_reminder_minutes == 8 and s.time_call.once_per_hand
+    for bad, key in (("hand_done_reminder_minutes: -1\n", "hand_done_reminder_minutes"),
+                     ("time_call: {once_per_hand: 'yes'}\n", "time_call.once_per_hand")):
+        with pytest.raises(ConfigError) as info:
+            load_tournament_text(base + bad)
+        assert key in str(info.value)
