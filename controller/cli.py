@@ -98,8 +98,12 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.players < 2:
         print("floorman simulate: --players must be at least 2", file=sys.stderr)
         return 2
+    if not 0.0 <= args.forgetful <= 1.0:
+        print("floorman simulate: --forgetful must be a share from 0 to 1", file=sys.stderr)
+        return 2
     try:
-        sim = simulate(settings, args.players, args.seed, store=args.store or ":memory:")
+        sim = simulate(settings, args.players, args.seed, store=args.store or ":memory:",
+                       forgetful=args.forgetful)
     except ValueError as exc:  # a field the rules refuse (a qualifier of 27, 001 §2 III)
         print(f"floorman simulate: {exc}", file=sys.stderr)
         return 1
@@ -111,9 +115,12 @@ def _simulate(args: argparse.Namespace) -> int:
     print(f"{s['name']}: {s['players']} players, {s['entries']} entries — "
           f"champion {s['champion']}")
     width = max(len(k) for k in s)
-    for key in ("hands", "moves", "balancing_moves", "tables_broken", "final_table",
-                "hand_for_hand_hands", "rebuys", "reentries", "time_calls", "levels_reached",
-                "events"):
+    keys: tuple[str, ...] = (
+        "hands", "moves", "balancing_moves", "tables_broken", "final_table",
+        "hand_for_hand_hands", "rebuys", "reentries", "time_calls", "levels_reached", "events")
+    if args.forgetful:
+        keys += ("hands_done_forgotten", "hands_done_caught_up")
+    for key in keys:
         print(f"  {key.replace('_', ' '):<{width}}  {s[key]}")
     print()
     rows = sim.results[: args.top] if args.top else sim.results
@@ -249,6 +256,10 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
             a["stack"] = args.stack
         if args.by:
             a["by"] = args.by
+        if args.same_hand:
+            a["same_hand"] = True
+        if args.confirm:
+            a["confirm"] = True
         return "bust", a
     if v == "rename":
         return "rename", {"player": _player(args.name), "name": " ".join(args.to)}
@@ -472,6 +483,11 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("who", nargs="+")
     d.add_argument("--stack", type=int, help="chips at the start of the hand (000 9.5)")
     d.add_argument("--by", help="who knocked the player out")
+    d.add_argument("--same-hand", action="store_true",
+                   help="out in the same hand as the table's bust before (000 9.5); "
+                   "otherwise a new hand")
+    d.add_argument("--confirm", action="store_true",
+                   help="the player on that seat is still on the way to it, and is out")
     d = director("undo", "undo the last command (or --event N, or --table N: its last press)")
     d.add_argument("--event", type=int)
     d.add_argument("--table", type=int, help="the last press of this table (its undo button)")
@@ -570,6 +586,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="one JSON object: summary, results, "
                    "moves, events")
     s.add_argument("--store", help="keep the event log in this SQLite file")
+    s.add_argument("--forgetful", type=float, default=0.0, metavar="SHARE",
+                   help="dealers forget \"hand done\" after this share of hands (0.3: 30 %%)")
     s.add_argument("--top", type=int, default=0, help="print only the first N results")
     s.set_defaults(func=_simulate)
     return p

@@ -182,6 +182,10 @@ class TablePress(_Envelope):
     stack: Annotated[int | None, Field(ge=0, le=10**12,
                                        description="a whole number from 0 to 1000000000000")
                      ] = None
+    #: a bust: out in the same hand as the table's bust before (000 9.5)
+    same_hand: Annotated[bool | None, Field(description="true or false")] = None
+    #: a bust: the player on that seat is still on the way to it, and is out all the same
+    confirm: Annotated[bool | None, Field(description="true or false")] = None
 
 
 class DirectorCommand(_Envelope):
@@ -254,6 +258,9 @@ def parse_table_command(payload: bytes | str, table: str | None) -> dict[str, An
     assert isinstance(press, TablePress)
     if press.action == "bust" and press.seat is None:
         raise ProtocolError("'seat' must be a whole number from 1 to 99, got None")
+    for key in ("same_hand", "confirm"):
+        if press.action != "bust" and getattr(press, key) is not None:
+            raise ProtocolError(f"'{key}' belongs to a bust, not to {press.action!r}")
     return data
 
 
@@ -458,7 +465,9 @@ TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size"
          "notices": [_Enum(("breaks", "final_table", "final_table_next"))],
          "hand_for_hand": {**_HFH, "this_table_done": bool},
          "time_call": ({"started_at": float, "seconds": int, "countdown": int,
-                        "seat": _INT_OR_NULL}, None)}
+                        "seat": _INT_OR_NULL}, None),
+         "hand_busts": [{"player_id": int, "name": str, "seat": _INT_OR_NULL}],
+         "asks_same_hand": bool, "hand_done_due": bool}
 #: a table that is not (or no longer) in play: broken, or merged into the final table
 TABLE_GONE = {"v": _V, "table": int, "in_play": _Enum((False,)), "broken": bool,
               "final_table": _INT_OR_NULL, "moves_out": [_MOVE], "seats": [None]}  # always []

@@ -26,6 +26,7 @@ import paho.mqtt.client as mqtt
 from controller import protocol, views
 from controller.engine import clock as clk
 from controller.engine import history
+from controller.engine.rules import hands
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Event, Tournament
 from controller.floor import Floor, fault_from_env
@@ -61,6 +62,8 @@ class ControllerService:
         self.floor: Floor | None = None
         self.presence: dict[str, dict[str, Any]] = {}
         self._published: dict[str, bytes] = {}
+        #: the tables whose screens show "hand done?" (the tick republishes them on a change)
+        self._hand_done_due: set[int] = set()
         self._republish = threading.Event()
         self._stop = threading.Event()
         self._connected = threading.Event()
@@ -211,12 +214,15 @@ class ControllerService:
         action = data["action"]
         if action == "bust":
             cmd: dict[str, Any] = {"cmd": "bust", "table": table, "seat": data["seat"]}
-            if data.get("stack") is not None:
-                cmd["stack"] = data["stack"]
+            for key in ("stack", "same_hand", "confirm"):
+                if data.get(key) is not None:
+                    cmd[key] = data[key]
         elif action == "hand_done":
             cmd = {"cmd": "hand_done", "table": table}
         elif action == "time":  # the one "time" button: start a call, or cancel the running one
             cmd = {"cmd": "time_call", "table": table, "op": "toggle"}
+            if data.get("seat") is not None:  # whose call it is (001 §1 VI: once per hand)
+                cmd["seat"] = data["seat"]
         elif action in ("time_cancel", "time_expire"):
             cmd = {"cmd": "time_call", "table": table, "op": action.split("_")[1]}
         else:  # undo: the engine finds this table's last press that is not undone yet
@@ -274,8 +280,15 @@ class ControllerService:
         if t.drawn and not t.finished:
             # the engine decides what the time made: levels, ghosts, add-on, expired time calls
             seqs += self.floor.execute({"cmd": "tick"}, now).get("events") or []
-        if seqs:
-            self.publish_state(only=self._touched(seqs))
+        # a table that seems to have forgotten "hand done" is told so without any event
+        t = self.tournament
+        due = {n for n in t.tables if hands.hand_done_due(t, n, now)}
+        only = self._touched(seqs) if seqs else set()
+        if only is not None and due != self._hand_done_due:
+            only = only | {"tables"}
+        if only is None or only:
+            self.publish_state(only=only)
+        self._hand_done_due = due
 
     # ---------------------------------------------------------------- publish
     def _ack(self, reply_to: str, answer: dict[str, Any]) -> None:
@@ -317,7 +330,8 @@ class ControllerService:
             time.sleep(0)  # let paho's network thread send the summary before the tables
             plan, pending = t.plan(), t.pending_moves()  # once, not once per table
             for n in sorted(set(t.tables) | set(t.broken)):
-                yield top.table_state(n), views.table_view(t, n, plan=plan, pending=pending)
+                yield top.table_state(n), views.table_view(t, n, plan=plan, pending=pending,
+                                                           now=now)
         for name, make in rest:
             if only is None or name in only:
                 yield top.state(name), make()

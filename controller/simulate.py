@@ -1,11 +1,16 @@
 """A dry run of a whole tournament through the real engine and event log, without network.
 
 Seeded random dealers play "hands": each table in turn may lose a player
-(sometimes two in one hand, with their starting stacks), may call the clock,
-and reports "hand done". The engine balances, breaks tables, starts
-hand-for-hand on the bubble and forms the final table exactly as it would on
-a Saturday night. A director uses it to try a structure; the tests use it to
-check the rules at scale.
+(sometimes two in one hand, with their starting stacks, and the dealer says
+"same hand"), may call the clock, and reports "hand done". The engine
+balances, breaks tables, starts hand-for-hand on the bubble and forms the
+final table exactly as it would on a Saturday night. A director uses it to try
+a structure; the tests use it to check the rules at scale.
+
+``forgetful``: the share of hands after which the dealer forgets "hand done"
+(000 3.11: where the players deal, they often do). The next bust at that table
+catches it up; during hand-for-hand nobody forgets, the whole room waits for
+the table that has not reported.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ class Simulation:
     results: list[ResultRow]
     hands: int = 0
     rounds: int = 0
+    #: hands after which the dealer forgot "hand done"
+    forgotten: int = 0
     bust_seconds: list[float] = field(default_factory=list)
 
     @property
@@ -55,6 +62,9 @@ class Simulation:
             "players": t.real_players(),
             "entries": t.entries,
             "hands": self.hands,
+            "hands_done_forgotten": self.forgotten,
+            "hands_done_caught_up": sum(1 for e in self.events
+                                        if e["type"] == "hand_done" and e.get("missed")),
             "moves": len(t.moves),
             "balancing_moves": c["moved"],
             "tables_broken": c["table_broken"] + (1 if t.final_table is not None else 0),
@@ -77,15 +87,18 @@ class Simulation:
 
 
 def simulate(settings: TournamentSettings, players: int, seed: int, *,
-             store: str = ":memory:", bust_rate: float = 0.12,
+             store: str = ":memory:", bust_rate: float = 0.12, forgetful: float = 0.0,
              timer: Callable[[], float] = time.perf_counter) -> Simulation:
     """Play a whole tournament of ``players`` with seeded random dealers until one is left.
 
     ``store``: the SQLite event log (``":memory:"`` for a throwaway run).
+    ``forgetful``: share (0-1) of hands whose "hand done" the dealer forgets.
     ``timer`` measures each bust (decision plus durable write) for the benchmark.
     """
     if players < 2:
         raise ValueError("a tournament needs at least two players")
+    if not 0.0 <= forgetful <= 1.0:
+        raise ValueError(f"forgetful must be a share from 0 to 1, got {forgetful}")
     rng = random.Random(seed)
     floor = Floor.open(settings, store, seed=seed)
     t = floor.tournament
@@ -125,8 +138,12 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
             _deal_hand(floor, tab.number, rng, now, sim, timer)
             if floor.tournament.finished:
                 break
-            run({"cmd": "hand_done", "table": number})
             sim.hands += 1
+            # only drawn when asked for, so a run without it stays what it always was
+            if forgetful and not floor.tournament.hfh.on and rng.random() < forgetful:
+                sim.forgotten += 1
+                continue
+            run({"cmd": "hand_done", "table": number})
         if sim.rounds > 200_000:
             raise RuntimeError("simulation did not finish")  # a bug, never a club's night
     t = floor.tournament
@@ -159,7 +176,11 @@ def _deal_hand(floor: Floor, number: int, rng: random.Random, now: float, sim: S
     t = floor.tournament
     tab = t.tables[number]
     if rng.random() < 0.03:
-        floor.execute({"cmd": "time_call", "table": number}, now)
+        # the call names a seat (001 §1 VI: once per player and hand where the preset says)
+        call: dict[str, Any] = {"cmd": "time_call", "table": number}
+        if tab.occupant:
+            call["seat"] = min(tab.occupant)
+        floor.execute(call, now)
         if rng.random() < 0.5:
             floor.execute({"cmd": "time_call", "table": number, "op": "cancel"}, now + 30)
         # otherwise the player takes all the time: the engine expires the call by itself
@@ -169,7 +190,7 @@ def _deal_hand(floor: Floor, number: int, rng: random.Random, now: float, sim: S
     seats = sorted(tab.occupant)
     out = rng.sample(seats, 2 if len(seats) > 3 and rng.random() < 0.1 else 1)
     stacks = [rng.choice([1000, 2000, 2000, 5000]) for _ in out]
-    for seat, stack in zip(out, stacks, strict=True):
+    for i, (seat, stack) in enumerate(zip(out, stacks, strict=True)):
         t = floor.tournament
         now_at = t.tables.get(number)
         if now_at is None or seat not in now_at.occupant or t.finished:
@@ -179,8 +200,10 @@ def _deal_hand(floor: Floor, number: int, rng: random.Random, now: float, sim: S
         others = [p for s, p in tab.occupant.items() if s != seat and not t.players[p].ghost]
         by = rng.choice(others) if others else None
         start = timer()
+        # the second of two is out in the same hand, and the dealer says so; a player who
+        # moved here and has not been marked seated is confirmed (the dealer saw the bust)
         answer = floor.execute({"cmd": "bust", "table": number, "seat": seat, "stack": stack,
-                                "by": by}, now)
+                                "by": by, "same_hand": i > 0, "confirm": True}, now)
         sim.bust_seconds.append(timer() - start)
         if not answer["ok"]:
             continue

@@ -12,6 +12,7 @@ from typing import Any
 
 from controller.engine import clock as clk
 from controller.engine.points import public_name
+from controller.engine.rules import busts, hands
 from controller.engine.settings import Level
 from controller.engine.tournament import Tournament
 
@@ -114,12 +115,13 @@ def summary_view(t: Tournament) -> dict[str, Any]:
 
 
 def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None,
-               pending: list[Any] | None = None) -> dict[str, Any]:
+               pending: list[Any] | None = None, now: float | None = None) -> dict[str, Any]:
     """One table: seats and names, button and blinds, moves in and out, notices.
 
     ``plan`` (:meth:`Tournament.plan`) and ``pending`` (:meth:`Tournament.pending_moves`)
     may be passed in when every table is drawn at once: both cost time in the number of
     tables, so computing them per table made a publish quadratic in the tables.
+    ``now`` (controller time, s) decides ``hand_done_due``; without it that is false.
     """
     tab = t.tables.get(number)
     pending = t.pending_moves() if pending is None else pending
@@ -140,6 +142,7 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
     elif plan["final_table_due"]:
         notices.append("final_table_next")
     tc = tab.time_call
+    busts_here = busts.hand_busts(t, tab)
     return {
         "v": SCHEMA,
         "table": number,
@@ -164,6 +167,12 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
         "time_call": None if tc is None else {
             "started_at": tc.started_at, "seconds": tc.seconds, "countdown": tc.countdown,
             "seat": tc.seat},
+        # the busts of the hand in play here; a bust now asks "same hand?" (000 9.5)
+        "hand_busts": [{"player_id": b.player, "name": _name(t, b.player), "seat": b.seat}
+                       for b in busts_here],
+        "asks_same_hand": busts.asks_same_hand(t, tab),
+        # no "hand done" for a while: the table seems to have forgotten it
+        "hand_done_due": now is not None and hands.hand_done_due(t, number, now),
     }
 
 

@@ -79,6 +79,17 @@ TEXTS: dict[str, tuple[str, str]] = {
     # a short tap on a hold button
     "hold_bust": ("Hold to bust", "Zum Ausscheiden halten"),
     "hold_undo": ("Hold to undo", "Zum Rückgängigmachen halten"),
+    # a bust held back for an answer (kiosk.buttons): the same hand as the bust before?
+    "ask_same_hand": ("Seat {seat}: same hand as {names}? Hold Bust = yes · Hand done = new hand",
+                      "Platz {seat}: dieselbe Hand wie {names}? Bust halten = ja · "
+                      "Hand fertig = neue Hand"),
+    "ask_incoming": ("Seat {seat}: {name} is on the way from table {table}, seat {from_seat}. "
+                     "Out all the same? Hold Bust again",
+                     "Platz {seat}: {name} kommt erst von Tisch {table}, Platz {from_seat}. "
+                     "Trotzdem ausgeschieden? Bust nochmals halten"),
+    "bust_dropped": ("Bust not sent", "Bust nicht gesendet"),
+    "hand_done_due": ("No hand done for a while: press Hand done after every hand",
+                      "Lange kein Hand fertig: nach jeder Hand Hand fertig drücken"),
 }
 
 
@@ -165,6 +176,8 @@ class KioskApp:
         self._cue_due = math.inf
         self._pending: dict[str, Outcome] = {}  # our presses without an answer
         self._last_cid: str | None = None
+        self._question: Feedback | None = None  # stays on the screen while it is open
+        self._hand_done_due = False
 
         self.link = Link(broker or Broker.from_env(None, None, config.broker), table=table,
                          notify=self._notify)
@@ -345,6 +358,12 @@ class KioskApp:
                 self._language()
             if self.controls is not None and data == f"table/{self.table}":
                 self.controls.update_table(value)
+                due = bool(value.get("hand_done_due"))
+                if due and not self._hand_done_due and self.controls.question is None:
+                    # the controller's reminder: this table seems to have forgotten it
+                    self._feedback(Feedback("info", text("hand_done_due", self.language),
+                                            self.clock()))
+                self._hand_done_due = due
         elif kind == "synced":
             if "clock" not in self.state and "clock" in self.link.state:
                 self.state["clock"] = self.link.state["clock"]
@@ -389,6 +408,9 @@ class KioskApp:
                 self._last_cid = out.cid
             elif out.kind == "info":
                 self._feedback(Feedback("info", text(out.message, lang), now))
+            elif out.kind == "question":
+                self._question = Feedback("info", text(out.message, lang, **out.values), now)
+                self._feedback(self._question)
 
     def _label(self, out: Outcome) -> str:
         if out.action == "bust":
@@ -447,6 +469,9 @@ class KioskApp:
             v.online = online
             self._dirty = True
         if self.controls is not None:
+            if self.controls.question is not None and self.view.feedback is self._question \
+                    and self._question is not None and now - self._question.since > 2.0:
+                self._question.since = now  # an open question stays on the status line
             hold = self.controls.progress(now)
             if hold != v.hold:
                 v.hold = hold

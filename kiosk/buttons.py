@@ -13,7 +13,13 @@ Three layers, so the logic can be tested without hardware or time passing:
   seconds; a tap fires nothing). Every decision uses the edges' own timestamps,
   so a main loop that was late still measures holds correctly.
 - :class:`TableControls` is the table's dealer: seat selection over the
-  occupied seats and the presses sent to the controller.
+  occupied seats and the presses sent to the controller. A bust that needs an
+  answer first is held back as a question (:attr:`TableControls.question`):
+  "same hand?" when the table's hand already had a bust (the table state's
+  ``asks_same_hand``; hold Bust: yes, tap Hand done: no, a new hand), or "out
+  all the same?" when the seat's player is still on the way to it (``incoming``;
+  hold Bust again). Any other button, a seat change or :data:`QUESTION_SECONDS`
+  without an answer drop the bust: nothing is sent.
 
 gpiozero's ``bounce_time`` is not used: its MockFactory does not simulate it,
 and it drops the release of a tap shorter than the bounce time. Each pin is a
@@ -30,7 +36,7 @@ import math
 import time
 import warnings
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.config import ACTIONS, HOLD_ACTIONS, ButtonConfig
@@ -41,6 +47,9 @@ __all__ = ["ACTIONS", "HOLD_ACTIONS", "ButtonBox", "Inputs", "Outcome", "TableCo
            "occupied_seats", "step_seat"]
 
 Edge = Callable[[str, bool, float], None]
+
+#: how long a question about a bust waits for the dealer's answer (s)
+QUESTION_SECONDS = 20.0
 
 
 # --------------------------------------------------------------------------- debounce + hold
@@ -219,10 +228,13 @@ class Outcome:
     """What an action did: ``sent`` a press (``cid``), ``selected`` a seat, or an ``info``."""
 
     action: str
-    kind: str  #: "sent", "selected", "info"
+    kind: str  #: "sent", "selected", "info", "question"
     seat: int | None = None
     cid: str | None = None
-    message: str = ""  #: for "info": a key of kiosk.app's texts ("no_seat", "no_players")
+    #: for "info" and "question": a key of kiosk.app's texts ("no_seat", "ask_same_hand")
+    message: str = ""
+    #: the values the message's text names ({names}, {table} …)
+    values: dict[str, Any] = field(default_factory=dict)
 
 
 class TableControls:
@@ -248,12 +260,20 @@ class TableControls:
         self.table: dict[str, Any] | None = None
         self.selected: int | None = None
         self._selected_player: Any = None
+        #: the question a held-back bust waits on: "same_hand", "incoming" or None
+        self.question: str | None = None
+        self._bust: dict[str, Any] = {}  #: the held-back bust: seat, player, the answers
+        self._asked_at = 0.0
+        self._now = 0.0  #: time of the edge or advance being handled
 
     # -- state
     def update_table(self, table_state: dict[str, Any] | None) -> bool:
         """A new ``table/N`` payload; clears the selection when its player left the seat
         (a bust must never hit whoever sits down there next). True if the selection changed."""
         self.table = table_state
+        if self.question is not None and self._occupant(self._bust["seat"]) \
+                != self._bust["player"]:
+            self._drop()  # the player left the seat: the bust must not hit the next one
         if self.selected is None:
             return False
         if self._occupant(self.selected) != self._selected_player \
@@ -275,16 +295,22 @@ class TableControls:
 
     # -- input
     def edge(self, name: str, pressed: bool, at: float) -> list[Outcome]:
-        return self._run(self.inputs.edge(name, pressed, at))
+        self._now = at
+        return self._expire(at) + self._run(self.inputs.edge(name, pressed, at))
 
     def advance(self, now: float) -> list[Outcome]:
-        return self._run(self.inputs.advance(now))
+        self._now = now
+        return self._expire(now) + self._run(self.inputs.advance(now))
 
     def progress(self, now: float) -> tuple[str, float] | None:
         return self.inputs.progress(now)
 
     def next_due(self) -> float | None:
-        return self.inputs.next_due()
+        due = self.inputs.next_due()
+        if self.question is not None:
+            end = self._asked_at + QUESTION_SECONDS
+            due = end if due is None else min(due, end)
+        return due
 
     def _run(self, actions: list[str]) -> list[Outcome]:
         out = [self.do(a) for a in actions]
@@ -296,6 +322,8 @@ class TableControls:
 
     def do(self, action: str) -> Outcome:
         """Carry out a confirmed action (a tap of a tap button, a completed hold)."""
+        if self.question is not None:
+            return self._answer(action)
         if action in ("seat_next", "seat_prev"):
             seats = occupied_seats(self.table)
             if not seats:
@@ -305,8 +333,68 @@ class TableControls:
         if action == "bust":
             if self.selected is None:
                 return Outcome(action, "info", message="no_seat")
-            seat = self.selected
-            return Outcome(action, "sent", seat=seat, cid=self.send("bust", seat=seat))
+            self._bust = {"seat": self.selected, "player": self._selected_player}
+            return self._ask_or_send()
         if action not in ("time", "hand_done", "undo"):
             raise ValueError(f"unknown action {action!r}")
+        if action == "time" and self.selected is not None and not (self.table or {}).get(
+                "time_call"):
+            # whose call it is (001 §1 VI: once per player and hand where the preset says)
+            return Outcome(action, "sent", cid=self.send(action, seat=self.selected))
         return Outcome(action, "sent", cid=self.send(action))
+
+    # -- a bust that needs an answer first
+    def _ask_or_send(self) -> Outcome:
+        b = self._bust
+        seat = b["seat"]
+        move = self._incoming(seat)
+        if move is not None and "confirm" not in b:
+            src = move.get("from") or {}
+            return self._ask("incoming", seat, name=move.get("player", "?"),
+                             table=src.get("table", "?"), from_seat=src.get("seat", "?"))
+        busts = (self.table or {}).get("hand_busts") or []
+        # an empty seat is not asked about: the controller answers why (the seat is empty)
+        if (self.table or {}).get("asks_same_hand") and busts and "same_hand" not in b \
+                and self._occupant(seat) is not None:
+            names = ", ".join(f"{x.get('name', '?')} ({x.get('seat', '?')})" for x in busts)
+            return self._ask("same_hand", seat, names=names)
+        fields = {k: b[k] for k in ("same_hand", "confirm") if k in b}
+        self._drop()
+        return Outcome("bust", "sent", seat=seat, cid=self.send("bust", seat=seat, **fields))
+
+    def _ask(self, question: str, seat: int, **values: Any) -> Outcome:
+        self.question = question
+        self._asked_at = self._now
+        return Outcome("bust", "question", seat=seat, message=f"ask_{question}",
+                       values={"seat": seat, **values})
+
+    def _answer(self, action: str) -> Outcome:
+        """Hold Bust: yes (same hand / out all the same); tap Hand done: a new hand."""
+        if self.question == "same_hand" and action in ("bust", "hand_done"):
+            self._bust["same_hand"] = action == "bust"
+        elif self.question == "incoming" and action == "bust":
+            self._bust["confirm"] = True
+        else:
+            self._drop()
+            return Outcome(action, "info", message="bust_dropped")
+        self.question = None
+        return self._ask_or_send()
+
+    def _expire(self, now: float) -> list[Outcome]:
+        if self.question is None or now < self._asked_at + QUESTION_SECONDS:
+            return []
+        self._drop()
+        return [Outcome("bust", "info", message="bust_dropped")]
+
+    def _drop(self) -> None:
+        self.question = None
+        self._bust = {}
+
+    def _incoming(self, seat: int) -> dict[str, Any] | None:
+        """The pending move that brings the seat's player here, if the player is on the way."""
+        tab = self.table or {}
+        here = next((s for s in tab.get("seats", ()) if s.get("seat") == seat), None)
+        if not here or not here.get("incoming"):
+            return None
+        return next((m for m in tab.get("moves_in", ())
+                     if (m.get("to") or {}).get("seat") == seat), {})

@@ -97,6 +97,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "countdown": ("COUNTDOWN", "COUNTDOWN"),
     "time_up": ("TIME IS UP", "ZEIT ABGELAUFEN"),
     "to_act": ("player to act", "Spieler am Zug"),
+    # places (issue 10): the table's state says "hand_done_due" / "hand_busts"
+    "hand_done_due": ("Hand done?", "Hand fertig?"),
+    "out_this_hand": ("Out this hand", "Raus in dieser Hand"),
     # end of the day
     "hands_left": ("Hands left: {n}", "Noch {n} Hände"),
     "last_hand": ("Last hand of the day", "Letzte Hand des Tages"),

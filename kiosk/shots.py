@@ -23,6 +23,7 @@ from typing import Any
 
 from controller import resources, views
 from controller.config import load_tournament
+from controller.engine.rules import busts
 from controller.engine.tournament import Tournament
 from kiosk.view import Feedback, FeedbackKind, Role, ScreenView
 
@@ -69,7 +70,10 @@ class Game:
             tab = max(self.t.tables.values(), key=lambda x: (x.count(), x.number))
             seat = max(s for s, pid in tab.occupant.items()
                        if not self.t.players[pid].ghost)
-            self.do("bust", at=self.now + step, table=tab.number, seat=seat)
+            # one hand at that table, as the pictures were made (the table says so); a player
+            # who just moved there is out all the same
+            self.do("bust", at=self.now + step, table=tab.number, seat=seat, confirm=True,
+                    same_hand=busts.asks_same_hand(self.t, tab))
 
     def state(self, now: float) -> dict[str, dict[str, Any]]:
         t = self.t
@@ -188,7 +192,7 @@ def _balancing() -> Game:
     g = Game()
     g.start()
     for seat in (9, 8, 7):  # table 2 goes down to 6: tables 1 and 3 give a player each
-        g.do("bust", at=g.now + 30.0, table=2, seat=seat)
+        g.do("bust", at=g.now + 30.0, table=2, seat=seat, same_hand=seat < 9)
     g.do("hand_done", table=3)
     g.do("hand_done", table=1)
     return g

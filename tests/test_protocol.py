@@ -102,7 +102,10 @@ def table(**fields: Any) -> bytes:
 @pytest.mark.parametrize("action,fields", [
     ("bust", {"seat": 4}), ("bust", {"seat": 4, "stack": 2500}),
     ("bust", {"seat": 4, "stack": None}),
-    ("time", {}), ("time_cancel", {}), ("time_expire", {}), ("hand_done", {}), ("undo", {}),
+    ("bust", {"seat": 4, "same_hand": True}), ("bust", {"seat": 4, "confirm": True}),
+    ("bust", {"seat": 4, "stack": 900, "same_hand": False, "confirm": False}),
+    ("time", {}), ("time", {"seat": 3}), ("time_cancel", {}), ("time_expire", {}),
+    ("hand_done", {}), ("undo", {}),
 ])
 def test_every_table_action_is_accepted(action, fields):
     data = parse("table", table(action=action, **fields), "3")
@@ -126,6 +129,10 @@ def test_a_bad_table_in_the_topic_is_rejected(key):
     ({"action": "bust", "seat": 4, "stack": -1}, "'stack' must be a whole number"),
     ({"action": "bust", "seat": 4, "stack": False}, "'stack'"),
     ({"action": "undo", "seat": 4, "why": 1}, "unknown field(s) why"),
+    ({"action": "bust", "seat": 4, "same_hand": "yes"}, "'same_hand' must be true or false"),
+    ({"action": "bust", "seat": 4, "confirm": 1}, "'confirm' must be true or false"),
+    ({"action": "hand_done", "same_hand": True}, "'same_hand' belongs to a bust"),
+    ({"action": "time", "confirm": True}, "'confirm' belongs to a bust"),
     ({"action": "undo", "id": "a b"}, "'id' must be"),
 ])
 def test_malformed_table_commands_are_rejected(fields, words):

@@ -186,7 +186,8 @@ def test_every_payload_of_a_tournament_fits_the_schemas(file: str):
     _check_state(svc, "drawn, not started")
     assert director("start")["ok"]
     clock[0] += 30
-    assert press(1, "time")["ok"]
+    # the call names the selected seat (001 §1 VI: once per player and hand, Pokerlounge)
+    assert press(1, "time", seat=min(svc.tournament.tables[1].occupant))["ok"]
     _check_state(svc, "running, a time call")
     for cmd in ("status", "results", "moves", "players"):
         assert director(cmd)["ok"]

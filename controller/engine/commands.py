@@ -209,13 +209,18 @@ class HandsLeft(Command):
 # ------------------------------------------------------------------- busts
 class Bust(Command):
     summary: ClassVar[str] = ("an elimination by `table`+`seat` or `player`; `stack` ranks two "
-                              "busts of one hand (000 9.5); `by` credits the knock-out")
+                              "busts of one hand (000 9.5); `by` credits the knock-out; "
+                              "`same_hand`: out in the same hand as the table's bust before "
+                              "(otherwise a new hand: a missed hand done is caught up); "
+                              "`confirm`: bust by seat a player still on the way to it")
     cmd: Literal["bust"] = "bust"
     table: TableNo | None = None
     seat: SeatNo | None = None
     player: PlayerRef | None = None
     stack: Chips | None = None
     by: PlayerRef | None = None
+    same_hand: bool = False
+    confirm: bool = False
 
 
 # ----------------------------------------------------------- hand-for-hand

@@ -120,8 +120,12 @@ class StructureChanged(Event):
 
 
 class HandDone(Event):
+    """``missed``: the table forgot to press "hand done"; a bust in its next hand caught it up."""
+
     type: Literal["hand_done"] = "hand_done"
     table: int
+    missed: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("missed",)
 
 
 class Moved(Event):

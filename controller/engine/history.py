@@ -157,7 +157,10 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
         tables = len({row[1] for row in e["seats"]})
         return Phrase("seats_drawn", {"tables": tables}, f"seats drawn: {tables} tables")
     if typ == "hand_done":
-        return Phrase("hand_done", {"table": e["table"]}, f"table {e['table']}: hand done")
+        missed = bool(e.get("missed"))  # a bust caught up the hand done nobody pressed
+        return Phrase("hand_done", {"table": e["table"], "missed": missed},
+                      f"table {e['table']}: hand done"
+                      + (" (the missed one, caught up)" if missed else ""))
     if typ == "hands_left":
         return Phrase("hands_left", {"count": e["count"]}, f"{e['count']} more hands a table")
     if typ == "time_call":

@@ -15,12 +15,14 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Bust:
-    """One elimination. ``stack``: chips at the start of the hand (director-supplied)."""
+    """One elimination. ``stack``: chips at the start of the hand (director-supplied);
+    ``seat``: where the player sat (the table screen names the hand's busts)."""
 
     player: int
     table: int | None
     stack: int | None
     order: int
+    seat: int | None = None
 
 
 def _by_stack(busts: Sequence[Bust]) -> list[tuple[int, int]]:

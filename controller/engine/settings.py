@@ -126,13 +126,15 @@ class TimeCall:
 
     000 9.5 / 004 5: 60 s + 10 s. 001 §1 VI: one 30 s extension, no countdown.
     002 turbo: 30 s + 5 s. 003 35: 30 s. ``red_seconds`` is how many final
-    seconds the screens mark in red.
+    seconds the screens mark in red. ``once_per_hand``: a player gets the call
+    once per hand ("einmalig", 001 §1 VI); the call then names its seat.
     """
 
     __pydantic_config__ = _CONFIG
     seconds: Positive = 60
     countdown: Count = 10
     red_seconds: Annotated[Count, _rule(_red_seconds)] = 10
+    once_per_hand: Flag = False
 
 
 def _red_seconds(value: int, info: ValidationInfo) -> None:
@@ -346,6 +348,8 @@ class TournamentSettings:
     ``players_per_table``: how many play at a table (9; ``6`` for 6-max, 000 4.3).
     ``final_table_size``: players at the final table (000 4.3: 9, cup 10;
     002: "mode + 1", resolved to a number by the loader).
+    ``hand_done_reminder_minutes``: a table whose clock has run this many minutes
+    (in playing levels) without "hand done" is shown a reminder (default 5; 0: never).
     """
 
     __pydantic_config__ = _CONFIG
@@ -358,6 +362,7 @@ class TournamentSettings:
     players_per_table: Annotated[Int, Field(ge=2, validate_default=True), _rule(_seated)] = 9
     final_table_size: Annotated[Int, Field(ge=2), _rule(_at_most_seats)] = 9
     heads_up_halves_level: Flag = False
+    hand_done_reminder_minutes: Annotated[int, Strict(), Field(ge=0, le=120)] = 5
     time_call: TimeCall = field(default_factory=TimeCall)
     balancing: Balancing = field(default_factory=Balancing)
     hand_for_hand: HandForHand = field(default_factory=HandForHand)

@@ -52,6 +52,8 @@ class Table:
     hands_left: int | None = None
     time_call: TimeCallState | None = None
     final: bool = False
+    #: players who had their time call in the hand in play (001 §1 VI: once per hand)
+    time_called: list[int] = field(default_factory=list)
 
     # -- seats -------------------------------------------------------------
     def clockwise(self, after: int) -> list[int]:

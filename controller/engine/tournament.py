@@ -59,6 +59,8 @@ class Tournament:
         #: after every command, so it must not cost a walk over every table)
         self.seated_count = 0
         self.clock = clk.Clock()
+        #: controller time the clock last began to run (a table's "hand done" reminder)
+        self.clock_since = 0.0
         self.level_announced = 0
         self.groups: list[list[plc.Bust]] = []
         self.group_of: dict[tuple[Any, ...], list[plc.Bust]] = {}
@@ -199,7 +201,10 @@ class Tournament:
         if isinstance(event, ev.Opened):
             self.seed = event.seed
             return
+        was_running = self.clock.running
         FOLDS[event.type](self, event)
+        if self.clock.running and not was_running:
+            self.clock_since = event.at
 
     # ---------------------------------------------------------------- lookups
     def player(self, ref: int | str) -> Player:

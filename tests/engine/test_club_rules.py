@@ -31,7 +31,8 @@ def replay_equal(t: Tournament) -> None:
 def bust_seat(t: Tournament, table: int, now: float, by: int | None = None) -> int:
     seat = sorted(t.tables[table].occupant)[0]
     pid = t.tables[table].occupant[seat]
-    cmd = {"cmd": "bust", "table": table, "seat": seat}
+    # confirm: a player still on the way to the seat is out all the same (10.2)
+    cmd = {"cmd": "bust", "table": table, "seat": seat, "confirm": True}
     if by is not None:
         cmd["by"] = by
     t.execute(cmd, now)

@@ -157,8 +157,10 @@ def step(t: Tournament, action: str, pick: int, now: float, late_no: list[int]) 
             seats = sorted(s for s, p in tab.occupant.items() if not t.players[p].ghost)
             stacks = [(3000, 3000), (1000, 4000), (None, 2000)][pick % 3]
             pids = [tab.occupant[s] for s in seats[:2]]
-            for pid, st_ in zip(pids, stacks, strict=False):
-                t.execute({"cmd": "bust", "player": pid, "stack": st_}, now)
+            for i, (pid, st_) in enumerate(zip(pids, stacks, strict=False)):
+                # the table says the second is out in the same hand
+                t.execute({"cmd": "bust", "player": pid, "stack": st_, "same_hand": i > 0},
+                          now)
         elif action == "hand_done":
             t.execute({"cmd": "hand_done", "table": table}, now)
         elif action == "late":
@@ -244,7 +246,8 @@ def test_a_simulated_run_ends_with_one_winner_at_place_1(players, per, ghosts, s
         r = rng.random()
         if r < 0.45 and tab.occupant:
             seat = rng.choice(sorted(tab.occupant))
-            t.execute({"cmd": "bust", "table": table, "seat": seat,
+            # the dealer confirms the bust of a player who just moved here (issue 10.2)
+            t.execute({"cmd": "bust", "table": table, "seat": seat, "confirm": True,
                        "stack": rng.choice([None, 100, 200])}, now)
         elif r < 0.5:
             t.execute({"cmd": "tick"}, now)

@@ -365,3 +365,33 @@ def test_floorman_kiosk_command_goes_online_and_stops_on_sigterm(broker, prefix,
     finally:
         kiosk.stop()
         probe.close()
+
+
+def test_second_bust_asks_same_hand_on_the_status_line_000_9_5(tournament, make_app,
+                                                               mock_pins):
+    """Issue 10.1 at the table: after a bust with no "hand done" since, the next bust asks
+    "same hand?" on the status line (in the preset's language) and stays there while it is
+    open; Hand done answers "a new hand" and the controller catches the missed one up."""
+    app = make_app(tournament)
+    run_until(app, lambda: "table/1" in app.view.state, 2, "table state")
+    pin = mock_pins.pin(PINS["bust"])
+
+    def hold_bust() -> None:
+        pin.drive_low()
+        steps(app, HOLD + 0.15)
+        pin.drive_high()
+        steps(app, 0.1)
+
+    tap(app, mock_pins, "seat_next")
+    hold_bust()
+    run_until(app, lambda: app.view.state["table/1"].get("asks_same_hand"), 3, "asks")
+    tap(app, mock_pins, "seat_next")
+    hold_bust()
+    assert app.controls.question == "same_hand" and app.link.pending() == 0
+    assert "dieselbe Hand wie" in app.view.feedback.text  # the preset is German
+    steps(app, 6.0)  # longer than an info line lasts: the open question stays
+    assert app.view.feedback.text.startswith("Platz") and app.controls.question
+    tap(app, mock_pins, "hand_done")
+    fb = run_until(app, lambda: app.view.feedback.kind == "accepted" and app.view.feedback, 3,
+                   "the answer")
+    assert "caught up" in fb.text

@@ -287,3 +287,103 @@ def test_the_app_has_words_for_the_short_tap():
     assert text("hold_bust", "en") == "Hold to bust"
     assert text("hold_bust", "de") == "Zum Ausscheiden halten"
     assert text("hold_undo", "en") == "Hold to undo"
+
+
+# ------------------------------------------------ the bust that needs an answer (issue 10)
+ASKS = {**TABLE, "asks_same_hand": True,
+        "hand_busts": [{"player_id": 10, "name": "Dora", "seat": 4}]}
+
+
+def hold(box: Box, action: str) -> None:
+    box.down(action)
+    box.wait(1.6)
+    box.up(action)
+    box.wait(0.2)
+
+
+def asked(box: Box) -> list:
+    return [o for o in box.outcomes if o.kind == "question"]
+
+
+def test_a_second_bust_in_a_hand_asks_same_hand_and_hold_bust_says_yes_000_9_5(box):
+    """The table's hand already had a bust: the dealer is asked, and holding Bust again
+    sends the bust as the same hand (000 9.5: ranked with the other by stacks)."""
+    box.controls.update_table(ASKS)
+    box.tap("seat_next")
+    hold(box, "bust")
+    assert box.sent == []
+    (q,) = asked(box)
+    assert q.message == "ask_same_hand" and q.values["names"] == "Dora (4)"
+    assert box.controls.question == "same_hand"
+    hold(box, "bust")
+    assert box.sent == [("bust", {"seat": 2, "same_hand": True})]
+    assert box.controls.question is None
+
+
+def test_hand_done_answers_a_new_hand(box):
+    """Tap Hand done: not the same hand; the controller catches the missed one up. The
+    tap is the answer, not a hand done of its own."""
+    box.controls.update_table(ASKS)
+    box.tap("seat_next")
+    hold(box, "bust")
+    box.tap("hand_done")
+    assert box.sent == [("bust", {"seat": 2, "same_hand": False})]
+
+
+def test_any_other_button_or_silence_drops_the_bust(box):
+    box.controls.update_table(ASKS)
+    box.tap("seat_next")
+    hold(box, "bust")
+    box.tap("time")
+    assert box.sent == [] and box.controls.question is None
+    assert box.outcomes[-1].message == "bust_dropped"
+    hold(box, "bust")
+    assert box.controls.question == "same_hand"
+    assert box.controls.next_due() is not None
+    box.wait(21)  # QUESTION_SECONDS without an answer
+    assert box.sent == [] and box.controls.question is None
+    assert box.outcomes[-1].message == "bust_dropped"
+
+
+def test_the_question_is_dropped_when_the_player_leaves_the_seat(box):
+    box.controls.update_table(ASKS)
+    box.tap("seat_next")
+    hold(box, "bust")
+    box.controls.update_table({**ASKS, "seats": TABLE["seats"][1:]})  # seat 2 is empty now
+    assert box.controls.question is None
+    hold(box, "bust")
+    assert box.sent == []
+
+
+def test_no_question_without_a_bust_in_the_hand(box):
+    box.controls.update_table({**TABLE, "asks_same_hand": False, "hand_busts": []})
+    box.tap("seat_next")
+    hold(box, "bust")
+    assert box.sent == [("bust", {"seat": 2})] and not asked(box)
+
+
+def test_a_player_on_the_way_is_confirmed_first():
+    """10.2: the seat's player is still on the way: the screen says who and from where,
+    and a second hold confirms; then the same-hand question, if any."""
+    sent: list = []
+    controls = TableControls(ButtonConfig(pins=PINS), lambda a, **f: sent.append((a, f)) or "c")
+    seats = [dict(s) for s in TABLE["seats"]]
+    seats[1]["incoming"] = True
+    controls.update_table({**ASKS, "seats": seats, "moves_in": [
+        {"player": "Ben", "player_id": 12, "from": {"table": 3, "seat": 7},
+         "to": {"table": 1, "seat": 5}}]})
+    controls.select(5)
+    q = controls.do("bust")
+    assert (q.kind, q.message) == ("question", "ask_incoming")
+    assert q.values == {"seat": 5, "name": "Ben", "table": 3, "from_seat": 7}
+    q = controls.do("bust")
+    assert (q.kind, q.message) == ("question", "ask_same_hand")
+    out = controls.do("bust")
+    assert out.kind == "sent" and sent == [("bust", {"seat": 5, "same_hand": True,
+                                                     "confirm": True})]
+
+
+def test_time_names_the_selected_seat_001_1_VI(box):
+    box.tap("seat_next")
+    box.tap("time")
+    assert box.sent == [("time", {"seat": 2})]

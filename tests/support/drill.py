@@ -133,7 +133,7 @@ def expected_state(settings: TournamentSettings, events: list[dict[str, Any]],
     out["clock"] = {k: clock[k] for k in CLOCK_KEYS}
     plan, pending = t.plan(), t.pending_moves()
     for n in sorted(set(t.tables) | set(t.broken)):
-        out[f"table/{n}"] = views.table_view(t, n, plan=plan, pending=pending)
+        out[f"table/{n}"] = views.table_view(t, n, plan=plan, pending=pending, now=now)
     return json.loads(json.dumps(out)), t
 
 

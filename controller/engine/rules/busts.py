@@ -4,6 +4,15 @@ Busts of one hand at one table form a group ranked by the starting stacks
 the director supplies (000 9.5); during hand-for-hand every bust of the same
 hand-for-hand hand is one group (002 b). The places themselves are counted
 by :mod:`controller.engine.places`.
+
+A second bust at a table whose hand already had one is in the same hand only
+when the table says so (``same_hand``). Otherwise it is a new hand: the table
+forgot "hand done" (000 3.11: where the players deal, they often do), so the
+bust first catches that press up (a ``hand_done`` event marked ``missed``,
+button and blinds advance once) and then opens a group of its own. Places
+therefore follow the order of the busts, and a place announced at a bust
+changes only by an explicit correction: a same-hand bust re-ranked by stacks
+(000 9.5), an undo, or a player coming back (rebuy, re-entry).
 """
 
 from __future__ import annotations
@@ -18,7 +27,36 @@ from controller.engine.commands import Rejected
 from controller.engine.rules import seating
 
 if TYPE_CHECKING:
+    from controller.engine.table import Table
     from controller.engine.tournament import Tournament
+
+
+def hand_key(t: Tournament, tab: Table) -> tuple[Any, ...]:
+    """The group a bust at ``tab`` belongs to when it is in the hand in play there.
+
+    The table's own hand, or during hand-for-hand the hand every table plays
+    (002 b) -- also the bubble hand after hand-for-hand ended in it. A table
+    whose hand already had a bust before hand-for-hand began keeps its own
+    group, so the busts of that hand are still ranked by stack (000 9.5).
+    """
+    key: tuple[Any, ...] = ("table", tab.number, tab.hand_id)
+    if tab.hfh_hand is not None and key not in t.group_of:
+        key = ("hfh", tab.hfh_hand)
+    return key
+
+
+def hand_busts(t: Tournament, tab: Table) -> list[plc.Bust]:
+    """The busts at ``tab`` in the hand in play there, in the order they were reported."""
+    return [b for b in t.group_of.get(hand_key(t, tab), ()) if b.table == tab.number]
+
+
+def asks_same_hand(t: Tournament, tab: Table) -> bool:
+    """A bust at ``tab`` now needs the table to say whether it is the hand of the bust before.
+
+    Not during hand-for-hand: a table deals its next hand only when every table
+    finished this one, so a second bust before that is this hand (002 b).
+    """
+    return bool(hand_busts(t, tab)) and not (t.hfh.on and tab.hfh_hand is not None)
 
 
 def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
@@ -38,6 +76,7 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
         if c.seat not in tab.occupant:
             raise Rejected(f"seat {c.seat} at table {c.table} is empty")
         p = t.players[tab.occupant[c.seat]]
+        on_the_way(t, p.id, c.table, c.seat, c.confirm)
     knocker = None
     if c.by is not None:
         k = t.player(c.by)
@@ -48,15 +87,41 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
     tab = t.tables[p.table]
     if t.remaining <= 1 and not p.ghost:
         raise Rejected("only one player is left")
-    # one group per hand: the table's own hand, or during hand-for-hand the hand every
-    # table plays (002 b) -- also the bubble hand after hand-for-hand ended in it. A
-    # table whose hand already had a bust before hand-for-hand began keeps its own
-    # group, so the busts of that hand are still ranked by stack (000 9.5).
-    key: list[Any] = ["table", tab.number, tab.hand_id]
-    if tab.hfh_hand is not None and tuple(key) not in t.group_of:
-        key = ["hfh", tab.hfh_hand]
-    t.emit(ev.Busted, now, player=p.id, table=tab.number, seat=p.seat, stack=c.stack, hand=key,
-           by=knocker)
+    before = hand_busts(t, tab)
+    if c.same_hand and not before:
+        raise Rejected(f"nobody at table {tab.number} is out in this hand yet: "
+                       f"{p.name}'s bust cannot be in the same hand")
+    new_hand = bool(before) and not c.same_hand and asks_same_hand(t, tab)
+    if new_hand and tab.hands_left == 0:
+        raise Rejected(f"table {tab.number} has played its last hand of the day: "
+                       f"{p.name} can only be out in the same hand as "
+                       f"{_names(t, before)} (same_hand)")
+    if new_hand:
+        # the table forgot "hand done" after the hand of the bust before: catch it up,
+        # so button and blinds advance once and this bust opens a group of its own
+        t.emit(ev.HandDone, now, table=tab.number, missed=True)
+    t.emit(ev.Busted, now, player=p.id, table=tab.number, seat=p.seat, stack=c.stack,
+           hand=list(hand_key(t, tab)), by=knocker)
+
+
+def on_the_way(t: Tournament, pid: int, table: int, seat: int, confirm: bool) -> None:
+    """A bust by seat of a player still on the way to it needs ``confirm``.
+
+    The move is decided, the player has not sat down yet (no ``seated``, no hand
+    at the new table): a bust pressed on that seat is most likely meant for
+    somebody else. A player who did sit down and went out is confirmed (or
+    busted by name).
+    """
+    m = t.pending.get(pid)
+    if confirm or m is None or (m.to_table, m.to_seat) != (table, seat):
+        return
+    raise Rejected(f"seat {seat} at table {table} is {m.name}'s, who is on the way from "
+                   f"table {m.from_table} seat {m.from_seat} and has not sat down yet: "
+                   "confirm the bust if that player is out")
+
+
+def _names(t: Tournament, busts: list[plc.Bust]) -> str:
+    return ", ".join(t.players[b.player].name for b in busts)
 
 
 def unbust(t: Tournament, pid: int) -> None:
@@ -90,7 +155,7 @@ def on_busted(t: Tournament, e: ev.Busted) -> None:
         t.group_of[key] = group
         t.groups.append(group)
     t.bust_order += 1
-    group.append(plc.Bust(p.id, e.table, e.stack, t.bust_order))
+    group.append(plc.Bust(p.id, e.table, e.stack, t.bust_order, e.seat))
 
 
 def on_finished(t: Tournament, e: ev.Finished) -> None:

@@ -3,6 +3,12 @@
 At its hand boundary a donor table gives its balancing moves, then button
 and blinds advance (:meth:`controller.engine.table.Table.advance`); moves to
 this table are complete once it played a hand with them.
+
+A "hand done" the table forgot is caught up by the next bust that is not in
+the same hand (:mod:`controller.engine.rules.busts`; ``missed`` in the event):
+it advances button and blinds but gives no balancing moves, because it comes
+in the middle of the next hand, whose big blind is already posted. The table
+screen is told when a table seems to have forgotten it (:func:`hand_done_due`).
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     if not t.hfh.on:
         tab.hfh_hand = None  # the hand-for-hand hand in play here is over
     tab.time_call = None
+    tab.time_called = []
     for m in [m for m in t.pending.values() if m.to_table == tab.number]:
         m.done = True
         del t.pending[m.player]
@@ -61,6 +68,37 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     if t.hands_left is not None and all(x.hands_left == 0 for x in t.tables.values()) \
             and t.clock.running:
         t.clock = clk.pause(t.clock, t.settings.structure, e.at)
+
+
+def hand_done_due(t: Tournament, number: int, now: float) -> bool:
+    """True when table ``number`` seems to have forgotten "hand done".
+
+    The clock has run ``hand_done_reminder_minutes`` (setting, default 5) in a
+    playing level since the table's hand began, since the clock last started or
+    since the break before this level ended. Never during hand-for-hand (the
+    screens show which tables are still playing), before the start, on a paused
+    clock or after the table's last hand of the day. ``now``: controller time (s).
+    """
+    minutes = t.settings.hand_done_reminder_minutes
+    tab = t.tables.get(number)
+    if not minutes or tab is None or not t.drawn or t.finished or t.hfh.on \
+            or tab.hands_left == 0:
+        return False
+    s = t.settings.structure
+    c = clk.at(t.clock, s, now)
+    if not c.running or s[c.level].is_break:
+        return False
+    since = max(_hand_started_at(t, tab.hand_id), t.clock_since)
+    if c.level > 0 and s[c.level - 1].is_break and c.ends_at is not None:
+        length = clk.duration(s, c.level, c.halved)
+        if length is not None:
+            since = max(since, c.ends_at - length)
+    return now - since >= minutes * 60
+
+
+def _hand_started_at(t: Tournament, seq: int) -> float:
+    """Controller time of the event ``seq`` that began a table's hand in play."""
+    return float(t.log[seq - 1]["at"]) if 0 < seq <= len(t.log) else 0.0
 
 
 def on_hands_left(t: Tournament, e: ev.HandsLeft) -> None:

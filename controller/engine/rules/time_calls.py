@@ -3,6 +3,8 @@
 
 The engine ends a call whose time is up by itself, from the time passed in,
 so a replay and a simulation see the same expiry as the controller did.
+Where the preset says ``once_per_hand`` (001 §1 VI "einmalig"), each player
+gets one call per hand: the call names the seat, a second one is refused.
 """
 
 from __future__ import annotations
@@ -31,12 +33,31 @@ def time_call(t: Tournament, c: cmd.TimeCall, now: float) -> None:
             raise Rejected(f"seat must be a seat of table {c.table} (1-{tab.size}), "
                            f"got {c.seat!r}")
         tc = t.settings.time_call
+        if tc.once_per_hand:
+            once_per_hand(t, c.table, c.seat)
         t.emit(ev.TimeCall, now, table=c.table, op="start", seconds=tc.seconds,
                countdown=tc.countdown, seat=c.seat)
     else:
         if tab.time_call is None:
             raise Rejected(f"no time call is running at table {c.table}")
         t.emit(ev.TimeCall, now, table=c.table, op=op)
+
+
+def once_per_hand(t: Tournament, table: int, seat: int | None) -> None:
+    """001 §1 VI: a player may ask for the extra time once ("einmalig") per hand.
+
+    The call must name the seat, so the engine knows whose call it is.
+    """
+    tab = t.tables[table]
+    if seat is None:
+        raise Rejected(f"a time call at table {table} must name the seat: each player "
+                       "has one per hand (001 §1 VI)")
+    pid = tab.occupant.get(seat)
+    if pid is None:
+        raise Rejected(f"seat {seat} at table {table} is empty")
+    if pid in tab.time_called:
+        raise Rejected(f"{t.players[pid].name} (seat {seat}) already had the time call "
+                       "in this hand: once per hand (001 §1 VI)")
 
 
 def ends_at(state: TimeCallState) -> float:
@@ -58,6 +79,9 @@ def on_time_call(t: Tournament, e: ev.TimeCall) -> None:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
     if e.op == "start":
         tab.time_call = TimeCallState(e.at, e.seconds or 0, e.countdown or 0, e.seat)
+        pid = tab.occupant.get(e.seat) if e.seat is not None else None
+        if pid is not None and pid not in tab.time_called:
+            tab.time_called.append(pid)
     else:
         tab.time_call = None
 
