@@ -362,11 +362,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "the log is an empty file (a log with events is never overwritten)")
     k.set_defaults(func=_controller)
 
-    v = sub.add_parser("verify", help="check an event log: every event there, in order, "
+    ver = sub.add_parser("verify", help="check an event log: every event there, in order, "
                        "unchanged (exit 0: OK, 5: the first bad event is named, "
                        "7: no hash chain)")
-    v.add_argument("log", help="the event log (TOURNAMENT.sqlite)")
-    v.set_defaults(func=_verify)
+    ver.add_argument("log", help="the event log (TOURNAMENT.sqlite)")
+    ver.set_defaults(func=_verify)
 
     def director(name: str, help: str) -> argparse.ArgumentParser:
         d = sub.add_parser(name, help=help)
