@@ -99,7 +99,13 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.players < 2:
         print("floorman simulate: --players must be at least 2", file=sys.stderr)
         return 2
-    sim = simulate(settings, args.players, args.seed, store=args.store or ":memory:")
+    from controller.store import StoreError
+
+    try:
+        sim = simulate(settings, args.players, args.seed, store=args.store or ":memory:")
+    except StoreError as exc:
+        print(f"floorman simulate: {exc}", file=sys.stderr)
+        return exc.exit_code
     if args.json:
         json.dump(sim.as_json(), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")

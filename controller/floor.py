@@ -60,8 +60,8 @@ class Floor:
         fresh = spath == ":memory:" or not os.path.exists(spath) or (
             new and os.path.isfile(spath) and os.path.getsize(spath) == 0)
         if new and not fresh:
-            raise NotALog(spath, "exists and is not empty: --new starts a tournament only "
-                          "on a new path or an empty file, it never overwrites a log")
+            raise NotALog(spath, "exists and is not empty: a new tournament starts only on a "
+                          "new path or an empty file, a log is never overwritten")
         if fresh:
             t = Tournament.new(settings, secrets.randbits(48) if seed is None else seed, now)
             return cls(t.settings, EventStore.create(spath, t.log), t)

@@ -81,13 +81,14 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
              timer: Callable[[], float] = time.perf_counter) -> Simulation:
     """Play a whole tournament of ``players`` with seeded random dealers until one is left.
 
-    ``store``: the SQLite event log (``":memory:"`` for a throwaway run).
+    ``store``: the SQLite event log, a path that does not exist yet (``":memory:"`` for a
+    throwaway run); :class:`~controller.store.NotALog` for one that exists.
     ``timer`` measures each bust (decision plus durable write) for the benchmark.
     """
     if players < 2:
         raise ValueError("a tournament needs at least two players")
     rng = random.Random(seed)
-    floor = Floor.open(settings, store, seed=seed)
+    floor = Floor.open(settings, store, seed=seed, new=True)  # never on a log that exists
     t = floor.tournament
     sim = Simulation(t, [])
     now = 0.0

@@ -90,9 +90,19 @@ class DiskFull(NotStored):
     """A write failed because the disk (or the log's size limit) is full."""
 
 
+def _disk_full(path: str) -> bool:
+    """Less than 64 KiB free where the log lives (an I/O error there is a full disk)."""
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 65536
+
+
 def _write_error(path: str, exc: sqlite3.Error) -> NotStored:
     code = getattr(exc, "sqlite_errorcode", None)
-    if code == sqlite3.SQLITE_FULL or "full" in str(exc):
+    if code == sqlite3.SQLITE_FULL or "full" in str(exc) or (
+            path != ":memory:" and _disk_full(path)):
         return DiskFull(path, "not stored: the disk is full")
     return NotStored(path, f"not stored: the log cannot be written ({exc})")
 
@@ -100,6 +110,8 @@ def _write_error(path: str, exc: sqlite3.Error) -> NotStored:
 def _read_error(path: str, exc: sqlite3.Error) -> StoreError:
     if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
         return LogDamaged(path, f"the log is damaged ({exc}); use a copy or a backup")
+    if path != ":memory:" and _disk_full(path):
+        return DiskFull(path, f"the log cannot be opened: the disk is full ({exc})")
     return StoreError(path, f"the log cannot be read ({exc})")
 
 
