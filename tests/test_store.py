@@ -66,7 +66,7 @@ def test_new_never_overwrites_a_log(tmp_path):
     path = tmp_path / "log.sqlite"
     opened(path).close()
     before = path.read_bytes()
-    with pytest.raises(NotALog, match="never overwrites"):
+    with pytest.raises(NotALog, match="never overwritten"):
         Floor.open(make_settings(), path, new=True)
     assert path.read_bytes() == before
 
