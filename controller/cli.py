@@ -5,7 +5,8 @@ Every verb is registered in :func:`build_parser`:
 - the controller's: ``controller FILE`` (the service), the director's verbs (``register``,
   ``draw``, ``start``, ``bust``, ``status``, …: commands to a running controller),
   ``broker-config`` (accounts and ACL of a locked-down Mosquitto);
-- the tools: ``check FILE…`` (tournament files and presets), ``simulate FILE``
+- the tools: ``check FILE…`` (tournament files and presets), ``verify LOG`` (the event
+  log's hash chain), ``simulate FILE``
   (a whole night through the real engine), ``files`` (the shipped files);
 - the screens' (defined in ``kiosk/cli.py``): ``kiosk FILE --table N | --wall`` and
   ``demo``.
@@ -101,9 +102,14 @@ def _simulate(args: argparse.Namespace) -> int:
     if not 0.0 <= args.forgetful <= 1.0:
         print("floorman simulate: --forgetful must be a share from 0 to 1", file=sys.stderr)
         return 2
+    from controller.store import StoreError
+
     try:
         sim = simulate(settings, args.players, args.seed, store=args.store or ":memory:",
                        forgetful=args.forgetful)
+    except StoreError as exc:
+        print(f"floorman simulate: {exc}", file=sys.stderr)
+        return exc.exit_code
     except ValueError as exc:  # a field the rules refuse (a qualifier of 27, 001 §2 III)
         print(f"floorman simulate: {exc}", file=sys.stderr)
         return 1
@@ -149,10 +155,45 @@ def _controller(args: argparse.Namespace) -> int:
     beside = Path(args.file) if path == Path(args.file) else Path(path.name)
     db = args.db or str(beside.with_suffix(".sqlite"))
     try:
-        return serve(settings, db, broker)
+        return serve(settings, db, broker, new=args.new)
     except StoreError as exc:
+        # one line naming the file and what is wrong; the exit code says which kind
+        # (docs/operations.md): 3 held by another controller, 4 not a Floorman log,
+        # 5 damaged, 6 cannot be written
         print(f"floorman controller: {exc}", file=sys.stderr)
-        return 1
+        return exc.exit_code
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from controller.engine.chain import check
+    from controller.engine.events import InvalidEvent
+    from controller.engine.tournament import Tournament
+    from controller.store import EXIT_DAMAGED, EXIT_NO_CHAIN, EventStore, StoreError
+
+    path = args.log
+    try:
+        with EventStore(path, readonly=True) as store:
+            store.check_pages()
+            events = store.events()
+    except StoreError as exc:
+        print(f"floorman verify: {exc}", file=sys.stderr)
+        return exc.exit_code
+    try:
+        checked = check(events)
+        if events and events[0].get("settings") is not None:
+            Tournament.replay(events)  # every event must also fit the state before it
+    except InvalidEvent as exc:
+        print(f"{path}: BAD: {exc}")
+        return EXIT_DAMAGED
+    if checked.chained_from is None:
+        print(f"{path}: {checked.count} events, readable, but no hash chain (written by a "
+              "Floorman before the chain): an edited or removed event cannot be found")
+        return EXIT_NO_CHAIN
+    since = "" if checked.chained_from == 1 else (
+        f" (events 1-{checked.chained_from - 1} were written before the chain; "
+        f"the chain from event {checked.chained_from} covers them)")
+    print(f"{path}: OK, {checked.count} events, last hash {checked.last}{since}")
+    return 0
 
 
 def _console(args: argparse.Namespace) -> int:
@@ -429,6 +470,8 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--db", help="event log (default: the tournament file with .sqlite)")
     k.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")
     k.add_argument("--prefix", help="topic prefix (default: floorman/default)")
+    k.add_argument("--new", action="store_true", help="start a new tournament also when "
+                   "the log is an empty file (a log with events is never overwritten)")
     k.set_defaults(func=_controller)
 
     k = sub.add_parser("console", help="the director's console in the browser "
@@ -447,6 +490,11 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")
     k.add_argument("--prefix", help="topic prefix (default: floorman/default)")
     k.set_defaults(func=_console)
+    ver = sub.add_parser("verify", help="check an event log: every event there, in order, "
+                       "unchanged (exit 0: OK, 5: the first bad event is named, "
+                       "7: no hash chain)")
+    ver.add_argument("log", help="the event log (TOURNAMENT.sqlite)")
+    ver.set_defaults(func=_verify)
 
     def director(name: str, help: str) -> argparse.ArgumentParser:
         d = sub.add_parser(name, help=help)

@@ -19,7 +19,7 @@ from typing import Any
 
 from controller.engine.settings import TournamentSettings, differences, to_data
 from controller.engine.tournament import Event, InvalidEvent, Rejected, Tournament
-from controller.store import EventStore, StoreError
+from controller.store import EventStore, LogDamaged, NotALog, StoreError
 
 log = logging.getLogger("floorman.floor")
 
@@ -46,27 +46,48 @@ class Floor:
 
     @classmethod
     def open(cls, settings: TournamentSettings, path: str | os.PathLike[str],
-             seed: int | None = None, now: float = 0.0) -> Floor:
-        """Open (or create) the log at ``path`` and replay it."""
-        store = EventStore(path)
-        events = store.events()
-        drift: list[str] = []
-        if events:
+             seed: int | None = None, now: float = 0.0, *, new: bool = False) -> Floor:
+        """Continue the tournament of the log at ``path``, or start a new one if ``path``
+        does not exist yet.
+
+        ``new``: start a new tournament; ``path`` may also be an empty (0-byte) file, and
+        a log is never overwritten. Raises :class:`~controller.store.StoreError`:
+        :class:`~controller.store.NotALog` for a path that is not a Floorman log (an empty
+        file without ``new``, a foreign database), :class:`~controller.store.LogDamaged`
+        for a log that cannot be read back or replayed (the first bad event named).
+        """
+        spath = str(path)
+        fresh = spath == ":memory:" or not os.path.exists(spath) or (
+            new and os.path.isfile(spath) and os.path.getsize(spath) == 0)
+        if new and not fresh:
+            raise NotALog(spath, "exists and is not empty: a new tournament starts only on a "
+                          "new path or an empty file, a log is never overwritten")
+        if fresh:
+            t = Tournament.new(settings, secrets.randbits(48) if seed is None else seed, now)
+            return cls(t.settings, EventStore.create(spath, t.log), t)
+        store = EventStore(spath)
+        try:
+            store.check_pages()
+            events = store.events()
+            if not events:
+                raise NotALog(spath, "is a Floorman log without any event (no tournament "
+                              "was ever opened in it): give a new path for a new tournament")
             try:
                 t = Tournament.replay(events, settings)
             except InvalidEvent as exc:
-                store.close()
-                raise StoreError(f"{path}: the event log cannot be replayed: {exc}") from None
-            logged = events[0].get("settings")
-            if logged is not None:
-                drift = differences(logged, to_data(settings))
-                if drift:
-                    log.warning("%s: the tournament file differs from the settings in the log "
-                                "at %s; the log's settings are used (change the structure with "
-                                "the director's 'structure' command)", path, ", ".join(drift))
-        else:
-            t = Tournament.new(settings, secrets.randbits(48) if seed is None else seed, now)
-            store.append(t.log)
+                raise LogDamaged(spath, f"the event log cannot be replayed: {exc}; floorman "
+                                 f"verify {spath} checks it, use a copy or a backup") from None
+        except BaseException:
+            store.close()
+            raise
+        drift: list[str] = []
+        logged = events[0].get("settings")
+        if logged is not None:
+            drift = differences(logged, to_data(settings))
+            if drift:
+                log.warning("%s: the tournament file differs from the settings in the log "
+                            "at %s; the log's settings are used (change the structure with "
+                            "the director's 'structure' command)", path, ", ".join(drift))
         return cls(t.settings, store, t, drift)
 
     def execute(self, command: dict[str, Any], now: float,
@@ -77,20 +98,27 @@ class Floor:
         that was answered before, the stored answer comes back unchanged.
         """
         if command_id is not None:
-            old = self.store.answer(command_id)
+            try:
+                old = self.store.answer(command_id)
+            except StoreError as exc:
+                return {"ok": False, "reason": f"not applied: {exc.reason}"}
             if old is not None:
                 return old
+        before = len(self.tournament.log)
         try:
             events = self.tournament.execute(command, now)
         except Rejected as exc:
             answer: dict[str, Any] = {"ok": False, "reason": str(exc)}
             if command_id is not None:
-                self.store.append([], command_id, answer)
+                try:
+                    self.store.append([], command_id, answer)
+                except StoreError:
+                    pass  # not remembered: a resend is decided again, with the same outcome
             return answer
         except Exception as exc:
             # a bug, not bad input: forget what the engine did and keep serving
             log.exception("command %r failed inside the engine", command)
-            self.tournament = Tournament.replay(self.store.events(), self.settings)
+            self._roll_back(before)
             return {"ok": False, "reason": f"internal error ({type(exc).__name__}); "
                                            "nothing was changed"}
         answer = {"ok": True, "events": [e["seq"] for e in events]}
@@ -99,11 +127,21 @@ class Floor:
         self.fault("before-store")
         try:
             self.store.append(events, command_id, answer)
+        except StoreError as exc:
+            # a full disk (11.9): the events are not in the log, so they must not stay in
+            # the state either; the press is answered and may be pressed again
+            self._roll_back(before)
+            log.error("%s", exc)
+            return {"ok": False, "reason": exc.reason}
         except Exception:
-            # the state ran ahead of the log: fall back to what is stored
-            self.tournament = Tournament.replay(self.store.events(), self.settings)
+            self._roll_back(before)
             raise
         return answer
+
+    def _roll_back(self, length: int) -> None:
+        """Back to the state of the log's first ``length`` events, which are the stored
+        log (rebuilt from memory: no disk read, so it works on a failing disk too)."""
+        self.tournament = Tournament.replay(self.tournament.log[:length], self.settings)
 
     @property
     def log(self) -> list[Event]:

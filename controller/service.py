@@ -23,7 +23,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller import protocol, views
+from controller import lock, protocol, views
 from controller.engine import clock as clk
 from controller.engine import history
 from controller.engine.rules import hands
@@ -39,6 +39,8 @@ log = logging.getLogger("floorman.controller")
 TICK = 0.5
 #: how many of the last commands ``history`` lists
 HISTORY = 30
+#: after a write failed, how long the clock's own events wait before they are tried again (s)
+STORE_RETRY = 5.0
 #: events that change the clock anchor and nothing else: after them only state/clock is
 #: recomputed (every table view and its JSON cost ~2 ms a publish with 100 tables)
 CLOCK_ONLY_EVENTS = frozenset({"clock", "level_started"})
@@ -49,9 +51,14 @@ class ControllerService:
 
     def __init__(self, settings: TournamentSettings, db: str, broker: Broker,
                  *, wall: Callable[[], float] = time.time,
-                 client_id: str | None = None) -> None:
+                 client_id: str | None = None, new: bool = False) -> None:
         self.settings = settings
         self.db = db
+        #: start a new tournament on an empty file too (``floorman controller --new``)
+        self.new = new
+        self._locks: list[lock.Lock] = []
+        #: after a write failed (a full disk), the clock's events wait until then (wall s)
+        self._tick_after = 0.0
         self.broker = broker
         self.topics = Topics(broker.prefix)
         self.wall = wall
@@ -71,7 +78,13 @@ class ControllerService:
 
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:
-        self.floor = Floor.open(self.settings, self.db, now=self.wall())
+        # the locks first: a second controller must not even read (or create) the log
+        self._locks = lock.hold(self.db, self.broker.prefix)
+        try:
+            self.floor = Floor.open(self.settings, self.db, now=self.wall(), new=self.new)
+        except BaseException:
+            self._release()
+            raise
         self.floor.fault = fault_from_env()
         log.info("tournament %r: %d events replayed from %s", self.settings.name,
                  len(self.floor.log), self.db)
@@ -129,6 +142,12 @@ class ControllerService:
             c.loop_stop()
         if self.floor is not None:
             self.floor.close()
+        self._release()
+
+    def _release(self) -> None:
+        for held in self._locks:
+            held.release()
+        self._locks = []
 
     # ------------------------------------------------------------ mqtt thread
     def _on_connect(self, c: mqtt.Client, userdata: Any, flags: Any, rc: Any,
@@ -277,9 +296,14 @@ class ControllerService:
         t = self.tournament
         now = self.wall()
         seqs: list[int] = []
-        if t.drawn and not t.finished:
+        if t.drawn and not t.finished and now >= self._tick_after:
             # the engine decides what the time made: levels, ghosts, add-on, expired time calls
-            seqs += self.floor.execute({"cmd": "tick"}, now).get("events") or []
+            answer = self.floor.execute({"cmd": "tick"}, now)
+            if not answer.get("ok"):
+                # not stored (a full disk): the screens' clock runs on from its anchor; try
+                # again in a while, not every tick (each failure rebuilds the state)
+                self._tick_after = now + STORE_RETRY
+            seqs += answer.get("events") or []
         # a table that seems to have forgotten "hand done" is told so without any event
         t = self.tournament
         due = {n for n in t.tables if hands.hand_done_due(t, n, now)}
@@ -430,9 +454,12 @@ def status_line(summary: dict[str, Any], clock: dict[str, Any], now: float,
     return s
 
 
-def serve(settings: TournamentSettings, db: str, broker: Broker) -> int:
-    """Run the controller until SIGTERM/SIGINT; logs go to stderr (the journal under systemd)."""
-    svc = ControllerService(settings, db, broker)
+def serve(settings: TournamentSettings, db: str, broker: Broker, *, new: bool = False) -> int:
+    """Run the controller until SIGTERM/SIGINT; logs go to stderr (the journal under systemd).
+
+    Raises :class:`~controller.store.StoreError` (its ``exit_code``) when the log cannot
+    be taken: held by another controller, not a Floorman log, damaged."""
+    svc = ControllerService(settings, db, broker, new=new)
 
     def _stop(signum: int, frame: Any) -> None:
         log.info("signal %d: stopping", signum)

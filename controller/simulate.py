@@ -91,7 +91,8 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
              timer: Callable[[], float] = time.perf_counter) -> Simulation:
     """Play a whole tournament of ``players`` with seeded random dealers until one is left.
 
-    ``store``: the SQLite event log (``":memory:"`` for a throwaway run).
+    ``store``: the SQLite event log, a path that does not exist yet (``":memory:"`` for a
+    throwaway run); :class:`~controller.store.NotALog` for one that exists.
     ``forgetful``: share (0-1) of hands whose "hand done" the dealer forgets.
     ``timer`` measures each bust (decision plus durable write) for the benchmark.
     """
@@ -100,7 +101,7 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
     if not 0.0 <= forgetful <= 1.0:
         raise ValueError(f"forgetful must be a share from 0 to 1, got {forgetful}")
     rng = random.Random(seed)
-    floor = Floor.open(settings, store, seed=seed)
+    floor = Floor.open(settings, store, seed=seed, new=True)  # never on a log that exists
     t = floor.tournament
     sim = Simulation(t, [])
     now = 0.0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import urllib.parse
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -36,22 +37,190 @@ CREATE TABLE IF NOT EXISTS meta (
 """
 
 
+#: ``PRAGMA application_id`` of a Floorman event log ("FMAN"); logs made before it was
+#: set have 0 and are recognised by their tables
+APPLICATION_ID = 0x464D414E
+#: the columns of the events table, in order
+_EVENT_COLUMNS = ["seq", "grp", "type", "at", "body"]
+
+# exit codes of ``floorman controller`` and ``floorman verify`` (docs/operations.md)
+EXIT_LOCKED = 3
+EXIT_NOT_A_LOG = 4
+EXIT_DAMAGED = 5
+EXIT_UNWRITABLE = 6
+EXIT_NO_CHAIN = 7
+
+
 class StoreError(Exception):
-    """The log cannot be opened or written (wrong file, disk full, a foreign database)."""
+    """The log cannot be opened or written (wrong file, disk full, a foreign database).
+
+    ``exit_code`` is the controller's exit status for it; ``reason`` the words without
+    the file's name (what a press is answered).
+    """
+
+    exit_code = EXIT_UNWRITABLE
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class NotALog(StoreError):
+    """The path exists and is not a Floorman event log (empty, not SQLite, a foreign
+    database), or holds no tournament where one is expected."""
+
+    exit_code = EXIT_NOT_A_LOG
+
+
+class LogDamaged(StoreError):
+    """A Floorman log that cannot be read back as it was written: a corrupt page, an
+    event that is not JSON, a broken hash chain, an event that does not fit."""
+
+    exit_code = EXIT_DAMAGED
+
+
+class NotStored(StoreError):
+    """A write failed and was rolled back: nothing of it is in the log."""
+
+    exit_code = EXIT_UNWRITABLE
+
+
+class DiskFull(NotStored):
+    """A write failed because the disk (or the log's size limit) is full."""
+
+
+def _disk_full(path: str) -> bool:
+    """Less than 64 KiB free where the log lives (an I/O error there is a full disk)."""
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 65536
+
+
+def _write_error(path: str, exc: sqlite3.Error) -> NotStored:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL or "full" in str(exc) or (
+            path != ":memory:" and _disk_full(path)):
+        return DiskFull(path, "not stored: the disk is full")
+    return NotStored(path, f"not stored: the log cannot be written ({exc})")
+
+
+def _read_error(path: str, exc: sqlite3.Error) -> StoreError:
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        return LogDamaged(path, f"the log is damaged ({exc}); use a copy or a backup")
+    if path != ":memory:" and _disk_full(path):
+        return DiskFull(path, f"the log cannot be opened: the disk is full ({exc})")
+    return StoreError(path, f"the log cannot be read ({exc})")
 
 
 class EventStore:
-    """An event log in one SQLite file (``":memory:"`` for throwaway runs)."""
+    """An event log in one SQLite file (``":memory:"`` for throwaway runs).
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    A path that does not exist becomes a new, empty log. An existing file is opened
+    only if it is a Floorman log (:class:`NotALog` otherwise: it is never turned into
+    one). ``readonly``: open without writing anything (``floorman verify``).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False) -> None:
         self.path = str(path)
+        memory = self.path == ":memory:"
+        exists = not memory and os.path.exists(self.path)
+        if exists and os.path.isdir(self.path):
+            raise NotALog(self.path, "is a folder, not a Floorman event log")
+        if exists and os.path.getsize(self.path) == 0:
+            raise NotALog(self.path, "is empty (0 bytes), not a Floorman event log: if it "
+                          "should hold a tournament, it is lost (use a backup); to start a "
+                          "new tournament in it, give --new")
+        if readonly and not exists:
+            raise NotALog(self.path, "does not exist")
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
+            if readonly:
+                uri = "file:" + urllib.parse.quote(os.path.abspath(self.path)) + "?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True, isolation_level=None,
+                                           check_same_thread=False)
+            else:
+                self._db = sqlite3.connect(self.path, isolation_level=None,
+                                           check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(self.path, f"cannot open the event log: {exc}") from None
+        try:
+            if exists:
+                self._recognise()
+            if not readonly:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+            if not exists:
+                self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                self._db.executescript(_SCHEMA)
+        except StoreError:
+            self._db.close()
+            raise
+        except sqlite3.Error as exc:
+            self._db.close()
+            if exists:
+                raise _read_error(self.path, exc) from None
+            raise _write_error(self.path, exc) from None
+
+    def _recognise(self) -> None:
+        """A Floorman log, or :class:`NotALog` saying what the file is instead."""
+        try:
+            tables = [r[0] for r in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot open the event log: {exc}") from None
+            if "not a database" in str(exc):
+                raise NotALog(self.path, "is not an SQLite database, not a Floorman event "
+                              "log") from None
+            raise _read_error(self.path, exc) from None
+        if "events" not in tables or "commands" not in tables:
+            raise NotALog(self.path, "is an SQLite database but not a Floorman event log "
+                          f"(its tables: {', '.join(tables) or 'none'})")
+        columns = [r[1] for r in self._db.execute("PRAGMA table_info(events)")]
+        if columns != _EVENT_COLUMNS:
+            raise NotALog(self.path, "is an SQLite database but not a Floorman event log "
+                          f"(its events table has the columns {', '.join(columns)})")
+
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], events: Sequence[Event]) -> EventStore:
+        """A new log at ``path`` holding ``events``, all or nothing: it is written beside
+        ``path`` and linked into place, so a crash never leaves a log without its first
+        event. :class:`NotALog` if ``path`` exists (an empty file is replaced: the
+        controller's ``--new``)."""
+        path = str(path)
+        if path == ":memory:":
+            store = cls(path)
+            store.append(events)
+            return store
+        if os.path.exists(path) and (os.path.isdir(path) or os.path.getsize(path) > 0):
+            raise NotALog(path, "exists already: a new tournament never overwrites a file")
+        folder, name = os.path.split(os.path.abspath(path))
+        tmp = os.path.join(folder, f".{name}.new-{os.getpid()}")
+        for leftover in (tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"):
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+        try:
+            with cls(tmp) as store:
+                store.append(events)
+            if os.path.exists(path):  # the empty file of --new
+                os.replace(tmp, path)
+            else:
+                os.link(tmp, path)  # fails if someone made it meanwhile
+                os.unlink(tmp)
+            dirfd = os.open(folder, os.O_RDONLY)
+            try:
+                os.fsync(dirfd)
+            finally:
+                os.close(dirfd)
+        except FileExistsError:
+            raise NotALog(path, "was made by someone else meanwhile") from None
+        except OSError as exc:
+            raise NotStored(path, f"cannot create the event log: {exc.strerror}") from None
+        finally:
+            for leftover in (tmp, tmp + "-wal", tmp + "-shm"):
+                if os.path.exists(leftover):
+                    os.unlink(leftover)
+        return cls(path)
 
     def close(self) -> None:
         self._db.close()
@@ -75,29 +244,65 @@ class EventStore:
                 self._db.execute("INSERT INTO commands VALUES (?, ?)",
                                  (command_id, json.dumps(answer or {})))
             self._db.execute("COMMIT")
-        except sqlite3.DatabaseError as exc:
-            self._db.execute("ROLLBACK")
-            raise StoreError(f"{self.path}: cannot write events: {exc}") from None
+        except sqlite3.Error as exc:
+            # SQLite may have rolled back already (a full disk does): no transaction left
+            if self._db.in_transaction:
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise _write_error(self.path, exc) from None
 
     def set_meta(self, key: str, value: str) -> None:
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        try:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        except sqlite3.Error as exc:
+            raise _write_error(self.path, exc) from None
 
     # -- reading
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise _read_error(self.path, exc) from None
+
     def meta(self, key: str) -> str | None:
-        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else row[0]
+        rows = self._read("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
 
     def events(self) -> list[Event]:
-        """Every stored event, in order."""
-        return [json.loads(b) for (b,) in self._db.execute("SELECT body FROM events ORDER BY seq")]
+        """Every stored event, in order. :class:`LogDamaged` names one that is not JSON."""
+        out = []
+        for seq, body in self._read("SELECT seq, body FROM events ORDER BY seq"):
+            try:
+                out.append(json.loads(body))
+            except (ValueError, TypeError) as exc:
+                raise LogDamaged(self.path, f"the log is damaged: event {seq} is not JSON "
+                                 f"({exc})") from None
+        return out
 
     def answer(self, command_id: str) -> dict[str, Any] | None:
         """The stored answer to a command id, or ``None`` if it was never applied."""
-        row = self._db.execute("SELECT answer FROM commands WHERE id = ?", (command_id,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        rows = self._read("SELECT answer FROM commands WHERE id = ?", (command_id,))
+        if not rows:
+            return None
+        try:
+            answer: dict[str, Any] = json.loads(rows[0][0])
+        except (ValueError, TypeError) as exc:
+            raise LogDamaged(self.path, f"the log is damaged: the answer to {command_id!r} "
+                             f"is not JSON ({exc})") from None
+        return answer
 
     def count(self) -> int:
-        return self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        return int(self._read("SELECT COUNT(*) FROM events")[0][0])
+
+    def check_pages(self) -> None:
+        """SQLite's own check of every page (``PRAGMA quick_check``, about 1 s per
+        100 MB); :class:`LogDamaged` with its first finding."""
+        rows = self._read("PRAGMA quick_check")
+        if rows and rows[0][0] != "ok":
+            raise LogDamaged(self.path, f"the log is damaged ({rows[0][0]}); use a copy or "
+                             "a backup")
 
     def extend(self, events: Iterable[Event]) -> None:
         """Bulk-append events (replay tools, tests)."""

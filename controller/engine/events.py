@@ -9,7 +9,9 @@ record) and the fields of its class below. Random decisions store their
 
 Versions: ``v`` 1 is the log of Floorman 0.1 (no ``v`` key; ``opened`` without
 ``settings``), ``v`` 2 records the tournament's resolved settings in
-``opened``. A newer version than :data:`VERSION` is refused, never guessed.
+``opened``, ``v`` 3 adds ``hash``, the event's link in the log's hash chain
+(:mod:`~controller.engine.chain`; not a field of the typed event). A newer
+version than :data:`VERSION` is refused, never guessed.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 #: the schema version this engine writes
-VERSION = 2
+VERSION = 3
 
 #: a JSON-able record as stored in the log
 Record = dict[str, Any]
@@ -324,12 +326,13 @@ def parse(record: Record) -> Event:
     typ = record.get("type")
     adapter = _ADAPTERS.get(typ) if isinstance(typ, str) else None
     if adapter is None:
-        raise InvalidEvent(f"unknown event type {typ!r}")
+        raise InvalidEvent(f"event {record.get('seq')}: unknown event type {typ!r}")
     v = record.get("v", 1)
     if not isinstance(v, int) or v > VERSION:
         raise InvalidEvent(f"event {record.get('seq')} has schema version {v!r}; this "
                            f"Floorman reads versions up to {VERSION} (update Floorman)")
-    data = record if "v" in record else {**record, "v": 1}
+    data = {k: x for k, x in record.items() if k != "hash"}  # the chain's, checked by replay
+    data.setdefault("v", 1)
     try:
         return adapter.validate_python(data)
     except ValidationError as exc:

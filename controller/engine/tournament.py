@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
+from controller.engine import chain
 from controller.engine import clock as clk
 from controller.engine import commands as cmds
 from controller.engine import events as ev
@@ -95,6 +96,8 @@ class Tournament:
         #: a play day's table games (003 6), see :mod:`controller.engine.rules.play_day`
         self.games: dict[int, Any] = {}
         self.log: list[Record] = []
+        #: the hash chain's value after the last event (:mod:`~controller.engine.chain`)
+        self._chain = chain.GENESIS
         self._group: int | None = None
 
     # ------------------------------------------------------------------ build
@@ -106,15 +109,23 @@ class Tournament:
         return t
 
     @classmethod
-    def replay(cls, events: Iterable[Record],
-               settings: TournamentSettings | None = None) -> Tournament:
+    def replay(cls, events: Iterable[Record], settings: TournamentSettings | None = None,
+               *, check: bool = True) -> Tournament:
         """Rebuild the state from a log alone; undone groups are skipped (their events stay).
+
+        Raises :class:`InvalidEvent` (a :class:`~controller.engine.chain.BadEvent` naming
+        the first bad event) for a log with a missing, reordered or edited event.
+        ``check=False`` skips the hash chain: only for a log this engine holds in memory
+        and extends with events it has not emitted yet (an undo's trial replay).
 
         The settings are the log's own (its ``opened`` event). ``settings``
         supplies the broker section, and the rules too for a version-1 log
         that did not record them.
         """
         events = list(events)
+        # the chain first: a missing, reordered or edited event is named before anything
+        # is read or folded (000 3.3)
+        last = chain.check(events).last if check else chain.GENESIS
         opened = events[0] if events and events[0].get("type") == "opened" else None
         if opened is None:
             raise InvalidEvent("the log does not start with an 'opened' event")
@@ -129,12 +140,20 @@ class Tournament:
         else:
             raise InvalidEvent("this log (version 1) does not record its settings: "
                                "give the tournament file")
-        undone = {e["target"] for e in events if e.get("type") == "undo"}
+        parsed = [ev.parse(e) for e in events]
+        undone = {p.target for p in parsed if isinstance(p, ev.Undo)}
         t = cls(base, opened.get("seed", 0))
-        for e in events:
-            if e.get("type") != "undo" and e.get("group") not in undone:
-                t.apply(e)
+        for e, p in zip(events, parsed, strict=True):
+            if not isinstance(p, ev.Undo) and p.group not in undone:
+                try:
+                    t._fold(p)
+                except InvalidEvent as exc:
+                    raise chain.BadEvent(p.seq, f"({p.type}) {exc}") from None
+                except Exception as exc:  # noqa: BLE001 - an edited event that folds wrong
+                    raise chain.BadEvent(p.seq, f"({p.type}) does not fit the state "
+                                         f"({type(exc).__name__}: {exc})") from None
             t.log.append(e)
+        t._chain = last
         return t
 
     # ----------------------------------------------------------- make events
@@ -144,8 +163,10 @@ class Tournament:
         if self._group is None:
             self._group = seq
         event = kind(seq=seq, group=self._group, at=at, **data)
+        previous = self._chain  # before the fold: an undo's fold rebuilds the whole state
         self._fold(event)
         record = event.record()
+        record["hash"] = self._chain = chain.link(previous, record)
         self.log.append(record)
         return record
 

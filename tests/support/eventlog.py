@@ -34,5 +34,6 @@ def read_log(db: Path | str) -> Log:
 
 
 def strip_at(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Events without their time stamps (two runs of one script differ only there)."""
-    return [{k: v for k, v in e.items() if k != "at"} for e in events]
+    """Events without their time stamps (two runs of one script differ only there) and
+    their hashes (which cover the time stamps)."""
+    return [{k: v for k, v in e.items() if k not in ("at", "hash")} for e in events]
