@@ -124,6 +124,10 @@ class Floor:
         """Some text on ``app``'s screen contains ``needle``."""
         return any(needle in t for t in self.texts(app))
 
+    def reads(self, app: KioskApp, needle: str) -> bool:
+        """``needle`` is on ``app``'s screen, also where it is wrapped over several lines."""
+        return needle in " ".join(self.texts(app))
+
     def after(self, app: KioskApp, label: str) -> str | None:
         """The text drawn right after the text ``label`` (a value beside its label)."""
         t = self.texts(app)
