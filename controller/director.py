@@ -31,11 +31,21 @@ class NoAnswer(TimeoutError):
     """The controller did not answer in time."""
 
 
+def client_name(broker: Broker) -> str:
+    """The director's client id and ``reply_to``: its broker user name when it logs in (the
+    shipped broker binds the client id to the user name, ``use_username_as_clientid``, and
+    lets each account read ``ack/<its name>`` only), else a fresh ``director-<hex>``."""
+    user = broker.username
+    if user and protocol.CLIENT_ID.match(user):
+        return user
+    return f"director-{uuid.uuid4().hex[:12]}"
+
+
 def send(broker: Broker, cmd: str, args: dict[str, Any] | None = None, *,
          timeout: float = 10.0, command_id: str | None = None) -> dict[str, Any]:
     """Send a director command and return the controller's answer (``ok``, ``reason`` …)."""
     topics = Topics(broker.prefix)
-    me = f"director-{uuid.uuid4().hex[:12]}"
+    me = client_name(broker)
     cid = command_id or uuid.uuid4().hex
     payload = protocol.dumps({"v": 1, "id": cid, "reply_to": me, "cmd": cmd,
                               "args": args or {}})
