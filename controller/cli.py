@@ -247,7 +247,7 @@ def _key_value(text: str) -> tuple[str, object]:
 
 def _director(args: argparse.Namespace) -> int:
     from controller.config import ConfigError
-    from controller.director import BrokerUnreachable, NoAnswer, send
+    from controller.director import BrokerUnreachable, NoAnswer, send, with_credentials
     from controller.mqtt import Broker
 
     try:
@@ -257,6 +257,10 @@ def _director(args: argparse.Namespace) -> int:
 
             config = load_tournament(args.config).broker
         broker = Broker.from_env(args.broker, args.prefix, config)
+        # the account from a credentials file only its owner can read
+        # ($FLOORMAN_CREDENTIALS or ~/.config/floorman/director.env), not from ~/.bashrc
+        broker = with_credentials(broker, address_given=bool(args.broker),
+                                  prefix_given=bool(args.prefix))
         cmd, cargs = _director_command(args)
         answer = send(broker, cmd, cargs, timeout=args.timeout)
     except (ValueError, BrokerUnreachable, NoAnswer, ConfigError) as exc:
