@@ -122,6 +122,7 @@ def _controller(args: argparse.Namespace) -> int:
 
     from controller import resources
     from controller.config import ConfigError, load_tournament
+    from controller.inbound import limits_from_env
     from controller.mqtt import Broker
     from controller.service import serve
     from controller.store import StoreError
@@ -131,6 +132,7 @@ def _controller(args: argparse.Namespace) -> int:
     try:
         settings = load_tournament(path)
         broker = Broker.from_env(args.broker, args.prefix, settings.broker)
+        limits_from_env()  # a bad FLOORMAN_PRESS_RATE: one line, no traceback
     except (ConfigError, ValueError) as exc:
         print(exc, file=sys.stderr)
         return 1

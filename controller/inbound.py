@@ -21,6 +21,7 @@ I/O.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections import OrderedDict, deque
@@ -37,6 +38,24 @@ PRESS_BURST = 10
 #: presses of one table waiting for their turn; more are dropped (a kiosk resends an
 #: unanswered press every 2 s: kiosk/link.py RESEND)
 PRESS_QUEUE = 20
+
+def limits_from_env(value: str | None = None) -> tuple[float, int]:
+    """``(rate, burst)`` from ``FLOORMAN_PRESS_RATE=RATE[/BURST]`` (presses a second, and
+    at once), else :data:`PRESS_RATE` and :data:`PRESS_BURST`. For a table whose presses
+    come from a machine rather than a dealer (the drills' scripted nights)."""
+    value = os.environ.get("FLOORMAN_PRESS_RATE", "") if value is None else value
+    if not value:
+        return PRESS_RATE, PRESS_BURST
+    rate, _, burst = value.partition("/")
+    try:
+        r, b = float(rate), int(burst) if burst else max(1, int(float(rate) * 2))
+    except ValueError:
+        raise ValueError(f"FLOORMAN_PRESS_RATE must be RATE or RATE/BURST, got {value!r}") \
+            from None
+    if not (r > 0 and b >= 1):
+        raise ValueError(f"FLOORMAN_PRESS_RATE must be positive, got {value!r}")
+    return r, b
+
 
 _TABLE_CLIENT = re.compile(r"^table-([1-9][0-9]{0,2})\Z")
 _WALL_CLIENT = re.compile(r"^wall(-[A-Za-z0-9_.-]+)?\Z")

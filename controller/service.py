@@ -60,7 +60,7 @@ class ControllerService:
         self.client_id = client_id or controller_client_id(broker.prefix)
         self.inbox: queue.Queue[tuple[str, bytes, float]] = queue.Queue()
         #: the tables' presses, rate-limited per table and served in turn (inbound.py)
-        self.presses = inbound.Presses()
+        self.presses = inbound.Presses(*inbound.limits_from_env())
         #: the latest presence message per client, not yet handled: a flood of presence
         #: messages costs one state publish, not one each
         self._presence_in: dict[str, bytes] = {}

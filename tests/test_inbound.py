@@ -10,6 +10,7 @@ from controller.inbound import (
     Presses,
     TokenBucket,
     answer_to,
+    limits_from_env,
     presence_of,
     scoped_id,
     sender,
@@ -94,3 +95,15 @@ def test_presses_serve_the_tables_in_turn_and_hold_a_flood_to_its_rate():
     while p.take(1000.0) is not None:
         pass
     assert p.waiting() == 0 and p.wait(1000.0) is None
+
+
+@pytest.mark.parametrize(("value", "limits"), [
+    ("", (5.0, 10)), ("20", (20.0, 40)), ("1000/1000", (1000.0, 1000)), ("0.5/1", (0.5, 1))])
+def test_the_limits_can_be_raised_for_a_machine(value, limits):
+    assert limits_from_env(value) == limits
+
+
+@pytest.mark.parametrize("value", ["fast", "0", "5/0", "-1/3", "5/x"])
+def test_bad_limits_are_refused(value):
+    with pytest.raises(ValueError, match="FLOORMAN_PRESS_RATE"):
+        limits_from_env(value)

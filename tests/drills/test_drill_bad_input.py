@@ -39,7 +39,6 @@ from controller import protocol
 from controller.config import load_tournament, main_check
 from controller.engine.tournament import Tournament
 from controller.mqtt import Broker
-from controller.protocol import Topics
 from tests.support import drill as dr
 from tests.support.controller import director, floorman_cli, wait_up
 from tests.support.eventlog import read_log
@@ -318,7 +317,6 @@ def test_bad_input(broker, prefix, controllers, report, tmp_path):
     config = dr.write_tournament(tmp_path / "bad-input.yaml", "Drill: bad input")
     settings_ = load_tournament(config)
     b = Broker.from_env(broker.address, prefix)
-    top = Topics(prefix)
     ctrl = controllers(config)
     ctrl.start()
     wait_up(b)
