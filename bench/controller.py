@@ -107,7 +107,9 @@ class Director:
         self.c.loop_start()
         subscribed = threading.Event()
         self.c.on_subscribe = lambda *a: subscribed.set()
-        self.c.subscribe([(self.topics.ack(self.me), 1),
+        # its own answers and the tables': a press is answered on ack/table-N whatever
+        # reply_to says (controller/inbound.py, answer_to)
+        self.c.subscribe([(self.topics.ack("+"), 1),
                           (self.topics.presence("controller"), 1)])
         if not subscribed.wait(10):
             raise TimeoutError("no SUBACK from the broker")

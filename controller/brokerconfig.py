@@ -11,10 +11,11 @@
   ``EnvironmentFile=`` or a shell's ``set -a; . FILE``).
 
 The accounts: ``controller``, ``director``, ``table-1`` … ``table-N``, ``wall`` (and
-``wall-2`` … with ``--walls``). A kiosk's MQTT client id is its user name
-(``kiosk/link.py``), so the per-client topics of the ACL are spelt out per account;
-only the director's command-line clients have random ids (``director-<hex>``) and
-get their answers through ``pattern read P/ack/%c``.
+``wall-2`` … with ``--walls``). Every client's MQTT id is its user name: the shipped
+broker configuration binds them (``use_username_as_clientid``), so no account can take
+another client's id, and the per-client topics of the ACL are spelt out per account.
+The director's command-line clients get their answers through ``pattern read
+P/ack/%c`` (``ack/director``).
 
 Running it again changes nothing: existing passwords are kept (``--rotate`` makes
 new ones), a hash that still matches its password is kept, and a file is written
@@ -92,19 +93,22 @@ def acl_text(prefix: str, accounts: list[Client]) -> str:
         lines.append(f"user {c.name}")
         if c.kind == "controller":
             lines += [
-                "# the only publisher of the retained state, acks and clock answers",
-                f"topic write {p}/state/#",
+                "# the only publisher of the retained state, acks and clock answers; it reads",
+                "# the state the broker holds (to clear what a past tournament left) and",
+                "# clears a retained message on a table's command topic (docs/security.md)",
+                f"topic readwrite {p}/state/#",
                 f"topic write {p}/ack/+",
                 f"topic write {p}/time/response/+",
                 f"topic write {p}/presence/controller",
                 f"topic read {p}/cmd/#",
+                f"topic write {p}/cmd/table/+",
                 f"topic read {p}/time/request/+",
                 f"topic read {p}/presence/+",
             ]
         elif c.kind == "director":
             lines += [
                 "# the only account that may send director commands; its answers arrive",
-                "# on ack/<client id> (random director-<hex> ids): see the pattern below",
+                "# on ack/director (its client id is its user name): see the pattern below",
                 f"topic write {p}/cmd/director",
                 f"topic read {p}/state/#",
                 "# the console shows when the controller is offline",

@@ -139,6 +139,7 @@ def _controller(args: argparse.Namespace) -> int:
 
     from controller import resources
     from controller.config import ConfigError, load_tournament
+    from controller.inbound import limits_from_env
     from controller.mqtt import Broker
     from controller.service import serve
     from controller.store import StoreError
@@ -148,6 +149,7 @@ def _controller(args: argparse.Namespace) -> int:
     try:
         settings = load_tournament(path)
         broker = Broker.from_env(args.broker, args.prefix, settings.broker)
+        limits_from_env()  # a bad FLOORMAN_PRESS_RATE: one line, no traceback
     except (ConfigError, ValueError) as exc:
         print(exc, file=sys.stderr)
         return 1
@@ -377,7 +379,7 @@ def _key_value(text: str) -> tuple[str, object]:
 
 def _director(args: argparse.Namespace) -> int:
     from controller.config import ConfigError
-    from controller.director import BrokerUnreachable, NoAnswer, send
+    from controller.director import BrokerUnreachable, NoAnswer, send, with_credentials
     from controller.mqtt import Broker
 
     try:
@@ -387,6 +389,10 @@ def _director(args: argparse.Namespace) -> int:
 
             config = load_tournament(args.config).broker
         broker = Broker.from_env(args.broker, args.prefix, config)
+        # the account from a credentials file only its owner can read
+        # ($FLOORMAN_CREDENTIALS or ~/.config/floorman/director.env), not from ~/.bashrc
+        broker = with_credentials(broker, address_given=bool(args.broker),
+                                  prefix_given=bool(args.prefix))
         cmd, cargs = _director_command(args)
         answer = send(broker, cmd, cargs, timeout=args.timeout)
     except (ValueError, BrokerUnreachable, NoAnswer, ConfigError) as exc:

@@ -345,9 +345,22 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+#: the largest tournament file or preset read (bytes): the longest shipped one is about
+#: 5 KB; a bigger file is refused before it is parsed (a 50 MB file cost 4 GB and minutes)
+MAX_FILE_BYTES = 1024 * 1024
+
+
 def _read(path: Path, shown: str, problems: list[ConfigProblem]) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            # read one byte more than allowed, never the whole of a huge file (or of
+            # something endless such as /dev/zero)
+            data = f.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            problems.append(ConfigProblem(shown, None, "", f"is larger than {MAX_FILE_BYTES} "
+                                          "bytes (1 MiB); a tournament file is a few KB"))
+            return None
+        return data.decode("utf-8")
     except FileNotFoundError:
         problems.append(ConfigProblem(shown, None, "", "file not found"))
     except IsADirectoryError:
@@ -700,6 +713,10 @@ def _message(cls: Any, loc: Loc, path: str, err: Any, extra_keys: tuple[str, ...
         return f"must be {_LIMITS[kind]} {limit:g}, got {got!r}"
     if kind in ("string_too_short", "too_short"):
         return "must not be empty"
+    if kind in ("string_too_long", "too_long"):
+        limit = ctx.get("max_length")
+        length = len(got) if isinstance(got, (str, list, tuple, dict)) else "more"
+        return f"is {length} characters long; at most {limit}"
     if kind == "dataclass_type":
         expected = expected or f"a mapping with keys {', '.join(_keys(cls, loc))}"
     expected = expected or _TYPES.get(kind) or str(err["msg"]).removeprefix("Input should be ")

@@ -159,8 +159,11 @@ class LocalBroker:
 
     def _start_mosquitto(self, exe: str, config: str, log_file: Path | None) -> None:
         conf = Path(self._tmp.name) / "mosquitto.conf"
+        from controller.protocol import BROKER_MESSAGE_LIMIT
+
         conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
-                        "persistence false\nlog_type error\nset_tcp_nodelay true\n" + config)
+                        "persistence false\nlog_type error\nset_tcp_nodelay true\n"
+                        f"message_size_limit {BROKER_MESSAGE_LIMIT}\n" + config)
         self.mosquitto = MosquittoProcess(conf, (self.port,), log_file, exe)
         self.kind = "mosquitto"
         try:

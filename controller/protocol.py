@@ -27,6 +27,10 @@ from controller.engine.settings import TOPIC_PREFIX
 VERSION = 1
 #: largest payload the controller reads; anything bigger is rejected unread
 MAX_PAYLOAD = 16 * 1024
+#: the largest payload a Floorman broker takes (bytes): Mosquitto's ``message_size_limit``
+#: in the shipped configuration and the local broker's. The controller's own largest
+#: payload, the results of a few thousand entries, stays well below it.
+BROKER_MESSAGE_LIMIT = 2 * 1024 * 1024
 
 DEFAULT_PREFIX = "floorman/default"
 #: a topic prefix: levels of letters, digits, _ . - joined by / (no wildcards, no newline);

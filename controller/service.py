@@ -23,7 +23,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller import lock, protocol, views
+from controller import inbound, lock, protocol, views
 from controller.engine import clock as clk
 from controller.engine import history
 from controller.engine.rules import hands
@@ -44,6 +44,11 @@ STORE_RETRY = 5.0
 #: events that change the clock anchor and nothing else: after them only state/clock is
 #: recomputed (every table view and its JSON cost ~2 ms a publish with 100 tables)
 CLOCK_ONLY_EVENTS = frozenset({"clock", "level_started"})
+#: lines a second the controller writes about one kind of refused message (oversized,
+#: retained, over the press rate); the rest are counted and reported once a second
+LOG_LINES_PER_SECOND = 20
+#: an inbox entry that only wakes the main thread (a press or presence is waiting)
+_WAKE = ("", b"", 0.0)
 
 
 class ControllerService:
@@ -66,6 +71,13 @@ class ControllerService:
         # other off, and with a persistent session one gets the other's commands
         self.client_id = client_id or controller_client_id(broker.prefix)
         self.inbox: queue.Queue[tuple[str, bytes, float]] = queue.Queue()
+        #: the tables' presses, rate-limited per table and served in turn (inbound.py)
+        self.presses = inbound.Presses(*inbound.limits_from_env())
+        #: the latest presence message per client, not yet handled: a flood of presence
+        #: messages costs one state publish, not one each
+        self._presence_in: dict[str, bytes] = {}
+        self._presence_lock = threading.Lock()
+        self._quiet = _LogLimiter(LOG_LINES_PER_SECOND)
         self.floor: Floor | None = None
         self.presence: dict[str, dict[str, Any]] = {}
         self._published: dict[str, bytes] = {}
@@ -109,12 +121,22 @@ class ControllerService:
         try:
             while not self._stop.is_set():
                 timeout = max(0.0, next_tick - time.monotonic())
+                press_in = self.presses.wait(time.monotonic())
+                if press_in is not None:
+                    timeout = min(timeout, press_in)
                 try:
                     topic, payload, received = self.inbox.get(timeout=timeout)
                 except queue.Empty:
                     pass
                 else:
-                    self.handle(topic, payload)
+                    if topic:
+                        self.handle(topic, payload)
+                self._handle_presence()
+                # one press per turn of the loop, the tables in turn: a flooding table
+                # waits for its tokens while the others' presses go ahead
+                press = self.presses.take(time.monotonic())
+                if press is not None:
+                    self.handle(*press)
                 if self._republish.is_set() and self._connected.is_set():
                     self._republish.clear()
                     self._published.clear()
@@ -123,6 +145,7 @@ class ControllerService:
                 if time.monotonic() >= next_tick:
                     next_tick = time.monotonic() + TICK
                     self.tick()
+                    self._report_drops()
         finally:
             self._shutdown()
         return 0
@@ -156,7 +179,12 @@ class ControllerService:
             log.error("broker %s refused the connection: %s", self.broker, rc)
             return
         p = self.topics.prefix
-        c.subscribe([(f"{p}/cmd/#", 1), (f"{p}/time/request/+", 0), (f"{p}/presence/+", 1)])
+        # state/# only for its retained messages (what the broker still holds, maybe from
+        # the last tournament on this prefix: _check_stale); they are queued for us when
+        # the broker handles the SUBSCRIBE, before it handles the UNSUBSCRIBE
+        c.subscribe([(f"{p}/cmd/#", 1), (f"{p}/time/request/+", 0), (f"{p}/presence/+", 1),
+                     (f"{p}/state/#", 0)])
+        c.unsubscribe(f"{p}/state/#")
         log.info("connected to broker %s", self.broker)
         self._connected.set()
         self._republish.set()
@@ -170,18 +198,58 @@ class ControllerService:
     def _on_message(self, c: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         received = self.wall()
         payload = bytes(msg.payload)
-        kind, key = self.topics.classify(msg.topic)
+        topic = msg.topic
+        if len(payload) > protocol.MAX_PAYLOAD:
+            # refused unread: not parsed, not queued (docs/security.md, sizes)
+            self._quiet.warning("oversized", "payload of %d bytes on %s: larger than %d, "
+                                "dropped unread", len(payload), topic, protocol.MAX_PAYLOAD)
+            return
+        if topic.startswith(self.topics.prefix + "/state/"):
+            if msg.retain and payload:  # our own live publishes come back without the flag
+                self.inbox.put((topic, payload, received))
+            return
+        kind, key = self.topics.classify(topic)
+        if kind in ("director", "table"):
+            if msg.retain:
+                # a retained command would be handled again at every start: never
+                # handled, and a table's cleared (an empty retained message removes it;
+                # the director's topic the controller may not write: only the director's
+                # own account can have left one there)
+                if payload:
+                    clear = kind == "table"
+                    self._quiet.warning("retained", "retained command on %s: ignored%s",
+                                        topic, " and cleared" if clear else "")
+                    if clear:
+                        c.publish(topic, b"", 1, True)
+                return
+            if not payload:  # what clearing a retained command sends to every subscriber
+                log.info("empty message on %s: ignored", topic)
+                return
+            if kind == "table":
+                who = inbound.sender(kind, key)
+                if self.presses.offer(who, (topic, payload)):
+                    self.inbox.put(_WAKE)
+                return
         if kind == "time":
+            if msg.retain:
+                return  # an old request: its asker has long stopped waiting
             # answered here, at once: the round trip must not wait behind commands
             try:
                 req = protocol.parse_time_request(payload)
             except ProtocolError as exc:
-                log.warning("bad time request on %s: %s", msg.topic, exc)
+                log.warning("bad time request on %s: %s", topic, exc)
                 return
             c.publish(self.topics.time_response(key or ""), protocol.dumps(
                 {"v": 1, "id": req["id"], "t0": req["t0"], "t1": received, "t2": self.wall()}), 0)
             return
-        self.inbox.put((msg.topic, payload, received))
+        if kind == "presence" and key != "controller":
+            with self._presence_lock:
+                fresh = key not in self._presence_in
+                self._presence_in[key or "?"] = payload
+            if fresh:
+                self.inbox.put(_WAKE)
+            return
+        self.inbox.put((topic, payload, received))
 
     # ------------------------------------------------------------- main thread
     @property
@@ -191,19 +259,25 @@ class ControllerService:
 
     def handle(self, topic: str, payload: bytes) -> None:
         """Handle one inbound message. Never raises on bad input."""
+        if topic.startswith(self.topics.prefix + "/state/"):
+            self._check_stale(topic)
+            return
         kind, key = self.topics.classify(topic)
         try:
+            if len(payload) > protocol.MAX_PAYLOAD:
+                raise ProtocolError(f"payload of {len(payload)} bytes is larger than "
+                                    f"{protocol.MAX_PAYLOAD}")
             if kind == "presence":
                 if key == "controller":
                     return
                 data = protocol.parse_presence(payload)
-                self.presence[key or "?"] = {"online": data["online"], "role": data["role"],
-                                             "table": data.get("table")}
+                self.presence[key or "?"] = inbound.presence_of(key or "?", data)
                 self.publish_state(only={"presence"})
                 return
             if kind == "director":
                 data = protocol.parse_director_command(payload)
-                answer = self.director(data["cmd"], data.get("args", {}), data["id"])
+                answer = self.director(data["cmd"], data.get("args", {}),
+                                       inbound.scoped_id("director", data["id"]))
             elif kind == "table":
                 data = protocol.parse_table_command(payload, key)
                 answer = self.table_press(int(key or 0), data)
@@ -214,13 +288,42 @@ class ControllerService:
             log.warning("rejected message on %s: %s", topic, exc)
             reply, cid = _envelope(payload)
             if reply and cid:
-                self._ack(reply, {"v": 1, "id": cid, "ok": False, "reason": str(exc)})
+                self._ack(inbound.answer_to(kind, key, reply),
+                          {"v": 1, "id": cid, "ok": False, "reason": str(exc)})
             return
         if answer.get("ok") and answer.get("events"):
             self.publish_state(only=self._touched(answer["events"]))
         # the ack after the state: the broker keeps our order, so whoever has the ack finds
         # the command's effect in the retained state (docs/protocol.md, "Ordering")
-        self._ack(data["reply_to"], {"v": 1, "id": data["id"], **answer})
+        self._ack(inbound.answer_to(kind, key, data["reply_to"]),
+                  {"v": 1, "id": data["id"], **answer})
+
+    def _handle_presence(self) -> None:
+        """The presence messages that came since the last call, the latest per client."""
+        with self._presence_lock:
+            pending, self._presence_in = self._presence_in, {}
+        for key, payload in pending.items():
+            self.handle(self.topics.presence(key), payload)
+
+    def _check_stale(self, topic: str) -> None:
+        """A retained state topic the broker holds: cleared unless this tournament
+        publishes it (a table of the last tournament on this prefix that this one does
+        not have, say)."""
+        if self.floor is None or self.mqtt is None:
+            return
+        t = self.tournament
+        current = {self.topics.state(n) for n in protocol.STATE if n != "table"}
+        current |= {self.topics.table_state(n) for n in set(t.tables) | set(t.broken)}
+        if topic not in current:
+            log.info("clearing %s: left on the broker, not part of this tournament", topic)
+            self.mqtt.publish(topic, b"", 1, True)
+            self._published.pop(topic, None)
+
+    def _report_drops(self) -> None:
+        for who, n in self.presses.drops().items():
+            log.warning("%s: %d presses dropped, more than %.0f a second (it resends what "
+                        "it still waits for)", who, n, self.presses.rate)
+        self._quiet.report()
 
     def director(self, cmd: str, args: dict[str, Any], cid: str) -> dict[str, Any]:
         """A director command (engine command or read-only query) → the answer."""
@@ -246,7 +349,7 @@ class ControllerService:
             cmd = {"cmd": "time_call", "table": table, "op": action.split("_")[1]}
         else:  # undo: the engine finds this table's last press that is not undone yet
             cmd = {"cmd": "undo", "table": table}
-        return self._execute(cmd, data["id"])
+        return self._execute(cmd, inbound.scoped_id(f"table-{table}", data["id"]))
 
     def _execute(self, cmd: dict[str, Any], cid: str) -> dict[str, Any]:
         assert self.floor is not None
@@ -389,13 +492,45 @@ class ControllerService:
         return sent
 
 
+class _LogLimiter:
+    """At most ``per_second`` warnings a second per kind; the rest are counted and
+    reported by :meth:`report` (a flood must not fill the journal)."""
+
+    def __init__(self, per_second: int) -> None:
+        self.per_second = per_second
+        self._second: dict[str, tuple[int, int]] = {}  # kind -> (second, lines in it)
+        self._held: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def warning(self, kind: str, fmt: str, *args: Any) -> None:
+        now = int(time.monotonic())
+        with self._lock:
+            second, lines = self._second.get(kind, (now, 0))
+            if second != now:
+                second, lines = now, 0
+            if lines >= self.per_second:
+                self._held[kind] = self._held.get(kind, 0) + 1
+                return
+            self._second[kind] = (second, lines + 1)
+        log.warning(fmt, *args)
+
+    def report(self) -> None:
+        with self._lock:
+            held, self._held = self._held, {}
+        for kind, n in held.items():
+            log.warning("%d more %s messages refused (not logged one by one)", n, kind)
+
+
 def controller_client_id(prefix: str) -> str:
     """The controller's MQTT client id for a topic prefix (unique per tournament)."""
     return "floorman-controller-" + re.sub(r"[^A-Za-z0-9_.-]", "-", prefix)
 
 
 def _envelope(payload: bytes) -> tuple[str | None, str | None]:
-    """reply_to and id of a payload that failed validation, if they can be read."""
+    """reply_to and id of a payload that failed validation, if they can be read (an
+    oversized one is not read)."""
+    if len(payload) > protocol.MAX_PAYLOAD:
+        return None, None
     try:
         import json
 

@@ -62,6 +62,9 @@ class Link:
         self.topics = Topics(broker.prefix)
         self.client_id = name or _account(broker) or (
             f"table-{table}" if table else f"wall-{uuid.uuid4().hex[:6]}")
+        #: whose answers this link reads: a table's presses are answered on
+        #: ``ack/table-N`` whatever the client id (controller/inbound.py, answer_to)
+        self.reply_to = f"table-{table}" if table else self.client_id
         self.notify = notify or (lambda kind, data: None)
         self.sync = ClockSync(local)
         self.sync_every = sync_every
@@ -100,7 +103,7 @@ class Link:
         if self.table is None:
             raise ValueError("a wall screen has no buttons")
         cid = uuid.uuid4().hex
-        msg = {"v": 1, "id": cid, "reply_to": self.client_id, "action": action, **fields}
+        msg = {"v": 1, "id": cid, "reply_to": self.reply_to, "action": action, **fields}
         with self._lock:
             self.outbox[cid] = {"payload": protocol.dumps(msg), "sent": 0.0}
         self._flush()
@@ -149,7 +152,7 @@ class Link:
             self.notify("refused", str(rc))
             return
         p = self.topics.prefix
-        c.subscribe([(f"{p}/state/#", 1), (self.topics.ack(self.client_id), 1),
+        c.subscribe([(f"{p}/state/#", 1), (self.topics.ack(self.reply_to), 1),
                      (self.topics.time_response(self.client_id), 0)])
         c.publish(self.topics.presence(self.client_id), self._presence(True), 1, True)
         self.connected.set()
@@ -175,7 +178,7 @@ class Link:
             if self.sync.response(data) is not None:
                 self.notify("synced", self.sync.best)
             return
-        if topic == self.topics.ack(self.client_id):
+        if topic == self.topics.ack(self.reply_to):
             cid = data.get("id")
             if not isinstance(cid, str):
                 return

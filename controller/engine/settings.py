@@ -28,6 +28,11 @@ from pydantic_core import PydanticCustomError
 _CONFIG = ConfigDict(extra="forbid")
 #: Sanity limit for physical seats at one table (001 §2 II: a sit & go takes up to 11).
 MAX_TABLE_SEATS = 12
+#: entries of a structure (levels and breaks): a club's longest night has about 40, and
+#: every screen and the director's list show them all
+MAX_LEVELS = 200
+#: the longest tournament name and level note (characters): what a screen's title shows
+MAX_TITLE = 80
 #: an MQTT topic prefix: levels of letters, digits, _ . - joined by / (no wildcards, no newline)
 TOPIC_PREFIX = r"[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
 #: the values of ``Points.system`` (:mod:`controller.engine.points` scores each)
@@ -86,7 +91,7 @@ class Level:
     ante: Count = 0
     #: "standard" (every player) or "big_blind" (BB pays the table's ante, 002)
     ante_type: Literal["standard", "big_blind"] = "standard"
-    note: Text = ""
+    note: Annotated[Text, Field(max_length=MAX_TITLE)] = ""
 
     @property
     def is_break(self) -> bool:
@@ -108,6 +113,8 @@ def _structure(levels: tuple[Level, ...], info: ValidationInfo) -> None:
     """At least one playing level; only the last may be unlimited (003 7); no break last."""
     if not levels:
         raise problem("is empty: give at least one level")
+    if len(levels) > MAX_LEVELS:
+        raise problem(f"has {len(levels)} entries; at most {MAX_LEVELS} levels and breaks")
     if all(lvl.is_break for lvl in levels):
         raise problem("has no playing level, only breaks")
     last = len(levels) - 1
@@ -353,7 +360,8 @@ class TournamentSettings:
     """
 
     __pydantic_config__ = _CONFIG
-    name: Annotated[str, Strict(), StringConstraints(strip_whitespace=True, min_length=1)]
+    name: Annotated[str, Strict(), StringConstraints(strip_whitespace=True, min_length=1,
+                                                     max_length=MAX_TITLE)]
     structure: Annotated[tuple[Level, ...], _rule(_structure)]
     start_stack: Annotated[Positive, _rule(_start_stack)]
     preset: Text | None = None

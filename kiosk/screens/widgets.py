@@ -16,6 +16,7 @@ a distance to their minimum sizes (:mod:`kiosk.screens.sizes`).
 
 from __future__ import annotations
 
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -52,6 +53,43 @@ DARKGOLD: Colour = (88, 66, 0)
 ELLIPSIS = "…"
 
 
+def printable(text: str) -> str:
+    """``text`` as a font can draw it: without controls, format characters (a BOM, zero
+    width joiners) and lone surrogates, other white space as a plain space. Whatever a
+    broker delivers, a screen shows what it can instead of crashing (issue 11.5: a NUL
+    raised "A null character was found in the text", a lone BOM "Text has zero width")."""
+    if text.isprintable():  # the usual case, at C speed
+        return text
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cf", "Cs"):
+            if ch.isspace():
+                out.append(" ")
+        else:
+            out.append(" " if cat[0] == "Z" else ch)
+    return "".join(out)
+
+
+class SafeFont(pygame.font.Font):
+    """A pygame font that draws and measures any text (:func:`printable`); text that
+    still has no width (only combining marks, say) is drawn as a space."""
+
+    def size(self, text: str | bytes) -> tuple[int, int]:  # type: ignore[override]
+        return super().size(printable(text) if isinstance(text, str) else text)
+
+    def metrics(self, text: str | bytes) -> list:  # type: ignore[override]
+        return super().metrics(printable(text) if isinstance(text, str) else text)
+
+    def render(self, text: str | bytes | None, antialias: bool, color: object,  # type: ignore[override]
+               background: object = None) -> pygame.Surface:
+        clean = printable(text) if isinstance(text, str) else text
+        try:
+            return super().render(clean or " ", antialias, color, background)  # type: ignore[arg-type]
+        except (pygame.error, ValueError):  # "Text has zero width"
+            return super().render(" ", antialias, color, background)  # type: ignore[arg-type]
+
+
 class Fonts:
     """pygame fonts of the bundled faces, cached by (face, size)."""
 
@@ -66,7 +104,7 @@ class Fonts:
         key = (face, size)
         f = self._fonts.get(key)
         if f is None:
-            f = pygame.font.Font(str(FONT_DIR / FACES[face]), size)
+            f = SafeFont(str(FONT_DIR / FACES[face]), size)
             self._fonts[key] = f
             if len(self._fonts) > self._limit:
                 self._fonts.popitem(last=False)

@@ -56,6 +56,18 @@ def test_acl_gives_each_account_only_its_own_topics():
     assert rules["director"] == sorted(["topic write club/fri/cmd/director",
                                         "topic read club/fri/state/#",
                                         "topic read club/fri/presence/controller"])
+    # the controller also reads the retained state (to clear a past tournament's) and
+    # writes the tables' command topics (to clear a retained press), never the director's
+    assert rules["controller"] == sorted([
+        "topic readwrite club/fri/state/#",
+        "topic write club/fri/ack/+",
+        "topic write club/fri/time/response/+",
+        "topic write club/fri/presence/controller",
+        "topic read club/fri/cmd/#",
+        "topic write club/fri/cmd/table/+",
+        "topic read club/fri/time/request/+",
+        "topic read club/fri/presence/+",
+    ])
     # only the controller writes state, acks and clock answers
     writers = {user for user, lines in rules.items()
                for line in lines if line.startswith("topic write club/fri/state")
@@ -157,3 +169,19 @@ def test_the_command_line(tmp_path):
     r = run_cli("--tables", "2", "--out", str(out), "--prefix", "x/#")
     assert r.returncode == 2 and "prefix" in r.stderr
     assert Path(out / "floorman.acl").read_text().count("x/y/") > 0
+
+
+def test_the_shipped_broker_binds_ids_and_limits_sizes():
+    """Issue 11.1 and 11.10: ``use_username_as_clientid`` is a setting of each listener
+    in Mosquitto 2.0 (before the first listener it binds nobody: the review's attack
+    worked with it there), and the payload limit is the one the code knows."""
+    from controller.protocol import BROKER_MESSAGE_LIMIT
+
+    lines = [ln.strip() for ln in (ROOT / "systemd" / "mosquitto-floorman.conf")
+             .read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    listeners = [i for i, ln in enumerate(lines) if ln.startswith("listener ")]
+    assert len(listeners) == 2
+    for start, end in zip(listeners, [*listeners[1:], len(lines)], strict=True):
+        assert "use_username_as_clientid true" in lines[start:end], lines[start]
+    assert f"message_size_limit {BROKER_MESSAGE_LIMIT}" in lines
+    assert "max_queued_messages 5000" in lines

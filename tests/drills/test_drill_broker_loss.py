@@ -126,7 +126,8 @@ def test_broker_loss(broker, prefix, controllers, report, tmp_path):
     for n, d in dealers.items():
         ids = [cid for cid, *_ in d.pressed]
         mine = set(ids)
-        stored = [cid for cid in log.order if cid in mine]
+        # (stored as "table-N/<id>": controller/inbound.py, scoped_id)
+        stored = [cid for key in log.order if (cid := key.rpartition("/")[2]) in mine]
         if stored != ids:
             out_of_order.append(n)
 

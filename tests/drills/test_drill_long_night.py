@@ -15,6 +15,7 @@ on their place in the log.
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
@@ -125,8 +126,11 @@ class Night:
         self.db = tmp / f"{name}.sqlite"
         # the log is opened with the script's seed: both nights draw the same seats
         Floor.open(settings, self.db, seed=BASE_SEED, now=time.time()).close()
+        # the script presses as fast as the answers come, far faster than a dealer: the
+        # tables' rate limit (controller/inbound.py) raised for it
         self.ctrl = ControllerProcess(config, self.db, tmp / f"{name}.log",
-                                      broker=broker.address, prefix=prefix)
+                                      broker=broker.address, prefix=prefix,
+                                      env={**os.environ, "FLOORMAN_PRESS_RATE": "1000/1000"})
         self.tables = tables
         self.dealers: dict[int, Any] = {}
         self.index = 0  # the step being played

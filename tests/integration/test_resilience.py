@@ -84,7 +84,7 @@ def test_broker_restart_mid_tournament(broker, prefix, controller_factory, tmp_p
     assert ctrl.terminate() == 0
     with EventStore(tmp_path / "log.sqlite") as store:
         assert len([e for e in store.events() if e["type"] == "busted"]) == 1
-        assert store.answer(cid)["ok"]
+        assert store.answer(f"table-1/{cid}")["ok"]  # stored per sender (inbound.scoped_id)
 
 
 def _cli(b: Broker, *args: str) -> subprocess.Popen:

@@ -387,6 +387,10 @@ def audit(log: Log, presses: Iterable[tuple[str, str, dict[str, Any] | None]],
     another answer. Doubled: an event claimed by two answers, a player out twice, more
     "hand done" events than acknowledged "hand done" presses."""
     a = Audit()
+    # the controller stores an answer under its sender's scope ("table-3/<id>",
+    # "director/<id>": controller/inbound.py, scoped_id); the clients' ids are unique
+    # UUIDs, so the id alone names the answer here
+    log = log._replace(answers={k.rpartition("/")[2]: v for k, v in log.answers.items()})
     kinds: dict[str, str] = {}
     for cid, action, _ in presses:
         kinds[cid] = action

@@ -10,6 +10,7 @@ right name); a player who registered by mistake is taken off the list by
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,10 @@ if TYPE_CHECKING:
 
 #: longest name the screens show whole
 MAX_NAME = 40
+#: Unicode categories no screen can show: controls, format characters (a BOM, zero-width
+#: joiners, direction overrides), surrogates, private use, unassigned. A NUL killed the
+#: table screen and a lone BOM every wall (issue 11.5).
+UNSHOWABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 
 
 def register(t: Tournament, c: cmd.Register, now: float) -> None:
@@ -54,9 +59,7 @@ def check_names(t: Tournament, names: Sequence[str], keep: int | None = None) ->
     clean: list[str] = []
     seen: set[str] = set()
     for n in names:
-        if not n.strip():
-            raise Rejected(f"a player's name must be text, got {n!r}")
-        n = " ".join(n.split())
+        n = showable(n)
         if len(n) > MAX_NAME:
             raise Rejected(f"name {n[:MAX_NAME]!r}… is longer than {MAX_NAME} characters")
         key = n.casefold()
@@ -88,6 +91,20 @@ def unregister(t: Tournament, c: cmd.Unregister, now: float) -> None:
                        "unregister is only possible before the draw (undo the draw first, "
                        "or bust the player)")
     t.emit(ev.Unregistered, now, player=p.id)
+
+
+def showable(name: str) -> str:
+    """``name`` as the screens show it (NFC, runs of white space as one space, trimmed);
+    :class:`Rejected` when it has a character no screen can show (:data:`UNSHOWABLE`; a
+    line break or tab is white space) or nothing is left."""
+    n = " ".join(unicodedata.normalize("NFC", name).split())
+    for ch in n:
+        if unicodedata.category(ch) in UNSHOWABLE:
+            raise Rejected(f"name {n!r} has a character that cannot be shown "
+                           f"(U+{ord(ch):04X}); type the name again")
+    if not n:
+        raise Rejected(f"a player's name must be text, got {name!r}")
+    return n
 
 
 def late_open(t: Tournament, now: float) -> bool:

@@ -1,0 +1,221 @@
+"""What the controller lets in before the engine sees it: who sent a message, how big it
+is, and how fast its sender may go (docs/security.md).
+
+MQTT 3.1.1 does not tell a subscriber who published a message. The broker's ACL does:
+only the account ``table-N`` may publish on ``P/cmd/table/N``, only ``director`` on
+``P/cmd/director``, and every account only on its own ``P/presence/<user>`` (``floorman
+broker-config``). So the topic *is* the sender, and everything here is derived from it:
+
+- :func:`sender` names the sender of a command topic (``table-3``, ``director``); its
+  command ids are scoped by that name (:func:`scoped_id`), so table 4 sending table 3's
+  id gets no stored answer of table 3;
+- :func:`answer_to` is where the answer goes: a table's to ``ack/table-N`` whatever its
+  ``reply_to`` says;
+- :func:`presence_of` keeps a presence message to what its topic may claim;
+- :class:`Presses` rate-limits each table (a token bucket) and serves the tables in turn,
+  so one account's flood neither floods the engine nor delays the other tables.
+
+This module is an adapter's: it reads no clock itself (``now`` is passed in) and does no
+I/O.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.protocol import ProtocolError
+
+#: presses a table may send per second, sustained (a dealer presses far less than once a
+#: second; 20 a second is a stuck button or a script)
+PRESS_RATE = 5.0
+#: presses a table may send at once before the rate applies (a few busts in a row)
+PRESS_BURST = 10
+#: presses of one table waiting for their turn; more are dropped (a kiosk resends an
+#: unanswered press every 2 s: kiosk/link.py RESEND)
+PRESS_QUEUE = 20
+
+def limits_from_env(value: str | None = None) -> tuple[float, int]:
+    """``(rate, burst)`` from ``FLOORMAN_PRESS_RATE=RATE[/BURST]`` (presses a second, and
+    at once), else :data:`PRESS_RATE` and :data:`PRESS_BURST`. For a table whose presses
+    come from a machine rather than a dealer (the drills' scripted nights)."""
+    value = os.environ.get("FLOORMAN_PRESS_RATE", "") if value is None else value
+    if not value:
+        return PRESS_RATE, PRESS_BURST
+    rate, _, burst = value.partition("/")
+    try:
+        r, b = float(rate), int(burst) if burst else max(1, int(float(rate) * 2))
+    except ValueError:
+        raise ValueError(f"FLOORMAN_PRESS_RATE must be RATE or RATE/BURST, got {value!r}") \
+            from None
+    if not (r > 0 and b >= 1):
+        raise ValueError(f"FLOORMAN_PRESS_RATE must be positive, got {value!r}")
+    return r, b
+
+
+_TABLE_CLIENT = re.compile(r"^table-([1-9][0-9]{0,2})\Z")
+_WALL_CLIENT = re.compile(r"^wall(-[A-Za-z0-9_.-]+)?\Z")
+_TABLE_KEY = re.compile(r"^[1-9][0-9]{0,2}\Z")
+
+
+def table_of(key: str | None) -> int | None:
+    """The table number of a ``cmd/table/<key>`` topic, or None when the key is no table
+    number (1-999 in ASCII digits)."""
+    return int(key) if key is not None and _TABLE_KEY.match(key) else None
+
+
+def sender(kind: str, key: str | None) -> str:
+    """Who sent a command on topic ``(kind, key)`` (:meth:`~controller.protocol.Topics.classify`):
+    ``table-N`` for ``cmd/table/N``, ``director`` for ``cmd/director``."""
+    if kind == "table":
+        n = table_of(key)
+        return f"table-{n}" if n is not None else "table-?"
+    return "director"
+
+
+def scoped_id(who: str, cid: str) -> str:
+    """The key a command's answer is stored under: ``who/id``. ``/`` is in neither a
+    client name nor an id, so two senders never share a key."""
+    return f"{who}/{cid}"
+
+
+def answer_to(kind: str, key: str | None, reply_to: str) -> str:
+    """The client whose ``ack/<client>`` topic gets the answer.
+
+    A table press is answered on ``ack/table-N`` of the table in its topic, whatever its
+    ``reply_to`` says: the broker lets only that table's account write the topic and read
+    that answer, so an answer never reaches anyone else. A director command is answered on
+    its ``reply_to`` (only the director's account may send one; its command-line clients
+    choose their id). A table topic with no table number in it (possible on a broker
+    without accounts only) falls back to ``reply_to``."""
+    if kind == "table":
+        n = table_of(key)
+        if n is not None:
+            return f"table-{n}"
+    return reply_to
+
+
+def presence_of(key: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The entry of ``P/presence/<key>`` in ``state/presence``: only ever about ``key``.
+
+    A key that is an account's name binds the role: ``table-N`` is table N, ``wall…`` a
+    wall; no client but the controller itself is ``controller``. A payload that claims
+    otherwise raises :class:`ProtocolError`. Other keys (a broker without accounts, a
+    named test kiosk) keep what they say, but never ``controller``."""
+    role, table = data.get("role"), data.get("table")
+    if role == "unknown":  # a cleared retained message (protocol.parse_presence)
+        return {"online": False, "role": "unknown", "table": None}
+    if role == "controller":
+        raise ProtocolError(f"presence/{key} claims to be the controller")
+    m = _TABLE_CLIENT.match(key)
+    if m:
+        n = int(m.group(1))
+        if role != "table" or table not in (None, n):
+            raise ProtocolError(f"presence/{key} must be table {n}, got role {role!r} "
+                                f"table {table!r}")
+        table = n
+    elif _WALL_CLIENT.match(key) and (role != "wall" or table is not None):
+        raise ProtocolError(f"presence/{key} must be a wall, got role {role!r} table {table!r}")
+    elif role != "table":
+        table = None
+    return {"online": bool(data["online"]), "role": role, "table": table}
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` tokens a second up to ``burst``; a press costs one. ``now`` in seconds of
+    any monotonic clock."""
+
+    rate: float
+    burst: float
+    tokens: float = -1.0
+    at: float | None = None
+
+    def _fill(self, now: float) -> None:
+        if self.at is None or self.tokens < 0:
+            self.tokens, self.at = self.burst, now
+            return
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def take(self, now: float) -> bool:
+        self._fill(now)
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def wait(self, now: float) -> float:
+        """Seconds until a token is there (0: now)."""
+        self._fill(now)
+        return 0.0 if self.tokens >= 1.0 else (1.0 - self.tokens) / self.rate
+
+
+@dataclass
+class _Lane:
+    bucket: TokenBucket
+    queue: deque[Any] = field(default_factory=deque)
+    dropped: int = 0
+
+
+class Presses:
+    """The tables' presses waiting for the engine: one queue and one token bucket per
+    table, served in turn.
+
+    The network thread :meth:`offer` s; the main thread :meth:`take` s the next press
+    whose table has a token. A table's queue holds at most ``depth`` presses: more are
+    dropped (counted in :attr:`dropped`, reported by :meth:`drops`). ``rate`` (presses a
+    second), ``burst`` and ``depth`` default to :data:`PRESS_RATE`, :data:`PRESS_BURST`
+    and :data:`PRESS_QUEUE`."""
+
+    def __init__(self, rate: float = PRESS_RATE, burst: int = PRESS_BURST,
+                 depth: int = PRESS_QUEUE) -> None:
+        self.rate, self.burst, self.depth = rate, burst, depth
+        self._lanes: OrderedDict[str, _Lane] = OrderedDict()
+        self._lock = threading.Lock()
+        self.dropped = 0  #: presses dropped because their table's queue was full
+
+    def offer(self, who: str, item: Any) -> bool:
+        """Queue a press of ``who``; False: dropped, its queue is full."""
+        with self._lock:
+            lane = self._lanes.get(who)
+            if lane is None:
+                lane = self._lanes[who] = _Lane(TokenBucket(self.rate, self.burst))
+            if len(lane.queue) >= self.depth:
+                lane.dropped += 1
+                self.dropped += 1
+                return False
+            lane.queue.append(item)
+            return True
+
+    def take(self, now: float) -> Any | None:
+        """The next press to handle (the tables in turn), or None while none may go."""
+        with self._lock:
+            for who in list(self._lanes):
+                lane = self._lanes[who]
+                if lane.queue and lane.bucket.take(now):
+                    self._lanes.move_to_end(who)  # the others first next time
+                    return lane.queue.popleft()
+            return None
+
+    def wait(self, now: float) -> float | None:
+        """Seconds until :meth:`take` has a press (0: now), None: nothing is waiting."""
+        with self._lock:
+            waits = [lane.bucket.wait(now) for lane in self._lanes.values() if lane.queue]
+        return min(waits) if waits else None
+
+    def waiting(self) -> int:
+        with self._lock:
+            return sum(len(lane.queue) for lane in self._lanes.values())
+
+    def drops(self) -> dict[str, int]:
+        """Presses dropped per table since the last call (and forgets them)."""
+        with self._lock:
+            out = {who: lane.dropped for who, lane in self._lanes.items() if lane.dropped}
+            for lane in self._lanes.values():
+                lane.dropped = 0
+            return out
