@@ -250,6 +250,15 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         return "rename", {"player": _player(args.name), "name": " ".join(args.to)}
     if v == "unregister":
         return "unregister", {"player": _player(args.name)}
+    if v == "announce":
+        if args.clear:
+            if args.text or args.minutes is not None:
+                raise ValueError("announce --clear takes no text and no --minutes")
+            return "announce", {"clear": True}
+        a = {"text": " ".join(args.text)}
+        if args.minutes is not None:
+            a["minutes"] = args.minutes
+        return "announce", a
     if v in ("rebuy", "reentry", "seated"):
         return v, {"player": " ".join(args.name)}
     if v == "hfh":
@@ -455,6 +464,11 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--to", nargs="+", required=True, help="the corrected name")
     d = director("unregister", "take a player off the list before the draw: unregister NAME")
     d.add_argument("name", nargs="+")
+    d = director("announce", "a banner on every screen: announce TEXT [--minutes M], "
+                 "or announce --clear")
+    d.add_argument("text", nargs="*")
+    d.add_argument("--minutes", type=float, help="take it down by itself after M minutes")
+    d.add_argument("--clear", action="store_true", help="take the banner down")
     d = director("late", "late registration: late NAME")
     d.add_argument("name", nargs="+")
     d.add_argument("--guest", action="store_true")

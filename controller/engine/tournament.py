@@ -34,7 +34,7 @@ from controller.engine.commands import Rejected
 from controller.engine.events import InvalidEvent, Record
 from controller.engine.results import Finish, ResultRow, score
 from controller.engine.settings import TournamentSettings, from_data, to_data
-from controller.engine.state import HandForHandState, Move, Player
+from controller.engine.state import Announcement, HandForHandState, Move, Player
 from controller.engine.table import Table
 
 __all__ = ["Event", "InvalidEvent", "Move", "Player", "Rejected", "Tournament"]
@@ -82,6 +82,8 @@ class Tournament:
         self.hands_left: int | None = None
         self.broken: list[int] = []
         self.final_table: int | None = None
+        #: the banner on every screen (rules/announcements.py), None: none
+        self.announcement: Announcement | None = None
         self.log: list[Record] = []
         self._group: int | None = None
 
@@ -315,4 +317,5 @@ class Tournament:
                         self.hands_left, list(self.broken), self.final_table,
                         self.last_player_id],
             "places": sorted(self.places().items()),
+            "announcement": None if self.announcement is None else asdict(self.announcement),
         }

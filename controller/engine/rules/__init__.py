@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from controller.engine.rules import (
+    announcements,
     busts,
     clock,
     entries,
@@ -48,6 +49,7 @@ Reaction = Callable[["Tournament", float], None]
 #: every rule, in the order their reactions run
 RULES: tuple[ModuleType, ...] = (
     clock, ghosts, busts, seating, hand_for_hand, entries, hands, time_calls, undo,
+    announcements,
 )
 
 
