@@ -184,9 +184,13 @@ def _console(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError, auth.PasswordMissing) as exc:
         print(f"floorman console: {exc}", file=sys.stderr)
         return 1
-    server = serve(Console(Hub(broker), hashed), host or "0.0.0.0", int(port))
+    from controller.console.app import public_url
+
+    players = args.public_url or public_url(host, int(port))
+    server = serve(Console(Hub(broker, public_url=players), hashed), host or "0.0.0.0",
+                   int(port))
     print(f"console on http://{host or '0.0.0.0'}:{port}/ (broker {broker}, prefix "
-          f"{broker.prefix})", flush=True)
+          f"{broker.prefix}); the players' page: {players}", flush=True)
     server.run()
     return 0
 
@@ -428,6 +432,9 @@ def build_parser() -> argparse.ArgumentParser:
         "FLOORMAN_CONSOLE_PASSWORD_FILE", "/etc/floorman/console.passwd"),
         help="the hash of the director's sign-in password (default: "
         "$FLOORMAN_CONSOLE_PASSWORD_FILE or /etc/floorman/console.passwd)")
+    k.add_argument("--public-url", default=os.environ.get("FLOORMAN_CONSOLE_PUBLIC_URL"),
+                   help="the players' page as phones reach it, for the QR code on the wall "
+                   "(default: $FLOORMAN_CONSOLE_PUBLIC_URL, or http://THIS-MACHINE:PORT/p)")
     k.add_argument("--set-password", action="store_true", help="ask for the password (or "
                    "read its first line from standard input), store its hash and exit")
     k.add_argument("--config", help="read broker address and prefix from this tournament "
