@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from importlib.resources import files
 from pathlib import Path
@@ -73,6 +74,7 @@ class Console:
         self.backoff = backoff or auth.Backoff()
         self.sessions = sessions or auth.Sessions()
         self.public_streams = 0
+        self._live: dict[tuple[str, str, int, int], dict[str, str]] = {}
         self.env = Environment(loader=PackageLoader("controller.console", "templates"),
                                autoescape=select_autoescape(["html"]), trim_blocks=True,
                                lstrip_blocks=True)
@@ -106,7 +108,19 @@ class Console:
                              controller_online=h.controller_online, history=h.history)
 
     def live(self, page: str, lang: str) -> dict[str, str]:
-        """The live parts of ``page`` as HTML, by element id."""
+        """The live parts of ``page`` as HTML, by element id; made once per version of the
+        state for every stream of the same page and language (the directors' browsers and
+        the players' phones share one rendering)."""
+        # the second too: a part drawn with the time left must not be minutes old
+        key = (page, lang, self.hub.version, int(self.hub.now()))
+        cached = self._live.get(key)
+        if cached is None:
+            if len(self._live) > 16:
+                self._live.clear()
+            cached = self._live[key] = self._render_live(page, lang)
+        return cached
+
+    def _render_live(self, page: str, lang: str) -> dict[str, str]:
         ctx = self.page_context(lang)
         out = {}
         for element, template in pages.LIVE[page].items():
@@ -223,7 +237,9 @@ class Console:
                         yield ": keep-alive\n\n"
                         continue
                     version = now_version
-                    data = {"html": self.live(page, lang), "now": self.hub.now()}
+                    # "sent": this machine's time as it goes out (bench/console.py)
+                    data = {"html": self.live(page, lang), "now": self.hub.now(),
+                            "sent": time.time()}
                     yield f"event: update\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
             finally:
                 if public:

@@ -103,9 +103,12 @@ class Hub:
         if name not in ("presence", "link") or (name == "link" and self.link_up):
             # who is where and what happened may have changed (a clock command is in the
             # history too): ask again, once for a burst of changes
-            if not self._players_due:
-                self._players_due = True
-                self._spawn(self._refresh_players())
+            self._schedule_refresh()
+
+    def _schedule_refresh(self) -> None:
+        if not self._players_due:
+            self._players_due = True
+            self._spawn(self._refresh_players())
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -125,8 +128,13 @@ class Hub:
     async def send(self, cmd: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         """The controller's answer; ``{"ok": false, "reason": …}`` when there is none."""
         try:
-            return await asyncio.to_thread(self.director.send, cmd, args or {},
-                                           timeout=ANSWER_TIMEOUT)
+            answer = await asyncio.to_thread(self.director.send, cmd, args or {},
+                                             timeout=ANSWER_TIMEOUT)
+            if answer.get("ok") and cmd not in protocol.READ_ONLY:
+                # the history has a new line even when no public state changed (a rename
+                # before the draw is on no public topic): ask again
+                self._schedule_refresh()
+            return answer
         except NoAnswer:
             return {"ok": False, "no_answer": True,
                     "reason": f"the controller did not answer within {ANSWER_TIMEOUT:.0f} s; "

@@ -106,8 +106,10 @@ def history_rows(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for c in reversed(commands):
         keys = {p.get("key") for p in c.get("phrases", [])}
-        rows.append({**c, "undoable": not c.get("by_itself") and c.get("undone_by") is None
-                     and "undone" not in keys})
+        is_undo = "undone" in keys
+        rows.append({**c, "is_undo": is_undo,
+                     "undoable": not c.get("by_itself") and c.get("undone_by") is None
+                     and not is_undo})
     return rows
 
 
