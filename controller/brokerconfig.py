@@ -110,6 +110,8 @@ def acl_text(prefix: str, accounts: list[Client]) -> str:
                 "# the only account that may send director commands; its answers arrive",
                 "# on ack/director (its client id is its user name): see the pattern below",
                 f"topic write {p}/cmd/director",
+                "# the console's players' page, for the QR code on the wall",
+                f"topic write {p}/console/public",
                 f"topic read {p}/state/#",
                 "# the console shows when the controller is offline",
                 f"topic read {p}/presence/controller",
@@ -121,6 +123,7 @@ def acl_text(prefix: str, accounts: list[Client]) -> str:
                 f"topic write {p}/presence/{c.name}",
                 f"topic write {p}/time/request/{c.name}",
                 f"topic read {p}/state/#",
+                f"topic read {p}/console/public",
                 f"topic read {p}/ack/{c.name}",
                 f"topic read {p}/time/response/{c.name}",
             ]

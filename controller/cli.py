@@ -238,9 +238,13 @@ def _console(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError, auth.PasswordMissing) as exc:
         print(f"floorman console: {exc}", file=sys.stderr)
         return 1
-    server = serve(Console(Hub(broker), hashed), host or "0.0.0.0", int(port))
+    from controller.console.app import public_url
+
+    players = args.public_url or public_url(host, int(port))
+    server = serve(Console(Hub(broker, public_url=players), hashed), host or "0.0.0.0",
+                   int(port))
     print(f"console on http://{host or '0.0.0.0'}:{port}/ (broker {broker}, prefix "
-          f"{broker.prefix})", flush=True)
+          f"{broker.prefix}); the players' page: {players}", flush=True)
     server.run()
     return 0
 
@@ -308,6 +312,15 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         return "rename", {"player": _player(args.name), "name": " ".join(args.to)}
     if v == "unregister":
         return "unregister", {"player": _player(args.name)}
+    if v == "announce":
+        if args.clear:
+            if args.text or args.minutes is not None:
+                raise ValueError("announce --clear takes no text and no --minutes")
+            return "announce", {"clear": True}
+        a = {"text": " ".join(args.text)}
+        if args.minutes is not None:
+            a["minutes"] = args.minutes
+        return "announce", a
     if v in ("rebuy", "reentry", "seated"):
         return v, {"player": " ".join(args.name)}
     if v == "hfh":
@@ -489,6 +502,9 @@ def build_parser() -> argparse.ArgumentParser:
         "FLOORMAN_CONSOLE_PASSWORD_FILE", "/etc/floorman/console.passwd"),
         help="the hash of the director's sign-in password (default: "
         "$FLOORMAN_CONSOLE_PASSWORD_FILE or /etc/floorman/console.passwd)")
+    k.add_argument("--public-url", default=os.environ.get("FLOORMAN_CONSOLE_PUBLIC_URL"),
+                   help="the players' page as phones reach it, for the QR code on the wall "
+                   "(default: $FLOORMAN_CONSOLE_PUBLIC_URL, or http://THIS-MACHINE:PORT/p)")
     k.add_argument("--set-password", action="store_true", help="ask for the password (or "
                    "read its first line from standard input), store its hash and exit")
     k.add_argument("--config", help="read broker address and prefix from this tournament "
@@ -530,6 +546,11 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--to", nargs="+", required=True, help="the corrected name")
     d = director("unregister", "take a player off the list before the draw: unregister NAME")
     d.add_argument("name", nargs="+")
+    d = director("announce", "a banner on every screen: announce TEXT [--minutes M], "
+                 "or announce --clear")
+    d.add_argument("text", nargs="*")
+    d.add_argument("--minutes", type=float, help="take it down by itself after M minutes")
+    d.add_argument("--clear", action="store_true", help="take the banner down")
     d = director("late", "late registration: late NAME")
     d.add_argument("name", nargs="+")
     d.add_argument("--guest", action="store_true")

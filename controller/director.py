@@ -203,6 +203,17 @@ class Director:
         self._client.disconnect()
         self._client.loop_stop()
 
+    def publish_retained(self, topic: str, payload: bytes, *, wait: float = 0.0) -> None:
+        """Publish a retained message (QoS 1) on ``topic`` (a whole topic, under the prefix:
+        the console's public address, ``P/console/public``); ``wait``: seconds to wait
+        until the broker has it (0: do not wait). An empty payload deletes it."""
+        info = self._client.publish(topic, payload, 1, True)
+        if wait > 0:
+            try:
+                info.wait_for_publish(wait)
+            except (RuntimeError, ValueError):  # not connected: the broker keeps the old one
+                pass
+
     def __enter__(self) -> Director:
         return self
 

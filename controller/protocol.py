@@ -476,10 +476,15 @@ TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size"
 TABLE_GONE = {"v": _V, "table": int, "in_play": _Enum((False,)), "broken": bool,
               "final_table": _INT_OR_NULL, "moves_out": [_MOVE], "seats": [None]}  # always []
 
+#: the banner on every screen (``announce``): no text, or a text from since until until
+ANNOUNCEMENT = ({"v": _V, "text": str, "since": float, "until": _NUM_OR_NULL},
+                {"v": _V, "text": None, "since": None, "until": None})
+
 #: the retained ``state/<name>`` payloads; ``table`` stands for ``table/<n>``
 STATE: dict[str, Any] = {
     "structure": STRUCTURE, "clock": CLOCK, "summary": SUMMARY, "moves": MOVES,
     "results": RESULTS, "presence": PRESENCE, "table": (TABLE, TABLE_GONE),
+    "announcement": ANNOUNCEMENT,
 }
 
 #: the ``players`` query (director only: full names, never retained on a public topic)
@@ -633,7 +638,8 @@ def validate_example(kind: str, payload: dict[str, Any] | bytes | str) -> dict[s
 #: (``<n>`` a table number, ``<client>`` a client id)
 EXAMPLE_KINDS = (
     "state/structure", "state/clock", "state/summary", "state/moves", "state/results",
-    "state/presence", "state/table/<n>", "cmd/director", "cmd/table/<n>", "ack/<client>",
+    "state/presence", "state/announcement", "state/table/<n>", "cmd/director",
+    "cmd/table/<n>", "ack/<client>",
     "time/request/<client>", "time/response/<client>", "presence/<client>",
 )
 

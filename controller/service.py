@@ -449,6 +449,7 @@ class ControllerService:
             ("results", lambda: views.results_view(t)),
             ("structure", lambda: views.structure_view(t)),
             ("presence", lambda: {"v": 1, "clients": self.presence}),
+            ("announcement", lambda: views.announcement_view(t)),
         )
         for name, make in first:
             if only is None or name in only:

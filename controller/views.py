@@ -217,3 +217,13 @@ def players_view(t: Tournament) -> dict[str, Any]:
                      "place": places.get(p.id) if status == "out" else None,
                      "entries": p.entries, "rebuys": p.rebuys, "addon": p.addon})
     return {"v": SCHEMA, "players": rows}
+
+
+def announcement_view(t: Tournament) -> dict[str, Any]:
+    """The banner for every screen (``state/announcement``): ``text`` (``None``: no banner),
+    ``since`` and ``until`` in controller time (``until`` ``None``: until the next one).
+    A screen hides a banner whose ``until`` has passed by itself."""
+    a = t.announcement
+    if a is None:
+        return {"v": SCHEMA, "text": None, "since": None, "until": None}
+    return {"v": SCHEMA, "text": a.text, "since": a.since, "until": a.until}

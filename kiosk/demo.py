@@ -228,14 +228,14 @@ class Demo:
             except OSError:
                 s.bind(("127.0.0.1", 0))
                 port = s.getsockname()[1]
-        self._console = serve(Console(Hub(self.broker), auth.read_password(pw)),
-                              "127.0.0.1", port)
+        hub = Hub(self.broker, public_url=f"http://127.0.0.1:{port}/p")
+        self._console = serve(Console(hub, auth.read_password(pw)), "127.0.0.1", port)
         self._console_thread = threading.Thread(target=self._console.run, name="console",
                                                 daemon=True)
         self._console_thread.start()
         self.console_url = f"http://127.0.0.1:{port}/"
-        print(f"director's console: {self.console_url}  password: {self.console_password}",
-              flush=True)
+        print(f"director's console: {self.console_url}  password: {self.console_password}"
+              f"  players' page: {self.console_url}p", flush=True)
 
     def _director(self, cmd: str, **args: Any) -> dict[str, Any]:
         from controller.director import send

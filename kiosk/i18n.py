@@ -68,6 +68,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "final_table": ("Final table", "Finaltisch"),
     "final_table_next": ("Final table next", "Als Nächstes: Finaltisch"),
     "offline": ("offline", "offline"),
+    # the players' page (the QR code on the wall)
+    "qr_caption": ("Where do I sit?", "Wo sitze ich?"),
     # hand-for-hand
     "hfh": ("Hand for hand", "Hand für Hand"),
     "hfh_hand": ("Hand for hand · hand {n}", "Hand für Hand · Hand {n}"),

@@ -153,7 +153,9 @@ class Link:
             return
         p = self.topics.prefix
         c.subscribe([(f"{p}/state/#", 1), (self.topics.ack(self.reply_to), 1),
-                     (self.topics.time_response(self.client_id), 0)])
+                     (self.topics.time_response(self.client_id), 0),
+                     # the players' page, for the QR code on the wall (docs/console.md)
+                     (f"{p}/console/public", 1)])
         c.publish(self.topics.presence(self.client_id), self._presence(True), 1, True)
         self.connected.set()
         for _ in range(3):
@@ -171,9 +173,13 @@ class Link:
             data = json.loads(msg.payload) if msg.payload else None
         except (ValueError, RecursionError):  # an exception here would end paho's thread
             return
+        topic = msg.topic
+        if data is None and topic == f"{self.topics.prefix}/console/public":
+            self.state.pop("console/public", None)  # the console stopped: no QR code
+            self.notify("state", "console/public")
+            return
         if not isinstance(data, dict):
             return
-        topic = msg.topic
         if topic == self.topics.time_response(self.client_id):
             if self.sync.response(data) is not None:
                 self.notify("synced", self.sync.best)
@@ -190,7 +196,10 @@ class Link:
             if known:
                 self._flush()  # the next press, if one is waiting
             return
-        key = topic[len(self.topics.prefix) + len("/state/"):]
+        if topic == f"{self.topics.prefix}/console/public":
+            key = "console/public"
+        else:
+            key = topic[len(self.topics.prefix) + len("/state/"):]
         self.state[key] = data
         self.notify("state", key)
 

@@ -83,6 +83,7 @@ class Game:
             "summary": views.summary_view(t),
             "moves": views.moves_view(t),
             "results": views.results_view(t),
+            "announcement": views.announcement_view(t),
         }
         for n in sorted(set(t.tables) | set(t.broken)):
             st[f"table/{n}"] = views.table_view(t, n)
@@ -406,6 +407,23 @@ def wall_page2() -> ScreenView:
     return v
 
 
+def table_announcement() -> ScreenView:
+    """The director's banner on a table's screen (issue 12: "Add-on jetzt möglich")."""
+    g = Game()
+    g.start()
+    g.do("announce", at=START + 30.0, text="Add-on jetzt möglich", minutes=15)
+    return g.view(now=START + 31.0)
+
+
+def wall_announcement() -> ScreenView:
+    """The banner on the wall, and the QR code of the players' page the console publishes."""
+    g = _balancing()
+    g.do("announce", text="Add-on jetzt möglich")
+    v = g.view(now=g.now + 10.0, role="wall")
+    v.state["console/public"] = {"v": 1, "url": "http://192.168.1.10:8080/p"}
+    return v
+
+
 MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_waiting": waiting,
     "table_before_start": before_start,
@@ -437,6 +455,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_hands_left": hands_left,
     "table_finished": finished,
     "table_long_names": long_names,
+    "table_announcement": table_announcement,
     "wall_before_start": wall_before_start,
     "wall_running": wall_running,
     "wall_page2": wall_page2,
@@ -446,6 +465,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_finished": wall_finished,
     "wall_finished_long": wall_finished_long,
     "wall_long_names": wall_long_names,
+    "wall_announcement": wall_announcement,
 }
 
 #: every moment is shot in both languages

@@ -41,3 +41,14 @@ def test_rename_unregister_and_history_verbs():
         "rename", {"player": 12, "name": "Björn Weiß"})
     assert _cmd("unregister", "Tim", "Wolf") == ("unregister", {"player": "Tim Wolf"})
     assert _cmd("history") == ("history", {})
+
+
+def test_announce_verb():
+    """issue 12: a banner on every screen from the command line."""
+    assert _cmd("announce", "Add-on", "jetzt", "möglich") == (
+        "announce", {"text": "Add-on jetzt möglich"})
+    assert _cmd("announce", "Pause", "--minutes", "15") == (
+        "announce", {"text": "Pause", "minutes": 15.0})
+    assert _cmd("announce", "--clear") == ("announce", {"clear": True})
+    with pytest.raises(ValueError, match="takes no text"):
+        _cmd("announce", "--clear", "Pause")

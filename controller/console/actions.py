@@ -105,6 +105,23 @@ def _bust(form: Form) -> dict[str, Any]:
     return args
 
 
+def _minutes(form: Form) -> float | None:
+    value = (form.get("minutes") or "").strip().replace(",", ".")
+    if not value:
+        return None
+    if not re.fullmatch(r"[0-9]{1,4}(\.[0-9]+)?", value):
+        raise FormError("not_a_number", field="minutes", value=value)
+    return float(value)
+
+
+def _announce(form: Form) -> dict[str, Any]:
+    args: dict[str, Any] = {"text": _text(form, "text")}
+    minutes = _minutes(form)
+    if minutes is not None:
+        args["minutes"] = minutes
+    return args
+
+
 def _undo(form: Form) -> dict[str, Any]:
     target = _whole(form, "target", optional=True)
     return {} if target is None else {"target": target}
@@ -134,6 +151,10 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
                                           "op": f.get("op") or "toggle"}),
     "hand_done": ("hand_done", lambda f: {"table": _whole(f, "table")}),
     "undo": ("undo", _undo),
+    "rename": ("rename", lambda f: {"player": _player(f), "name": _text(f, "new_name")}),
+    "unregister": ("unregister", lambda f: {"player": _player(f)}),
+    "announce": ("announce", _announce),
+    "announce_clear": ("announce", lambda f: {"clear": True}),
 }
 
 

@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from importlib.resources import files
 from pathlib import Path
@@ -45,6 +46,8 @@ log = logging.getLogger("floorman.console")
 MAX_FORM = 64 * 1024
 #: seconds between keep-alive comments on an idle event stream
 KEEPALIVE = 15.0
+#: open live streams of the players' page at most (a club's field and their friends)
+MAX_PUBLIC_STREAMS = 500
 SECURITY_HEADERS = {
     # no inline script or style anywhere: the pages load console.js and console.css only
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; "
@@ -70,11 +73,14 @@ class Console:
         self.password_hash = password_hash
         self.backoff = backoff or auth.Backoff()
         self.sessions = sessions or auth.Sessions()
+        self.public_streams = 0
+        self._live: dict[tuple[str, str, int, int], dict[str, str]] = {}
         self.env = Environment(loader=PackageLoader("controller.console", "templates"),
                                autoescape=select_autoescape(["html"]), trim_blocks=True,
                                lstrip_blocks=True)
         self.env.filters["num"] = screen.num
         self.env.filters["clock"] = _fmt_seconds
+        self.env.filters["hhmm"] = pages.hhmm
         self.env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
 
     # ------------------------------------------------------------------ helpers
@@ -99,10 +105,22 @@ class Console:
     def page_context(self, lang: str) -> dict[str, Any]:
         h = self.hub
         return pages.context(h.state, h.players, h.now(), lang, link_up=h.link_up,
-                             controller_online=h.controller_online)
+                             controller_online=h.controller_online, history=h.history)
 
     def live(self, page: str, lang: str) -> dict[str, str]:
-        """The live parts of ``page`` as HTML, by element id."""
+        """The live parts of ``page`` as HTML, by element id; made once per version of the
+        state for every stream of the same page and language (the directors' browsers and
+        the players' phones share one rendering)."""
+        # the second too: a part drawn with the time left must not be minutes old
+        key = (page, lang, self.hub.version, int(self.hub.now()))
+        cached = self._live.get(key)
+        if cached is None:
+            if len(self._live) > 16:
+                self._live.clear()
+            cached = self._live[key] = self._render_live(page, lang)
+        return cached
+
+    def _render_live(self, page: str, lang: str) -> dict[str, str]:
         ctx = self.page_context(lang)
         out = {}
         for element, template in pages.LIVE[page].items():
@@ -197,27 +215,73 @@ class Console:
 
     async def events(self, request: Request) -> Response:
         s = self.session(request)
-        if s is None:
-            return Response("sign in first", 401)
         page = request.query_params.get("page", "floor")
         if page not in pages.LIVE:
             return Response("no such page", 404)
+        # the players' page is public; every other page's parts need a signed-in director
+        if s is None and page != "public":
+            return Response("sign in first", 401)
+        if s is None and self.public_streams >= MAX_PUBLIC_STREAMS:
+            return Response("too many open player pages", 503, headers={"Retry-After": "30"})
         lang = self.language(request, s)
+        public = s is None
 
         async def stream() -> AsyncIterator[str]:
             version = -1
-            while True:
-                now_version = await self.hub.wait(version, KEEPALIVE)
-                if now_version == version:
-                    yield ": keep-alive\n\n"
-                    continue
-                version = now_version
-                data = {"html": self.live(page, lang), "now": self.hub.now()}
-                yield f"event: update\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+            if public:
+                self.public_streams += 1
+            try:
+                while True:
+                    now_version = await self.hub.wait(version, KEEPALIVE)
+                    if now_version == version:
+                        yield ": keep-alive\n\n"
+                        continue
+                    version = now_version
+                    # "sent": this machine's time as it goes out (bench/console.py)
+                    data = {"html": self.live(page, lang), "now": self.hub.now(),
+                            "sent": time.time()}
+                    yield f"event: update\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+            finally:
+                if public:
+                    self.public_streams -= 1
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store",
                                           "X-Accel-Buffering": "no"})
+
+    async def public(self, request: Request) -> Response:
+        """The players' page: no sign-in, nothing to change, only what the public screens
+        show (names as the public topics give them, 000 5.8; nothing that helps in a hand,
+        001 §14, 003 23)."""
+        lang = self.language(request, self.session(request))
+        ctx = self.page_context(lang)
+        return self.render("public.html", lang=lang, csrf=None, page="public",
+                           path=request.url.path, **{k: v for k, v in ctx.items()
+                                                     if k != "lang"})
+
+    async def printable(self, request: Request) -> Response:
+        """A printable page (A4): ``seating`` (the list, and each table by seat), ``cards``
+        (a seat card per player: name, table, seat) or ``results``."""
+        s = self.session(request)
+        if s is None:
+            return RedirectResponse("/login", 303)
+        kind = request.path_params["kind"]
+        if kind not in ("seating", "cards", "results"):
+            return Response("no such page", 404)
+        lang = self.language(request, s)
+        ctx = self.page_context(lang)
+        from kiosk.screens.wall import sort_key
+
+        seated = sorted((p for p in self.hub.players if p["status"] == "seated"),
+                        key=lambda p: sort_key(p["name"]))
+        if kind == "cards":  # in the order they are laid out on the tables
+            seated.sort(key=lambda p: (p["table"], p["seat"]))
+        title = {"seating": tr("seating_list", lang), "cards": tr("seat_cards", lang),
+                 "results": tr("results", lang)}[kind]
+        return self.render(f"print_{kind}.html", kind=kind, title=title, seated=seated,
+                           by_table=pages.by_table(self.hub.players),
+                           back="/results" if kind == "results" else "/players",
+                           printed=pages.hhmm(self.hub.now()), **ctx)
 
     async def act(self, request: Request) -> Response:
         s = self.session(request)
@@ -301,6 +365,25 @@ def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True)
     return ("\ufeff" if bom else "") + buf.getvalue()
 
 
+def public_url(host: str, port: int) -> str:
+    """The players' page as a phone on the club's network reaches it: ``host`` when it is
+    an address, else this machine's address on the network its default route leads to (a
+    UDP socket's local end: nothing is sent), else its name."""
+    import socket
+
+    addr = host
+    if host in ("", "0.0.0.0", "::"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered, never sent to
+                addr = s.getsockname()[0]
+        except OSError:
+            addr = socket.gethostname()
+    if ":" in addr:
+        addr = f"[{addr}]"
+    return f"http://{addr}:{port}/p"
+
+
 def make_app(console: Console, *, start_hub: bool = True) -> Starlette:
     """The ASGI app; ``start_hub``: connect the hub to the broker on startup."""
     static = Path(str(files("controller.console") / "static"))
@@ -321,6 +404,8 @@ def make_app(console: Console, *, start_hub: bool = True) -> Starlette:
         Route("/players", c._page("players")),
         Route("/results", c._page("results")),
         Route("/results.{kind:str}", c.export),
+        Route("/p", c.public),
+        Route("/print/{kind:str}", c.printable),
         Route("/login", c.login_page, methods=["GET"]),
         Route("/login", c.login, methods=["POST"]),
         Route("/logout", c.logout, methods=["POST"]),

@@ -2,9 +2,10 @@
 
 The :class:`~controller.director.Director` keeps the retained state; paho's thread tells
 the hub of each change, and the hub wakes the browsers' event streams on the asyncio
-loop. The hub also keeps two answers of read-only queries, asked again when the state
-changes: ``players`` (the full names, for the search and the pickers) and the controller's
-time (``status``'s ``server_time``, for counting the clock down in the browser).
+loop. The hub also keeps answers of read-only queries, asked again when the state
+changes: ``players`` (the full names, for the search and the pickers), ``history`` (the
+last commands in words, each with the number ``undo`` takes) and the controller's time
+(``status``'s ``server_time``, for counting the clock down in the browser).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from controller import protocol
 from controller.director import Director, NoAnswer
 from controller.mqtt import Broker
 
@@ -30,11 +32,16 @@ class Hub:
     """The state as the controller published it, and the director commands of every browser."""
 
     def __init__(self, broker: Broker, *, name: str | None = None,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time, public_url: str | None = None) -> None:
         self.director = Director(broker, name=name, watch=True, on_change=self._from_paho)
+        #: the players' page's address, retained on ``P/console/public`` for the wall's QR
+        self.public_url = public_url
+        self.public_topic = f"{broker.prefix}/console/public"
         self.wall = wall
         self.version = 0
         self.players: list[dict[str, Any]] = []
+        #: the ``history`` answer's commands, newest last
+        self.history: list[dict[str, Any]] = []
         self.offset = 0.0  #: controller time minus this machine's time
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
@@ -51,7 +58,16 @@ class Hub:
     async def stop(self) -> None:
         for t in list(self._tasks):
             t.cancel()
+        if self.public_url and self.link_up:
+            # the QR code on the wall must not point to a console that is gone
+            await asyncio.to_thread(self.director.publish_retained, self.public_topic, b"",
+                                    wait=1.0)
         await asyncio.to_thread(self.director.close)
+
+    def _publish_url(self) -> None:
+        if self.public_url:
+            self.director.publish_retained(
+                self.public_topic, protocol.dumps({"v": 1, "url": self.public_url}))
 
     # ----------------------------------------------------------------- the state
     @property
@@ -82,11 +98,17 @@ class Hub:
         self._changed = asyncio.Event()
         if name == "link" and self.link_up or name == "presence/controller":
             self._spawn(self._sync_time(force=True))
-        if name not in ("clock", "presence", "link") or (name == "link" and self.link_up):
-            # who is where may have changed: ask again, once for a burst of changes
-            if not self._players_due:
-                self._players_due = True
-                self._spawn(self._refresh_players())
+        if name == "link" and self.link_up:
+            self._publish_url()  # on every connect: a broker restart may have lost it
+        if name not in ("presence", "link") or (name == "link" and self.link_up):
+            # who is where and what happened may have changed (a clock command is in the
+            # history too): ask again, once for a burst of changes
+            self._schedule_refresh()
+
+    def _schedule_refresh(self) -> None:
+        if not self._players_due:
+            self._players_due = True
+            self._spawn(self._refresh_players())
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -106,8 +128,13 @@ class Hub:
     async def send(self, cmd: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         """The controller's answer; ``{"ok": false, "reason": …}`` when there is none."""
         try:
-            return await asyncio.to_thread(self.director.send, cmd, args or {},
-                                           timeout=ANSWER_TIMEOUT)
+            answer = await asyncio.to_thread(self.director.send, cmd, args or {},
+                                             timeout=ANSWER_TIMEOUT)
+            if answer.get("ok") and cmd not in protocol.READ_ONLY:
+                # the history has a new line even when no public state changed (a rename
+                # before the draw is on no public topic): ask again
+                self._schedule_refresh()
+            return answer
         except NoAnswer:
             return {"ok": False, "no_answer": True,
                     "reason": f"the controller did not answer within {ANSWER_TIMEOUT:.0f} s; "
@@ -119,8 +146,12 @@ class Hub:
         if not self.link_up:
             return
         answer = await self.send("players")
-        if answer.get("ok"):
-            self.players = answer["result"]["players"]
+        told = await self.send("history")
+        if answer.get("ok") or told.get("ok"):
+            if answer.get("ok"):
+                self.players = answer["result"]["players"]
+            if told.get("ok"):
+                self.history = told["result"]["commands"]
             self.version += 1
             assert self._changed is not None
             self._changed.set()

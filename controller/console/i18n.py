@@ -108,10 +108,42 @@ LABELS: dict[str, tuple[str, str]] = {
     "addon": ("Add-on", "Add-on"),
     "undo": ("Undo the last command", "Letzten Befehl zurücknehmen"),
     "undo_confirm": ("Undo the last command?", "Den letzten Befehl zurücknehmen?"),
-    "undo_later": ("A list of what happened, to undo from, comes with the controller's "
-                   "history query.",
-                   "Eine Liste des Geschehenen zum Zurücknehmen kommt mit der "
-                   "history-Abfrage des Controllers."),
+    # the players' page
+    "public_stale": ("No live connection: what you see may be old.",
+                     "Keine Live-Verbindung: die Anzeige kann veraltet sein."),
+    "where_do_i_sit": ("Where do I sit?", "Wo sitze ich?"),
+    "search_name": ("Your name", "Dein Name"),
+    "players_page": ("Players' page (no sign-in)", "Seite für die Spieler (ohne Anmeldung)"),
+    # printing
+    "print": ("Print", "Drucken"),
+    "back": ("Back", "Zurück"),
+    "seating_list": ("Seating list", "Sitzplatzliste"),
+    "seat_cards": ("Seat cards", "Platzkarten"),
+    "results_so_far": ("Results so far", "Ergebnis bisher"),
+    "table": ("Table", "Tisch"),
+    "seat": ("Seat", "Platz"),
+    "printable": ("Print", "Drucken"),
+    # history
+    "history": ("What happened", "Was geschah"),
+    "no_history": ("Nothing yet.", "Noch nichts."),
+    "undone_by": ("undone by #{n}", "zurückgenommen mit #{n}"),
+    "by_itself": ("by itself (the clock)", "von selbst (die Uhr)"),
+    "undo_short": ("Undo", "Zurück"),
+    "undo_this": ("Undo “{what}”?", "„{what}“ zurücknehmen?"),
+    # announcements
+    "announcement": ("Announcement on every screen", "Durchsage auf allen Bildschirmen"),
+    "announce_text": ("Text", "Text"),
+    "announce_example": ("Add-on jetzt möglich", "Add-on jetzt möglich"),
+    "minutes": ("Minutes (empty: until cleared)", "Minuten (leer: bis gelöscht)"),
+    "announce": ("Show", "Anzeigen"),
+    "announce_clear": ("Take down", "Entfernen"),
+    "until": ("until {at}", "bis {at}"),
+    # rename, unregister
+    "rename": ("Correct a name", "Namen korrigieren"),
+    "new_name": ("Correct name", "Richtiger Name"),
+    "unregister": ("Take off the list", "Von der Liste nehmen"),
+    "unregister_hint": ("Before the draw only; after it, bust the player.",
+                        "Nur vor der Auslosung; danach den Spieler ausscheiden lassen."),
     # bust dialog
     "bust": ("Bust", "Ausgeschieden"),
     "bust_title": ("{name} is out?", "{name} ist ausgeschieden?"),
@@ -175,6 +207,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "field_to": ("Level", "Level"),
     "field_target": ("Event", "Ereignis"),
     "field_op": ("Operation", "Vorgang"),
+    "field_new_name": ("the correct name", "den richtigen Namen"),
+    "field_text": ("the text", "den Text"),
+    "field_minutes": ("Minutes", "Minuten"),
 }
 
 

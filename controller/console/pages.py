@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from controller.console.i18n import tr
@@ -11,10 +12,40 @@ from kiosk import i18n as screen
 #: the live parts of each page: element id → template
 LIVE: dict[str, dict[str, str]] = {
     "floor": {"banner": "_banner.html", "clockbox": "_clock.html", "tables": "_tables.html",
-              "moves": "_moves.html", "names": "_names.html"},
+              "moves": "_moves.html", "names": "_names.html", "history": "_history.html"},
     "players": {"banner": "_banner.html", "playerlist": "_players.html", "names": "_names.html"},
     "results": {"banner": "_banner.html", "resultlist": "_results.html"},
+    # the players' page: no sign-in, only what the public screens show (000 5.8, 001 §14)
+    "public": {"pbanner": "_public_banner.html", "clockbox": "_public_clock.html",
+               "pseating": "_public_seating.html", "pmoves": "_public_moves.html",
+               "presults": "_results.html"},
 }
+
+
+def seating(state: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Everyone seated (no ghosts) as the public table topics name them (non-members
+    shortened, 000 5.8), alphabetically: ``name``, ``table``, ``seat``, ``incoming``."""
+    from kiosk.screens.wall import sort_key
+
+    rows = []
+    for key, view in state.items():
+        if not key.startswith("table/") or not view.get("in_play"):
+            continue
+        for s in view.get("seats", []):
+            if not s.get("ghost"):
+                rows.append({"name": s["name"], "table": view["table"], "seat": s["seat"],
+                             "incoming": bool(s.get("incoming"))})
+    rows.sort(key=lambda r: (sort_key(r["name"]), r["table"], r["seat"]))
+    return rows
+
+
+def by_table(players: list[dict[str, Any]]) -> list[tuple[int, list[dict[str, Any]]]]:
+    """The seated players (the ``players`` answer) by table, each table by seat."""
+    tables: dict[int, list[dict[str, Any]]] = {}
+    for p in players:
+        if p["status"] == "seated":
+            tables.setdefault(p["table"], []).append(p)
+    return [(n, sorted(rows, key=lambda p: p["seat"])) for n, rows in sorted(tables.items())]
 
 
 def clock_left(clock: dict[str, Any] | None, now: float) -> float | None:
@@ -68,8 +99,38 @@ def tables(state: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], list
     return playing, sorted(gone)
 
 
+def history_rows(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The history, newest first, each row marked ``undoable``: a command (not what the time
+    made by itself, not an undo) that is not undone yet. Whether the undo is possible now
+    (a later decision may depend on it) is the controller's to say when it is pressed."""
+    rows = []
+    for c in reversed(commands):
+        keys = {p.get("key") for p in c.get("phrases", [])}
+        is_undo = "undone" in keys
+        rows.append({**c, "is_undo": is_undo,
+                     "undoable": not c.get("by_itself") and c.get("undone_by") is None
+                     and not is_undo})
+    return rows
+
+
+def hhmm(at: float | None) -> str:
+    """Controller time as the local time of day (``21:07``): the console runs beside it."""
+    if at is None:
+        return ""
+    return time.strftime("%H:%M", time.localtime(at))
+
+
+def announcement(state: dict[str, dict[str, Any]], now: float) -> dict[str, Any] | None:
+    """The banner up at ``now`` (``state/announcement``), or ``None``."""
+    a = state.get("announcement") or {}
+    if not a.get("text") or (a.get("until") is not None and now >= a["until"]):
+        return None
+    return a
+
+
 def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now: float,
-            lang: str, *, link_up: bool, controller_online: bool | None) -> dict[str, Any]:
+            lang: str, *, link_up: bool, controller_online: bool | None,
+            history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     clock = state.get("clock")
     playing, gone = tables(state)
     presence = (state.get("presence") or {}).get("clients", {})
@@ -93,4 +154,7 @@ def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now
         "names": sorted(p["name"] for p in players),
         "rebuys": sum(p["rebuys"] for p in players),
         "addons": sum(1 for p in players if p["addon"]),
+        "history": history_rows(history or []),
+        "seating": seating(state),
+        "announcement": announcement(state, now),
     }

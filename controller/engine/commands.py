@@ -286,10 +286,21 @@ class Undo(Command):
     table: TableNo | None = None
 
 
+# ----------------------------------------------------------- announcements
+class Announce(Command):
+    summary: ClassVar[str] = ("a banner on every screen (\"Add-on jetzt möglich\"), for "
+                              "`minutes` or until the next one; `clear` takes it down")
+    cmd: Literal["announce"] = "announce"
+    text: Annotated[str, Field(max_length=120)] = ""
+    minutes: Annotated[float, Field(gt=0, le=1440, allow_inf_nan=False)] | None = None
+    clear: bool = False
+
+
 ALL: tuple[type[Command], ...] = (
     Register, Late, Draw, Start, Pause, Resume, Level, Time, Structure, Tick, HandDone, Bust,
     MoveApply, Seated, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand, TimeCall,
     HandsLeft, Undo, Rename, Unregister, DrawnNames, MysteryList, Absent, TableGame,
+    Announce,
 )
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}

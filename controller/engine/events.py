@@ -307,12 +307,21 @@ class Undo(Event):
     target: int
 
 
+class Announced(Event):
+    """A banner for every screen: ``text`` from ``at`` until ``until`` (controller time, s;
+    ``None``: until the next one); an empty ``text`` takes the banner down."""
+
+    type: Literal["announced"] = "announced"
+    text: str
+    until: float | None = None
+
+
 ALL: tuple[type[Event], ...] = (
     Opened, Registered, SeatsDrawn, ClockChanged, LevelStarted, StructureChanged, HandDone,
     Moved, TableBroken, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
     GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
     Finished, Undo, Renamed, Unregistered, NamesListed, Absent, AbsentRemoved,
-    TableGameStarted, TableGameOver,
+    TableGameStarted, TableGameOver, Announced,
 )
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}

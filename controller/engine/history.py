@@ -215,6 +215,13 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
         word = {"start": "clock started", "pause": "clock paused", "resume": "clock resumed",
                 "level": "level changed"}[op]
         return Phrase(f"clock_{op}", {}, word)
+    if typ == "announced":
+        if not e["text"]:
+            return Phrase("announcement_cleared", {}, "announcement taken down")
+        until = e.get("until")
+        return Phrase("announced", {"text": e["text"], "until": until},
+                      f"announced “{e['text']}”"
+                      + ("" if until is None else f" for {mmss(until - e['at'])}"))
     if typ == "undo":
         return Phrase("undo", {"event": e["target"]}, f"undone event {e['target']}")
     if typ in ("level_started", "opened"):

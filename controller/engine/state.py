@@ -67,3 +67,13 @@ class HandForHandState:
     #: players left when the director last switched it on or off: the automatic
     #: bubble rule leaves the director's decision alone until that number changes
     director_at: int | None = None
+
+
+@dataclass
+class Announcement:
+    """A banner for every screen (rules/announcements.py): ``text`` from ``since`` until
+    ``until`` (controller time, s; ``None``: until the next one or a clear)."""
+
+    text: str
+    since: float
+    until: float | None = None

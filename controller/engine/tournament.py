@@ -35,7 +35,7 @@ from controller.engine.commands import Rejected
 from controller.engine.events import InvalidEvent, Record
 from controller.engine.results import Finish, ResultRow, score
 from controller.engine.settings import TournamentSettings, from_data, to_data
-from controller.engine.state import HandForHandState, Move, Player
+from controller.engine.state import Announcement, HandForHandState, Move, Player
 from controller.engine.table import Table
 
 __all__ = ["Event", "InvalidEvent", "Move", "Player", "Rejected", "Tournament"]
@@ -95,6 +95,8 @@ class Tournament:
         self.played_at: float | None = None
         #: a play day's table games (003 6), see :mod:`controller.engine.rules.play_day`
         self.games: dict[int, Any] = {}
+        #: the banner on every screen (rules/announcements.py), None: none
+        self.announcement: Announcement | None = None
         self.log: list[Record] = []
         #: the hash chain's value after the last event (:mod:`~controller.engine.chain`)
         self._chain = chain.GENESIS
@@ -381,4 +383,5 @@ class Tournament:
             "places": sorted(self.places().items()),
             "names": [sorted(self.drawn_names.items()), sorted(self.mystery_lists.items())],
             "games": [asdict(g) for _, g in sorted(self.games.items())],
+            "announcement": None if self.announcement is None else asdict(self.announcement),
         }

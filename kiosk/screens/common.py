@@ -147,8 +147,45 @@ def frame_of(view: ScreenView, default_lang: str, mono: float, size: tuple[int, 
                                  cn.remaining is None),
         None if tc is None else (tc.phase, tc.seat),
         tuple(sorted((k, template_of(v[0])) for k, v in values.items())),
+        announcement_of(view), public_url_of(view) if view.role == "wall" else None,
     )
     return Frame(view, lang, cn, mode, values, tc, fb, key)
+
+
+def announcement_of(view: ScreenView) -> str | None:
+    """The director's banner (``state/announcement``) at the view's time, or ``None``: one
+    whose ``until`` has passed is hidden here, with no message from the controller."""
+    a = view.state.get("announcement") or {}
+    text = a.get("text")
+    if not isinstance(text, str) or not text:
+        return None
+    until = a.get("until")
+    if isinstance(until, (int, float)) and view.now >= until:
+        return None
+    return text
+
+
+def public_url_of(view: ScreenView) -> str | None:
+    """The players' page the console publishes (``P/console/public``), for the QR code."""
+    url = (view.state.get("console/public") or {}).get("url")
+    return url if isinstance(url, str) and url.startswith(("http://", "https://")) else None
+
+
+def announcement_height(c: Canvas, frame: Frame) -> int:
+    """The band the banner takes under the header (0: no banner)."""
+    if announcement_of(frame.view) is None:
+        return 0
+    return max(24, c.px(64))
+
+
+def announcement_band(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
+    """The banner: one line, black on gold, across the screen (shrinks, then is cut)."""
+    text = announcement_of(frame.view)
+    if text is None or rect.height <= 0:
+        return
+    c.fill(rect, GOLD)
+    c.text(text, inset(rect, c.px(24), max(2, rect.height // 8)), face=BOLD, colour=BLACK,
+           bg=GOLD, align="center")
 
 
 def tick(seconds: float | None) -> float | None:

@@ -95,8 +95,10 @@ def draw(c: Canvas, frame: Frame) -> None:
     common.header(c, pygame.Rect(0, 0, W, header_h), title, frame.summary.get("name") or "",
                   badges)
     common.footer(c, pygame.Rect(0, H - footer_h, W, footer_h), frame)
-    body = pygame.Rect(margin, header_h + margin, W - 2 * margin,
-                       H - header_h - footer_h - margin * 3 // 2)
+    band = common.announcement_height(c, frame)  # the director's banner, if one is up
+    common.announcement_band(c, pygame.Rect(0, header_h, W, band), frame)
+    body = pygame.Rect(margin, header_h + band + margin, W - 2 * margin,
+                       H - header_h - band - footer_h - margin * 3 // 2)
     if frame.mode == "wait":
         common.waiting_panel(c, body, tr("waiting_controller", lang))
         return

@@ -16,6 +16,7 @@ Layout::
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from typing import Any
 
@@ -82,8 +83,10 @@ def draw(c: Canvas, frame: Frame) -> int:
     elif s.get("final_table") is not None and not s.get("finished"):
         badges.insert(0, (tr("final_table", lang).upper(), BLACK, GOLD))
     common.header(c, pygame.Rect(0, 0, W, header_h), s.get("name") or "Floorman", "", badges)
-    body = pygame.Rect(margin, header_h + margin // 2, W - 2 * margin,
-                       H - header_h - margin - margin // 2)
+    band = common.announcement_height(c, frame)  # the director's banner, if one is up
+    common.announcement_band(c, pygame.Rect(0, header_h, W, band), frame)
+    body = pygame.Rect(margin, header_h + band + margin // 2, W - 2 * margin,
+                       H - header_h - band - margin - margin // 2)
     if frame.mode == "wait":
         common.waiting_panel(c, body, tr("waiting_controller", lang))
         return 1
@@ -99,6 +102,13 @@ def draw(c: Canvas, frame: Frame) -> int:
     else:
         common.clock_panel(c, left, frame, show_players=False, min_clock=300)
     b_left, b_right = split_h(bottom, round(bottom.width * 0.62), c.px(30))
+    url = common.public_url_of(frame.view)
+    if url is not None:
+        # the players' page: a QR code at the seating list's end (the list pages anyway;
+        # the moves beside it keep their room)
+        qr_w = min(b_left.height - c.px(40), b_left.width // 3)
+        b_left, qr_rect = split_h(b_left, b_left.width - qr_w - c.px(16), c.px(16))
+        qr_code(c, qr_rect, url, tr("qr_caption", lang))
     n_pages = seating_list(c, b_left, frame)
     if frame.cn is not None and not frame.cn.started:
         # before the start: what the evening holds, and who is in
@@ -108,6 +118,37 @@ def draw(c: Canvas, frame: Frame) -> int:
         stats(c, right, frame)
         side(c, b_right, frame)
     return n_pages
+
+
+@functools.lru_cache(maxsize=4)
+def qr_modules(url: str) -> tuple[tuple[bool, ...], ...]:
+    """The QR code of ``url`` (segno, error correction M), dark modules true, no border."""
+    import segno
+
+    code = segno.make(url, error="m", micro=False)
+    return tuple(tuple(bool(v) for v in row) for row in code.matrix)
+
+
+def qr_code(c: Canvas, rect: pygame.Rect, url: str, caption: str) -> None:
+    """The QR code of the players' page, whole modules on white with a quiet zone of two
+    (the panel around it is dark: the white square is the quiet zone's outer edge), and
+    a caption under it."""
+    c.fill(rect, PANEL, radius=c.px(12))
+    cap_h = max(14, c.px(40))
+    room = inset(pygame.Rect(rect.x, rect.y, rect.width, rect.height - cap_h), c.px(8), c.px(8))
+    modules = qr_modules(url)
+    n = len(modules) + 4
+    unit = max(1, min(room.width, room.height) // n)
+    side = unit * n
+    x0, y0 = room.x + (room.width - side) // 2, room.y + (room.height - side) // 2
+    c.fill(pygame.Rect(x0, y0, side, side), (255, 255, 255))
+    for r, row in enumerate(modules):
+        for col, dark in enumerate(row):
+            if dark:
+                c.surface.fill(BLACK, (x0 + (col + 2) * unit, y0 + (r + 2) * unit, unit, unit))
+    c.text(caption, pygame.Rect(rect.x + c.px(6), rect.bottom - cap_h, rect.width - c.px(12),
+                                cap_h - c.px(6)), face=COND, colour=FG, bg=PANEL,
+           align="center")
 
 
 def structure(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
@@ -281,6 +322,8 @@ def seating_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> int:
     cols = 3 if rect.width >= c.px(1000) else 2
     if inner.width < 600:
         cols = 2
+    if inner.width < 2 * c.px(480):  # beside the QR code on a small wall: one long column
+        cols = 1
     per_page = per_col * cols
     n_pages = common.pages(len(rows), per_page)
     page = frame.view.wall_page % n_pages

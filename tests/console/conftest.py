@@ -52,7 +52,8 @@ def start_console(broker: Broker, folder: Path) -> RunningConsole:
     pw = folder / "console.passwd"
     auth.write_password(pw, PASSWORD)
     port = free_port()
-    console = Console(Hub(broker), auth.read_password(pw))
+    console = Console(Hub(broker, public_url=f"http://127.0.0.1:{port}/p"),
+                      auth.read_password(pw))
     server = serve(console, "127.0.0.1", port)
     thread = threading.Thread(target=server.run, name="console", daemon=True)
     thread.start()
@@ -88,6 +89,46 @@ def chromium() -> Iterator[Any]:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield browser
         browser.close()
+
+
+class TableClient:
+    """A screen's view of the broker (as kiosk/link.py subscribes): every retained
+    ``state/…`` payload and the console's players' page, with the local time each came."""
+
+    def __init__(self, broker: Broker) -> None:
+        import json
+
+        import paho.mqtt.client as mqtt
+
+        from controller.mqtt import client
+
+        self.prefix = broker.prefix
+        self.state: dict[str, Any] = {}
+        self.arrived: dict[str, float] = {}
+        self.lock = threading.Lock()
+        self.client = c = client(broker, f"table-test-{os.getpid()}-{id(self)}")
+
+        def on_connect(c: mqtt.Client, u: Any, f: Any, rc: Any, p: Any = None) -> None:
+            c.subscribe([(f"{self.prefix}/state/#", 1), (f"{self.prefix}/console/public", 1)])
+
+        def on_message(c: mqtt.Client, u: Any, msg: mqtt.MQTTMessage) -> None:
+            key = msg.topic[len(self.prefix) + 1:]
+            with self.lock:
+                self.state[key] = json.loads(msg.payload) if msg.payload else None
+                self.arrived[key] = time.perf_counter()
+
+        c.on_connect = on_connect
+        c.on_message = on_message
+        c.connect(broker.host, broker.port)
+        c.loop_start()
+
+    def get(self, key: str) -> Any:
+        with self.lock:
+            return self.state.get(key)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
 
 
 def settle(page: Any, seconds: float = 0.0) -> None:

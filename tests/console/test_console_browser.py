@@ -1,9 +1,13 @@
-"""A night through the console in a real headless Chromium (Debian's, driven by Playwright),
-against a real Mosquitto and the real controller process: sign in, register 20, draw,
-start, time, a mistake that keeps what was typed, bust by clicking a seat, a second
-director who sees it at once, undo, results and their export. Screenshots of every page at
-phone (390×844) and laptop (1366×768) size go to the test's folder (and, with
-FLOORMAN_CONSOLE_SHOTS=DIR, to DIR: docs/console/ holds the ones docs/console.md shows)."""
+"""A whole night through the console in a real headless Chromium (Debian's, driven by
+Playwright), against a real Mosquitto and the real controller process (issue 12, "Done
+when"): sign in, register 20 (a rename, an unregister), draw, start, time, a mistake that
+keeps what was typed, bust by clicking a seat, a second director who sees it at once, undo
+from the list, the announcement banner (on a table client too), a balancing move and
+"seated", an undo refused with the controller's reason, hand-for-hand, the players' page
+without sign-in, the final table, results, their export and the printable pages.
+Screenshots of every page at phone (390×844) and laptop (1366×768) size go to the test's
+folder (and, with FLOORMAN_CONSOLE_SHOTS=DIR, to DIR: docs/console/ holds the ones
+docs/console.md shows)."""
 
 from __future__ import annotations
 
@@ -13,8 +17,10 @@ import re
 import shutil
 from pathlib import Path
 
-from tests.console.conftest import PASSWORD
+from controller.director import send
+from tests.console.conftest import PASSWORD, TableClient
 from tests.support.controller import status
+from tests.support.waiting import wait_for
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
@@ -68,14 +74,52 @@ def act(page, selector: str) -> str:
     return reply_of(page)
 
 
+def players_left(page, n: int, timeout: float = 15000) -> None:
+    page.wait_for_function(
+        f"(document.getElementById('players-left') || {{}}).textContent === '{n}'",
+        timeout=timeout)
+
+
+def history_undo(page, text: str) -> str:
+    """Press the undo button of the newest history row that says ``text``; the reply."""
+    row = page.locator("ol.history li", has_text=text).first
+    page.once("dialog", lambda d: d.accept())
+    page.evaluate("document.getElementById('reply').hidden = true")
+    row.locator("button").click()
+    return reply_of(page)
+
+
+def smallest_table(page) -> int:
+    return page.evaluate("""() => {
+        const n = {};
+        document.querySelectorAll('button.seat[data-table]').forEach((b) => {
+            n[b.dataset.table] = (n[b.dataset.table] || 0) + 1; });
+        return parseInt(Object.entries(n).sort((a, b) => a[1] - b[1] || a[0] - b[0])[0][0]);
+    }""")
+
+
+def bust_click(page, selector: str) -> str:
+    seat = page.locator(selector).last
+    name = seat.get_attribute("data-name")
+    seat.click()
+    page.wait_for_selector("#bust-dialog[open]")
+    answer = act(page, "#bust-dialog button.danger")
+    page.wait_for_selector("#bust-dialog", state="hidden")
+    page.wait_for_function(f"!document.querySelector(\"button.seat[data-name='{name}']\")")
+    return answer
+
+
 def test_a_night_through_the_console(console, chromium, tmp_path):
     url = console.url
     shots = Shots(tmp_path / "shots")
+    table = TableClient(console.broker)  # a screen on the broker: what the tables are told
     # bypass_csp: the test's own wait_for_function snippets are evaluated strings
     laptop = chromium.new_context(viewport=LAPTOP, locale="de-DE", accept_downloads=True,
                                   bypass_csp=True)
     phone = chromium.new_context(viewport=PHONE, locale="de-DE", is_mobile=True, bypass_csp=True,
                                  has_touch=True)
+    public = chromium.new_context(viewport=PHONE, locale="de-DE", is_mobile=True,
+                                  bypass_csp=True, has_touch=True)
     try:
         # ---------------------------------------------------------- sign in
         page = laptop.new_page()
@@ -93,15 +137,25 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         # the page knows no broker credential and no password
         assert PASSWORD not in page.content()
 
-        # ------------------------------------------------------ register 20
+        # ------------------------------------ register 20, rename, unregister
         page.click("nav >> text=Spieler")
-        page.fill("#reg-names", "\n".join(NAMES[:18]))
-        assert "registered 18 players" in act(page, "#register-form button[type=submit]")
+        page.fill("#reg-names", "\n".join(NAMES[:18] + ["Max Mustermann"]))
+        assert "registered 19 players" in act(page, "#register-form button[type=submit]")
         assert page.input_value("#reg-names") == ""  # done: ready for the next ones
         page.fill("#reg-names", "\n".join(NAMES[18:]))
         page.check("#register-form input[name=guest]")
         assert "registered 2 players" in act(page, "#register-form button[type=submit]")
+        page.wait_for_function("document.querySelectorAll('ul.players li').length === 21")
+        # Max was a mistake: off the list again (before the draw)
+        page.fill("#unregister-form input[name=player]", "Max Mustermann")
+        assert act(page, "#unregister-form button") == "Max Mustermann taken off the list"
         page.wait_for_function("document.querySelectorAll('ul.players li').length === 20")
+        # a typo corrected: the player keeps the id
+        page.fill("#rename-form input[name=player]", "Quirin Hofmann")
+        page.fill("#rename-form input[name=new_name]", "Quirin Hoffmann")
+        assert act(page, "#rename-form button") == "Quirin Hofmann renamed Quirin Hoffmann"
+        names = [n.replace("Quirin Hofmann", "Quirin Hoffmann") for n in NAMES]
+        page.wait_for_selector("ul.players li[data-name='quirin hoffmann']")
         # the search finds a registered name, and typing a known name says so
         page.fill("#search", "zimmer")
         assert page.locator("ul.players li:visible").count() == 1
@@ -133,7 +187,6 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         assert "there is no level 40" in act(page, "#level-form button")
         assert page.input_value("#level-form input[name=to]") == "40"
         assert status(console.broker)["clock"]["level"] == 0
-        shots(page, "floor-laptop")
 
         # ------------------------------------ a second director, on a phone
         other = sign_in(phone, url)
@@ -150,36 +203,105 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         # the seat shows the public name ("Tanja S.", 000 5.8), the answer the full one
         answer = act(page, "#bust-dialog button.danger")
         assert answer.startswith(name.split()[0]) and answer.endswith("out in place 20")
+        busted = answer.removesuffix(" out in place 20")
         # both directors see it at once (pushed, no reload)
-        page.wait_for_function("document.getElementById('players-left').textContent === '19'")
-        other.wait_for_function(
-            "document.getElementById('players-left').textContent === '19'", timeout=3000)
+        players_left(page, 19)
+        players_left(other, 19, timeout=3000)
         assert page.locator(f"button.seat[data-name='{name}']").count() == 0
-        shots(other, "floor-phone")
 
-        # ------------------------------------------------------------ undo
-        page.once("dialog", lambda d: d.accept())
-        assert "undone" in act(page, "#undo")
-        other.wait_for_function(
-            "document.getElementById('players-left').textContent === '20'", timeout=3000)
+        # ------------------------------------ undo from the list, in words
+        page.wait_for_selector(f"ol.history li:has-text('{busted} out in place 20') button")
+        answer = history_undo(page, f"{busted} out in place 20")
+        assert answer.startswith(f"bust of {busted}") and "undone (event" in answer, answer
+        players_left(other, 20, timeout=3000)
         assert status(console.broker)["summary"]["players_left"] == 20
+        # the list says it was undone, and offers no second undo of it
+        row = page.locator("ol.history li.undone", has_text=busted).first
+        row.wait_for()
+        assert row.locator("button").count() == 0 and "zurückgenommen mit #" in row.inner_text()
 
-        # ---------------------------------------- two out, results, export
-        out = []
+        # ----------------------------- the announcement, on every screen
+        page.fill("#announce-form input[name=text]", "Add-on jetzt möglich")
+        page.fill("#announce-form input[name=minutes]", "15")
+        assert act(page, "#announce-form button.primary") == \
+            "announced “Add-on jetzt möglich” for 15:00"
+        other.wait_for_selector("#banner .announce:has-text('Add-on jetzt möglich')")
+        wait_for(lambda: (table.get("state/announcement") or {}).get("text")
+                 == "Add-on jetzt möglich", 5, "the table client has the banner")
+        shots(page, "floor-laptop")
+
+        # ---------------------- two out at the shortest table: a balancing move
+        small = smallest_table(page)
         for _ in range(2):
-            seat = page.locator("button.seat").first
-            out.append(seat.get_attribute("data-name"))
-            seat.click()
-            page.wait_for_selector("#bust-dialog[open]")
-            assert "out in place" in act(page, "#bust-dialog button.danger")
-            page.wait_for_selector("#bust-dialog", state="hidden")
-            page.wait_for_function(
-                f"!document.querySelector(\"button.seat[data-name='{out[-1]}']\")")
+            assert "out in place" in bust_click(
+                page, f"section.table[data-table='{small}'] button.seat:not([disabled])")
+        last_bust = page.locator("ol.history li:not(.undone)", has_text="out in place").first
+        last_text = last_bust.locator(".what").inner_text()
+        assert "move" in act(page, "button:text-is('Jetzt ausgleichen')")
+        page.wait_for_selector("#moves li button")
+        mover = page.inner_text("#moves li").split(":")[0]
+        shots(other, "floor-phone")
+        # an undo under a later decision is refused with the controller's reason
+        answer = history_undo(page, last_text)
+        assert "later commands depend on it" in answer and "Undo those first" in answer
+        assert page.locator("#reply.error").count() == 1
+        players_left(page, 18)
+        # the player sat down at the new seat
+        # the list shows the public name (a guest shortened, 000 5.8), the reply the full one
+        answer = act(page, "#moves li button")
+        assert answer.endswith(" seated") and answer.split()[0] == mover.split()[0], answer
+        page.wait_for_function("!document.querySelector('#moves li button')")
+
+        # ------------------------------------------------------ hand-for-hand
+        assert "hand-for-hand on" in act(page, "button:text-is('Hand für Hand an')")
+        page.wait_for_selector(".stats .hot:has-text('Hand für Hand')")
+        page.wait_for_selector("section.table .badge.hot")
+        shots(page, "hfh-laptop")
+        assert "hand-for-hand off" in act(page, "button:text-is('Hand für Hand aus')")
+
+        # ------------------------------- the players' page: no sign-in, read-only
+        fan = public.new_page()
+        fan.goto(url + "/p")
+        assert fan.url == url + "/p"
+        fan.wait_for_selector(".clock.running")
+        assert "Add-on jetzt möglich" in fan.inner_text("#pbanner")
+        fan.fill("#search", "zimmermann")
+        found = fan.locator("ul.seating li:visible")
+        # the list arrives by the live stream; the search filters as it comes
+        fan.wait_for_function("document.querySelectorAll('ul.seating li').length > 1")
+        found.first.wait_for(state="visible")
+        assert found.count() == 1 and re.search(r"Tisch \d+, Platz \d+", found.inner_text())
+        fan.fill("#search", "")
+        # nothing to change, nothing that helps in a hand (001 §14, 003 23), guests
+        # shortened as on every public screen (000 5.8)
+        assert fan.locator("form, button, textarea").count() == 0
+        content = fan.content()
+        assert "Sven Lange" not in content and "Sven L." in content
+        assert "Durchschnitt" not in content and "csrf" not in content
+        shots(fan, "public-phone")
+        # it follows the floor by itself
+        send(console.broker, "bust", {"player": names[4]})
+        players_left(fan, 17)
+
+        # ---------------------- down to nine, then the final table by a click
+        left = 17
+        for n in names:
+            if left <= 9:
+                break
+            if send(console.broker, "bust", {"player": n}).get("ok"):
+                left -= 1
+        players_left(page, 9)
+        answer = act(page, "button:text-is('Finaltisch')")
+        assert answer.startswith("final table at table"), answer
+        page.wait_for_selector("section.table.final")
+        assert page.locator("section.table").count() == 1
+        shots(page, "final-table-laptop")
+
+        # -------------------------------------------- results and the export
         page.click("nav >> text=Ergebnis")
         page.wait_for_selector("table.results")
         rows = page.locator("table.results tbody tr")
-        assert rows.count() == 2
-        assert out[0] in rows.nth(1).inner_text() and "20" in rows.nth(1).inner_text()
+        assert rows.count() == 11
         shots(page, "results-laptop")
         with page.expect_download() as dl:
             page.click("#csv-de")
@@ -187,11 +309,32 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         assert raw.startswith(b"\xef\xbb\xbf")  # the BOM: Excel reads the umlauts right
         text = raw.decode("utf-8-sig").splitlines()
         assert text[0].startswith("place;name;points")
-        assert text[2].startswith(f"20;{out[0]};")
+        assert len(text) == 12 and text[-1].startswith("20;")
         with page.expect_download() as dl:
             page.click("#json")
         data = json.loads(Path(dl.value.path()).read_text(encoding="utf-8"))
-        assert [r["place"] for r in data["rows"]] == [19, 20]
+        # (two out in one hand-for-hand hand share a place: the bubble came on by itself)
+        places = [r["place"] for r in data["rows"]]
+        assert len(places) == 11 and places == sorted(places) and places[::10] == [10, 20]
+
+        # ------------------------------------------------ the printable pages
+        page.click("#print-results")
+        page.wait_for_selector("table.list")
+        assert page.locator("table.list tbody tr").count() == 11
+        shots(page, "print-results-laptop")
+        page.goto(url + "/print/seating")
+        assert page.locator("table.list tbody tr").count() == 9
+        assert page.locator(".tp").count() == 1  # the final table, by seat
+        shots(page, "print-seating-laptop")
+        page.goto(url + "/print/cards")
+        cards = page.locator(".seatcard")
+        assert cards.count() == 9
+        assert re.fullmatch(r"Tisch \d+\s+Platz \d+", cards.first.locator(".cwhere")
+                            .inner_text().replace("\n", " ").strip())
+        shots(page, "print-cards-laptop")
+        # an A4 page, as the browser prints it
+        pdf = page.pdf(format="A4")
+        assert pdf.startswith(b"%PDF")
 
         # ------------------------------------ every page at phone size, English
         other.goto(url + "/lang/en?next=/players")
@@ -199,23 +342,31 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         other.goto(url + "/results")
         assert "So far" in other.inner_text("#resultlist")
         shots(other, "results-phone")
+        for kind in ("seating", "cards", "results"):
+            other.goto(url + f"/print/{kind}")
+            shots(other, f"print-{kind}-phone")
         other.goto(url + "/")
-        other.wait_for_selector("button.seat")
-        other.locator("button.seat").first.click()
+        other.wait_for_selector("button.seat:not([disabled])")
+        shots(other, "final-table-phone")
+        other.locator("button.seat:not([disabled])").first.click()
         other.wait_for_selector("#bust-dialog[open]")
         assert re.fullmatch(r"Table \d+ · Seat \d+", other.inner_text("#bust-dialog .bust-where"))
         shots(other, "bust-dialog-phone", full=False)
-        anon = chromium.new_context(viewport=PHONE, is_mobile=True, locale="de-DE")
-        login = anon.new_page()
+        fan.set_viewport_size(LAPTOP)
+        shots(fan, "public-laptop")
+        login = public.new_page()
         login.goto(url + "/login")
         shots(login, "login-phone")
-        anon.close()
         # nothing is wider than the phone (no sideways scrolling)
-        for path in ("/", "/players", "/results"):
+        for path in ("/", "/players", "/results", "/p"):
             other.goto(url + path)
             width = other.evaluate("document.documentElement.scrollWidth")
             assert width <= PHONE["width"], (path, width)
+        # the wall's QR code has the players' page (the console published it)
+        assert table.get("console/public") == {"v": 1, "url": url + "/p"}
     finally:
         shots.publish()
+        table.close()
         laptop.close()
         phone.close()
+        public.close()

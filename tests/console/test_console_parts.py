@@ -9,10 +9,11 @@ import re
 import httpx
 import pytest
 
-from controller.console import actions, auth
-from controller.console.app import results_csv
+from controller.console import actions, auth, pages
+from controller.console.app import public_url, results_csv
 from tests.console.conftest import PASSWORD
 from tests.support.controller import status
+from tests.support.waiting import wait_for
 
 
 class Clock:
@@ -164,3 +165,90 @@ def test_the_fourth_wrong_password_in_a_row_waits(console):
     # even the right password waits out the backoff (it is not even checked)
     assert c.post("/login", data={"password": PASSWORD}, follow_redirects=False
                   ).status_code == 429
+
+
+def test_the_new_forms_become_the_clis_commands():
+    """issue 12: undo from the list, rename, unregister and the announcement."""
+    assert actions.command("undo", {"target": "28"}) == ("undo", {"target": 28})
+    assert actions.command("rename", {"player": "Karl Maier", "new_name": " Karl Meier "}) == \
+        ("rename", {"player": "Karl Maier", "name": "Karl Meier"})
+    assert actions.command("unregister", {"player_id": "7"}) == ("unregister", {"player": 7})
+    assert actions.command("announce", {"text": "Add-on jetzt möglich", "minutes": "7,5"}) == \
+        ("announce", {"text": "Add-on jetzt möglich", "minutes": 7.5})
+    assert actions.command("announce", {"text": "Pause", "minutes": ""}) == \
+        ("announce", {"text": "Pause"})
+    assert actions.command("announce_clear", {"text": "ignored"}) == \
+        ("announce", {"clear": True})
+    for bad in ({"text": ""}, {"text": "x", "minutes": "zehn"}):
+        with pytest.raises(actions.FormError):
+            actions.command("announce", bad)
+    with pytest.raises(actions.FormError):
+        actions.command("rename", {"player": "Karl Maier", "new_name": ""})
+
+
+def test_the_history_offers_an_undo_only_where_one_can_be():
+    rows = pages.history_rows([
+        {"event": 5, "at": 1.0, "by_itself": False, "undone_by": 7, "text": "bust",
+         "phrases": [{"key": "busted"}]},
+        {"event": 6, "at": 2.0, "by_itself": True, "undone_by": None, "text": "level",
+         "phrases": [{"key": "heads_up"}]},
+        {"event": 7, "at": 3.0, "by_itself": True, "undone_by": None, "text": "undone: …",
+         "phrases": [{"key": "undone"}]},
+        {"event": 8, "at": 4.0, "by_itself": False, "undone_by": None, "text": "1:00 added",
+         "phrases": [{"key": "time_added"}]},
+    ])
+    assert [(r["event"], r["undoable"]) for r in rows] == [(8, True), (7, False), (6, False),
+                                                           (5, False)]
+    assert rows[1]["is_undo"] and not rows[2]["is_undo"]
+
+
+def test_a_banner_is_shown_until_its_time():
+    state = {"announcement": {"v": 1, "text": "Add-on", "since": 10.0, "until": 70.0}}
+    assert pages.announcement(state, 69.0)["text"] == "Add-on"
+    assert pages.announcement(state, 70.0) is None
+    assert pages.announcement({"announcement": {"v": 1, "text": None, "since": None,
+                                                "until": None}}, 0.0) is None
+
+
+def test_the_players_page_is_public_and_read_only(console):
+    """issue 12: no sign-in, nothing to change, nothing that helps in a hand (001 §14,
+    003 23), names as the public topics give them (000 5.8)."""
+    from controller.director import send
+
+    b = console.broker
+    assert send(b, "register", {"names": ["Anna Schmidt", "Ben Meyer", "Cem Yilmaz"]})["ok"]
+    assert send(b, "register", {"names": ["Tanja Schmitt"], "member": False})["ok"]
+    assert send(b, "draw", {})["ok"]
+    anon = httpx.Client(base_url=console.url)
+    wait_for(lambda: "Tanja S." in anon.get("/p").text, 5, "the seats on the players' page")
+    r = anon.get("/p")
+    assert r.status_code == 200 and "Tanja Schmitt" not in r.text
+    assert "<form" not in r.text and 'name="csrf"' not in r.text
+    # its live parts are public; the director's are not, nor any command or print page
+    with anon.stream("GET", "/events?page=public") as s:
+        assert s.status_code == 200
+    assert anon.get("/events?page=floor").status_code == 401
+    assert anon.get("/events?page=players").status_code == 401
+    assert anon.post("/act/undo", headers={"Accept": "application/json"}).status_code == 401
+    for kind in ("seating", "cards", "results"):
+        assert anon.get(f"/print/{kind}", follow_redirects=False).status_code == 303
+    # the printable pages for the director: full names, a card per seated player
+    c, _ = _signed_in(console.url)
+    wait_for(lambda: c.get("/print/cards").text.count('class="seatcard"') == 4, 5,
+             "four seat cards")
+    assert "Tanja Schmitt" in c.get("/print/cards").text
+    assert "size: A4" in c.get("/static/print.css").text
+    assert c.get("/print/nothing").status_code == 404
+
+
+def test_the_console_publishes_its_players_page_for_the_wall(console):
+    from tests.console.conftest import TableClient
+
+    table = TableClient(console.broker)
+    try:
+        wait_for(lambda: table.get("console/public") == {"v": 1, "url": console.url + "/p"},
+                 5, "the players' page on P/console/public")
+    finally:
+        table.close()
+    assert public_url("192.168.1.10", 8080) == "http://192.168.1.10:8080/p"
+    assert public_url("0.0.0.0", 8080).endswith(":8080/p")

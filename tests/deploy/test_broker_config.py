@@ -41,6 +41,7 @@ def test_acl_gives_each_account_only_its_own_topics():
         "topic write club/fri/presence/table-3",
         "topic write club/fri/time/request/table-3",
         "topic read club/fri/state/#",
+        "topic read club/fri/console/public",
         "topic read club/fri/ack/table-3",
         "topic read club/fri/time/response/table-3",
     ])
@@ -48,12 +49,15 @@ def test_acl_gives_each_account_only_its_own_topics():
         "topic write club/fri/presence/wall",
         "topic write club/fri/time/request/wall",
         "topic read club/fri/state/#",
+        "topic read club/fri/console/public",
         "topic read club/fri/ack/wall",
         "topic read club/fri/time/response/wall",
     ])
     # the director's tools (the CLI, the console) read the state and whether the controller
-    # is there (the console's "controller offline")
+    # is there (the console's "controller offline"); the console publishes its players'
+    # page for the QR code on the wall (issue 12), which every screen may read
     assert rules["director"] == sorted(["topic write club/fri/cmd/director",
+                                        "topic write club/fri/console/public",
                                         "topic read club/fri/state/#",
                                         "topic read club/fri/presence/controller"])
     # the controller also reads the retained state (to clear a past tournament's) and
@@ -68,6 +72,8 @@ def test_acl_gives_each_account_only_its_own_topics():
         "topic read club/fri/time/request/+",
         "topic read club/fri/presence/+",
     ])
+    assert {u for u, lines in rules.items()
+            if "topic write club/fri/console/public" in lines} == {"director"}
     # only the controller writes state, acks and clock answers
     writers = {user for user, lines in rules.items()
                for line in lines if line.startswith("topic write club/fri/state")

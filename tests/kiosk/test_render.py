@@ -58,6 +58,10 @@ EXPECT: dict[str, list[str]] = {
     "table_hands_left": ["Hands left: 3"],
     "table_finished": ["CHAMPION", "Results", "18 pts"],
     "table_long_names": ["10"],
+    # issue 12: the director's banner on every screen, the QR code of the players' page
+    "table_announcement": ["Add-on jetzt möglich", "TABLE 1", "LEVEL 1", "50 / 100"],
+    "wall_announcement": ["Add-on jetzt möglich", "Where do I sit?", "Players left", "Moves",
+                          "Seating"],
     "wall_running": ["LEVEL 1", "50 / 100", "Players left", "24", "Entries",
                      "27", "Average", "11,250", "Points places", "14", "Moves",
                      "Vera Krüger → Table 2, Seat 8", "Anna Schmidt", "Table", "Seat"],
@@ -573,3 +577,57 @@ def test_only_names_are_ever_cut(lang, size):
         for text, _ in r.items:
             if text.endswith("…") and not text.endswith(" …"):
                 assert any(n.startswith(text[:-1].rstrip()) for n in names), (name, text)
+
+
+def _white_square(surface: pygame.Surface) -> pygame.Rect:
+    """The bounds of the pure white pixels (only the QR code's background is pure white)."""
+    w, h = surface.get_size()
+    raw = pygame.image.tobytes(surface, "RGB")
+    xs, ys = [], []
+    for y in range(h):
+        row = raw[y * w * 3:(y + 1) * w * 3]
+        first = next((i for i in range(0, len(row), 3) if row[i:i + 3] == b"\xff\xff\xff"),
+                     None)
+        if first is not None:
+            last = max(i for i in range(first, len(row), 3) if row[i:i + 3] == b"\xff\xff\xff")
+            xs += [first // 3, last // 3]
+            ys.append(y)
+    return pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_wall_draws_the_players_page_as_a_qr_code_that_reads_back(size):
+    """issue 12: the QR code on the wall is the players' page the console published, module
+    for module (whole pixels per module, a quiet zone of two), so a phone reads it."""
+    import segno
+
+    view = shots.moment("wall_announcement")
+    surface = pygame.Surface(size)
+    Renderer(size, monotonic=lambda: shots.MONO).draw(surface, view)
+    box = _white_square(surface)
+    matrix = segno.make(view.state["console/public"]["url"], error="m").matrix
+    n = len(matrix) + 4
+    assert box.width == box.height and box.width % n == 0
+    unit = box.width // n
+    assert unit >= 2  # at least 2 px a module even on the small wall
+    for r, row in enumerate(matrix):
+        for c, dark in enumerate(row):
+            px = surface.get_at((box.x + (c + 2) * unit + unit // 2,
+                                 box.y + (r + 2) * unit + unit // 2))
+            assert (px[:3] == (0, 0, 0)) == bool(dark), (r, c)
+    # without a console there is no QR code (and nothing pure white on the wall)
+    del view.state["console/public"]
+    Renderer(size, monotonic=lambda: shots.MONO).draw(surface, view)
+    raw = pygame.image.tobytes(surface, "RGB")
+    assert not any(raw[i:i + 3] == b"\xff\xff\xff" for i in range(0, len(raw), 3 * 97))
+
+
+def test_a_banner_whose_time_ran_out_is_not_drawn():
+    """The screens hide an announcement after its ``until`` by themselves (protocol.md)."""
+    from kiosk.screens import common
+
+    view = shots.moment("table_announcement")
+    until = view.state["announcement"]["until"]
+    assert common.announcement_of(view) == "Add-on jetzt möglich"
+    view.now = until
+    assert common.announcement_of(view) is None

@@ -71,6 +71,9 @@
     submit(form, e.submitter);
   });
 
+  // printable pages: the print button (no inline script: the CSP forbids it)
+  document.querySelectorAll("[data-print]").forEach((b) => b.addEventListener("click", () => window.print()));
+
   // ------------------------------------------------------------ bust dialog
   const dialog = document.getElementById("bust-dialog");
   document.addEventListener("click", (e) => {

@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from controller.engine.rules import (
+    announcements,
     busts,
     clock,
     entries,
@@ -52,7 +53,7 @@ Reaction = Callable[["Tournament", float], None]
 RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
     clock, ghosts, qualifier, play_day, busts, seating, hand_for_hand, entries, hands,
-    time_calls, undo, names,
+    time_calls, undo, names, announcements,
 )
 
 
