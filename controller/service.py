@@ -211,6 +211,8 @@ class ControllerService:
                 cmd["stack"] = data["stack"]
         elif action == "hand_done":
             cmd = {"cmd": "hand_done", "table": table}
+        elif action == "seated":  # everyone on the way to this table (only) has sat down
+            cmd = {"cmd": "seated", "table": table}
         elif action == "time":  # the one "time" button: start a call, or cancel the running one
             cmd = {"cmd": "time_call", "table": table, "op": "toggle"}
         elif action in ("time_cancel", "time_expire"):
@@ -377,6 +379,8 @@ def describe(t: Tournament, events: list[Event]) -> str:
         elif typ == "moved":
             parts.append(f"move {t.players[e['player']].name}: table {e['from_table']} seat "
                          f"{e['from_seat']} → table {e['to_table']} seat {e['to_seat']}")
+        elif typ == "seated":
+            parts.append(f"{t.players[e['player']].name} seated")
         elif typ == "table_broken":
             parts.append(f"table {e['table']} breaks")
         elif typ == "final_table":

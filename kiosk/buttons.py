@@ -299,4 +299,8 @@ class TableControls:
             return Outcome(action, "sent", seat=seat, cid=self.send("bust", seat=seat))
         if action not in ("time", "hand_done", "undo"):
             raise ValueError(f"unknown action {action!r}")
+        if action == "hand_done" and (self.table or {}).get("waits_for"):
+            # the table waits for players moving in (TDA 11D): the same button says they
+            # sat down; the controller checks it (docs/protocol.md, "seated")
+            return Outcome("seated", "sent", cid=self.send("seated"))
         return Outcome(action, "sent", cid=self.send(action))

@@ -102,7 +102,8 @@ def table(**fields: Any) -> bytes:
 @pytest.mark.parametrize("action,fields", [
     ("bust", {"seat": 4}), ("bust", {"seat": 4, "stack": 2500}),
     ("bust", {"seat": 4, "stack": None}),
-    ("time", {}), ("time_cancel", {}), ("time_expire", {}), ("hand_done", {}), ("undo", {}),
+    ("time", {}), ("time_cancel", {}), ("time_expire", {}), ("hand_done", {}), ("seated", {}),
+    ("undo", {}),
 ])
 def test_every_table_action_is_accepted(action, fields):
     data = parse("table", table(action=action, **fields), "3")

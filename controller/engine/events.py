@@ -118,6 +118,9 @@ class Moved(Event):
     to_seat: int
     reason: str
     waiting: bool
+    #: the destination waits for this player before its next hand (TDA 11D)
+    hold: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("hold",)
 
 
 class TableBroken(Event):
@@ -219,6 +222,9 @@ class HandsLeft(Event):
 class Seated(Event):
     type: Literal["seated"] = "seated"
     player: int
+    #: the table whose button box said so (``None``: the director)
+    table: int | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("table",)
 
 
 class Finished(Event):

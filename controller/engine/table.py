@@ -52,6 +52,9 @@ class Table:
     hands_left: int | None = None
     time_call: TimeCallState | None = None
     final: bool = False
+    #: between hands, the table deals no new hand until the players moving to it with
+    #: ``Move.hold`` are seated (TDA 11D: three or more short; a table just opened)
+    holds: bool = False
 
     # -- seats -------------------------------------------------------------
     def clockwise(self, after: int) -> list[int]:

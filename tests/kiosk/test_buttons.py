@@ -257,3 +257,18 @@ def test_helpers():
     assert step_seat([2, 5, 9], None, -1) == 9
     assert step_seat([2, 5, 9], 6, 1) == 9  # from an empty seat: the next occupied one
     assert step_seat([2, 5, 9], 6, -1) == 5
+
+
+def test_hand_done_says_seated_while_the_table_waits_TDA_11D(box):
+    """A short table waits for its arrivals (TDA 11D): while its state lists them in
+    ``waits_for`` the hand-done button tells the controller they sat down."""
+    coming = {"player": "Dora", "player_id": 14, "from": {"table": 2, "seat": 4},
+              "to": {"table": 1, "seat": 3}, "reason": "balancing",
+              "waiting_for_button": False, "done": False}
+    box.controls.update_table({**TABLE, "waits_for": [coming]})
+    box.tap("hand_done")
+    assert box.sent == [("seated", {})]
+    assert box.outcomes[-1].action == "seated"
+    box.controls.update_table({**TABLE, "waits_for": []})
+    box.tap("hand_done")
+    assert box.sent == [("seated", {}), ("hand_done", {})]

@@ -1,8 +1,8 @@
 """The hand: "hand done" at a table, and the last hands of the day (002).
 
 At its hand boundary a donor table gives its balancing moves, then button
-and blinds advance (:meth:`controller.engine.table.Table.advance`); moves to
-this table are complete once it played a hand with them.
+and blinds advance (:meth:`controller.engine.table.Table.advance`); a short
+table then waits for its arrivals (TDA 11D, :mod:`controller.engine.rules.seating`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ def hand_done(t: Tournament, c: cmd.HandDone, now: float) -> None:
                        f"waiting for table {', '.join(map(str, waiting))}")
     if tab.hands_left == 0:
         raise Rejected(f"table {c.table} has played its last hand of the day")
+    seating.refuse_while_waiting(t, tab)
     # first what the passing time made (a level, the ghosts leaving): the table's next
     # hand starts under it
     t.react(now)
@@ -53,9 +54,9 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     if not t.hfh.on:
         tab.hfh_hand = None  # the hand-for-hand hand in play here is over
     tab.time_call = None
-    for m in [m for m in t.pending.values() if m.to_table == tab.number]:
-        m.done = True
-        del t.pending[m.player]
+    # a move is done when the player sits down (seated), not when a hand ends here; a
+    # table with players it must wait for on the way now waits (TDA 11D)
+    seating.hold_after_hand(t, tab)
     if t.hfh.on:
         t.hfh.done.add(tab.number)
     if t.hands_left is not None and all(x.hands_left == 0 for x in t.tables.values()) \

@@ -56,10 +56,23 @@ def move_apply(t: Tournament, c: cmd.MoveApply, now: float) -> None:
 
 
 def seated(t: Tournament, c: cmd.Seated, now: float) -> None:
-    p = t.player(c.player)
-    if p.id not in t.pending:
-        raise Rejected(f"{p.name} has no move pending")
-    t.emit(ev.Seated, now, player=p.id)
+    """A moved player sat down (the director names them), or everyone on the way to a table
+    did (its button box says so): the moves are done, a waiting table may deal (TDA 11D)."""
+    if (c.player is None) == (c.table is None):
+        raise Rejected("seated takes a player, or a table whose arrivals have all sat down")
+    if c.player is not None:
+        p = t.player(c.player)
+        if p.id not in t.pending:
+            raise Rejected(f"{p.name} has no move pending")
+        t.emit(ev.Seated, now, player=p.id)
+        return
+    assert c.table is not None
+    t.table(c.table)
+    movers = [m for m in t.pending.values() if m.to_table == c.table]
+    if not movers:
+        raise Rejected(f"nobody is on the way to table {c.table}")
+    for m in movers:
+        t.emit(ev.Seated, now, player=m.player, table=c.table)
 
 
 def break_table(t: Tournament, c: cmd.BreakTable, now: float) -> None:
@@ -87,26 +100,91 @@ def final_table(t: Tournament, c: cmd.FinalTable, now: float) -> None:
 
 
 # ------------------------------------------------------------------- helpers
+def short(t: Tournament, tab: Table) -> bool:
+    """``tab`` is ``halt_short_by`` (TDA 11D: 3) or more players short of the table with the
+    most players (players on the way count where they go)."""
+    by = t.settings.balancing.halt_short_by
+    if not by or len(t.tables) < 2:
+        return False
+    return tab.count() <= max(x.count() for x in t.tables.values()) - by
+
+
+def moved_in_level(t: Tournament, pid: int, level: int) -> bool:
+    """``pid`` was moved (balancing, a break, a new table) during playing level ``level``."""
+    for m in reversed(t.moves):
+        if m.level < level:
+            return False
+        if m.player == pid and m.level == level:
+            return True
+    return False
+
+
+def mover_seats(t: Tournament, frm: Table, now: float) -> list[int]:
+    """The donor's seats in the order they give a player: the one who would post the next
+    big blind first (000 4.9), then clockwise on. A player already moved in this level
+    goes to the end: nobody moves twice in a level while someone else can (issue 10.5)."""
+    first = frm.next_big_blind()
+    if first is None or first not in frm.occupant:
+        return []
+    order = [first] + [s for s in frm.clockwise(first)[:-1] if s in frm.occupant]
+    level = t.level_at(now)
+    fresh = [s for s in order if not moved_in_level(t, frm.occupant[s], level)]
+    return fresh + [s for s in order if s not in fresh]
+
+
 def balance_move(t: Tournament, now: float, frm: Table, to: Table) -> None:
     """One balancing move: the player who would post the next big blind goes to the
-    destination's worst seat (000 4.9, 001 §2 I, TDA 11A)."""
-    seat = frm.next_big_blind()
-    if seat is None or seat not in frm.occupant:
-        return
+    destination's worst seat (000 4.9, 001 §2 I, TDA 11A). A destination that is
+    short (TDA 11D) waits for the player before its next hand (``hold``)."""
+    seats = mover_seats(t, frm, now)
     dest = to.worst_seat()
-    if dest is None:
+    if not seats or dest is None:
         return
+    seat = seats[0]
     t.emit(ev.Moved, now, player=frm.occupant[seat], from_table=frm.number, from_seat=seat,
-           to_table=to.number, to_seat=dest, reason="balancing", waiting=to.arrival_waits(dest))
+           to_table=to.number, to_seat=dest, reason="balancing", waiting=to.arrival_waits(dest),
+           hold=True if short(t, to) else None)
 
 
 def balancing_moves_from(t: Tournament, now: float, table: Table) -> None:
-    """The balancing moves that leave ``table`` at its hand boundary (it is a donor)."""
+    """The balancing moves decided at ``table``'s hand boundary: those that leave it (it is
+    a donor), and, when it is short (TDA 11D), those that come to it: its next hand waits
+    for them, so they are decided now, before it (the donor's player moves when the
+    donor's hand is over)."""
     if t.final_table is not None or break_due(t) is not None:
         return
-    for frm, to in algo.balance_plan(t.counts(), t.settings.balancing.tolerance):
+    tolerance = t.settings.balancing.tolerance
+    for frm, to in algo.balance_plan(t.counts(), tolerance):
         if frm == table.number:
             balance_move(t, now, table, t.tables[to])
+    if short(t, table):
+        for frm, to in algo.balance_plan(t.counts(), tolerance):
+            if to == table.number:
+                balance_move(t, now, t.tables[frm], table)
+
+
+def waits_for(t: Tournament, table: int) -> list[Move]:
+    """The players a waiting table waits for (empty when it may deal)."""
+    tab = t.tables.get(table)
+    if tab is None or not tab.holds:
+        return []
+    return [m for m in t.pending.values() if m.to_table == table and m.hold]
+
+
+def refuse_while_waiting(t: Tournament, tab: Table) -> None:
+    """A waiting table deals no new hand, so it cannot finish one (TDA 11D)."""
+    waiting = waits_for(t, tab.number)
+    if not waiting:
+        return
+    who = ", ".join(f"{m.name} (from table {m.from_table} seat {m.from_seat} to seat "
+                    f"{m.to_seat})" for m in waiting)
+    raise Rejected(f"table {tab.number} waits for {who}: no new hand until seated "
+                   f"(TDA 11D); press seated when they sit down")
+
+
+def hold_after_hand(t: Tournament, tab: Table) -> None:
+    """``tab``'s hand is over: it waits when players it must wait for are still on the way."""
+    tab.holds = any(m.hold and m.to_table == tab.number for m in t.pending.values())
 
 
 def seat_entry(t: Tournament, now: float, pid: int, kind: type[ev.Event]) -> None:
@@ -249,10 +327,16 @@ def stand(t: Tournament, pid: int) -> tuple[int, int]:
 
 
 def close_moves(t: Tournament, pid: int) -> None:
-    """A newer move (or a bust) ends any move of ``pid`` still pending."""
+    """A seat taken, a newer move or a bust ends any move of ``pid`` still pending; a table
+    that waited for it deals again once nobody it waits for is on the way."""
     m = t.pending.pop(pid, None)
-    if m is not None:
-        m.done = True
+    if m is None:
+        return
+    m.done = True
+    tab = t.tables.get(m.to_table)
+    if m.hold and tab is not None and tab.holds and not any(
+            x.hold and x.to_table == m.to_table for x in t.pending.values()):
+        tab.holds = False
 
 
 def _add_move(t: Tournament, move: Move) -> None:
@@ -303,7 +387,8 @@ def on_moved(t: Tournament, e: ev.Moved) -> None:
     sit(t, e.player, e.to_table, e.to_seat, e.waiting)
     close_moves(t, e.player)
     _add_move(t, Move(e.seq, e.player, t.players[e.player].name, frm[0], frm[1],
-                      e.to_table, e.to_seat, e.reason, e.waiting))
+                      e.to_table, e.to_seat, e.reason, e.waiting, hold=bool(e.hold),
+                      level=t.level_number()))
 
 
 def on_seated(t: Tournament, e: ev.Seated) -> None:
@@ -318,7 +403,7 @@ def on_table_broken(t: Tournament, e: ev.TableBroken) -> None:
         sit(t, int(pid), int(n), int(s), bool(waiting))
         close_moves(t, int(pid))
         _add_move(t, Move(e.seq, int(pid), t.players[int(pid)].name, frm[0], frm[1],
-                          int(n), int(s), e.reason, bool(waiting)))
+                          int(n), int(s), e.reason, bool(waiting), level=t.level_number()))
     if t.tables[e.table].occupant:
         raise ev.InvalidEvent(f"table {e.table} broke with players still seated")
     del t.tables[e.table]
@@ -328,6 +413,8 @@ def on_table_broken(t: Tournament, e: ev.TableBroken) -> None:
 
 
 def on_final_table(t: Tournament, e: ev.FinalTableFormed) -> None:
+    for pid, _ in e.seats:
+        close_moves(t, pid)  # every earlier move ends: the final table is a new draw
     origin = {pid: stand(t, pid) for pid, _ in e.seats}
     if any(x.occupant for x in t.tables.values()):
         raise ev.InvalidEvent("players left out of the final table")
@@ -339,9 +426,8 @@ def on_final_table(t: Tournament, e: ev.FinalTableFormed) -> None:
     for pid, s in e.seats:
         sit(t, pid, e.table, s)
         if origin[pid] != (e.table, s):
-            close_moves(t, pid)
             _add_move(t, Move(e.seq, pid, t.players[pid].name, *origin[pid], e.table, s,
-                              e.reason))
+                              e.reason, level=t.level_number()))
     ft.first_hand(e.button)
     t.final_table = e.table
 
