@@ -133,6 +133,18 @@ class TableBroken(Event):
     reason: str
 
 
+class TableOpened(Event):
+    """A new table for an entry (its event, just before, seats the entry there): players
+    drawn from the fullest tables, each ``[player, from_table, from_seat, to_seat]``, and
+    the drawn ``button``; the table deals when they are seated."""
+
+    type: Literal["table_opened"] = "table_opened"
+    table: int
+    moves: list[list[int]]
+    button: int
+    reason: str
+
+
 class FinalTableFormed(Event):
     type: Literal["final_table"] = "final_table"
     table: int
@@ -239,7 +251,7 @@ class Undo(Event):
 
 ALL: tuple[type[Event], ...] = (
     Opened, Registered, SeatsDrawn, ClockChanged, LevelStarted, StructureChanged, HandDone,
-    Moved, TableBroken, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
+    Moved, TableBroken, TableOpened, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
     GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
     Finished, Undo,
 )
