@@ -271,7 +271,8 @@ def _open_table(t: Tournament, now: float, pid: int, kind: type[ev.Event], seed:
     counts[number] = 1
     drawn = [f for f, to in algo.balance_plan(counts, t.settings.balancing.tolerance)
              if to == number]
-    need = max(2, len(drawn))
+    per = t.settings.players_per_table
+    need = min(max(2, len(drawn)), per - 1)  # a table of 2 seats cannot start with three
     others = {n: c for n, c in counts.items() if n != number}
     donors: list[int] = []
     for _ in range(need):
@@ -282,7 +283,6 @@ def _open_table(t: Tournament, now: float, pid: int, kind: type[ev.Event], seed:
     for d in sorted(set(donors)):
         for seat in mover_seats(t, t.tables[d], now)[:donors.count(d)]:
             chosen.append((d, seat))
-    per = t.settings.players_per_table
     seats = rng.sample(range(1, per + 1), len(chosen) + 1)
     button = rng.choice(seats)
     t.emit(kind, now, player=pid, table=number, seat=seats[0], new_table=True, seed=seed,
