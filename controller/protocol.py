@@ -42,7 +42,7 @@ def valid_prefix(text: object) -> bool:
     """``text`` is a usable topic prefix (the whole text, nothing after it)."""
     return isinstance(text, str) and PREFIX.fullmatch(text) is not None
 
-TABLE_ACTIONS = ("bust", "time", "time_cancel", "time_expire", "hand_done", "undo")
+TABLE_ACTIONS = ("bust", "time", "time_cancel", "time_expire", "hand_done", "seated", "undo")
 
 #: read-only director queries (answered by the service, never the engine)
 READ_ONLY = ("status", "results", "moves", "history", "players")
@@ -179,7 +179,7 @@ class TablePress(_Envelope):
     """A dealer's press at a table's button box (``P/cmd/table/N``)."""
 
     action: Annotated[Literal["bust", "time", "time_cancel", "time_expire", "hand_done",
-                              "undo"],
+                              "seated", "undo"],
                       Field(description="one of " + ", ".join(TABLE_ACTIONS))]
     seat: Annotated[int | None, Field(ge=1, le=99, description="a whole number from 1 to 99")
                     ] = None
@@ -466,6 +466,7 @@ TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size"
          "next": {"button": _INT_OR_NULL, "small_blind": _INT_OR_NULL,
                   "big_blind": _INT_OR_NULL},
          "hands": int, "hands_left": _INT_OR_NULL, "moves_in": [_MOVE], "moves_out": [_MOVE],
+         "waits_for": [_MOVE],
          "notices": [_Enum(("breaks", "final_table", "final_table_next"))],
          "hand_for_hand": {**_HFH, "this_table_done": bool},
          "time_call": ({"started_at": float, "seconds": int, "countdown": int,

@@ -341,6 +341,8 @@ class ControllerService:
                     cmd[key] = data[key]
         elif action == "hand_done":
             cmd = {"cmd": "hand_done", "table": table}
+        elif action == "seated":  # everyone on the way to this table (only) has sat down
+            cmd = {"cmd": "seated", "table": table}
         elif action == "time":  # the one "time" button: start a call, or cancel the running one
             cmd = {"cmd": "time_call", "table": table, "op": "toggle"}
             if data.get("seat") is not None:  # whose call it is (001 §1 VI: once per hand)

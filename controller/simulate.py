@@ -136,6 +136,10 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
                 continue
             if t.hfh.on and number in t.hfh.done:
                 continue
+            if any(m.to_table == number for m in t.pending.values()):
+                # the players moving here sit down before the next hand (a short table
+                # waits for them, TDA 11D); the table's button box says so
+                run({"cmd": "seated", "table": number})
             _deal_hand(floor, tab.number, rng, now, sim, timer)
             if floor.tournament.finished:
                 break

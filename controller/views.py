@@ -161,6 +161,9 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
         "hands": tab.hands,
         "hands_left": tab.hands_left,
         "moves_in": [_move(t, m) for m in pending if m.to_table == number],
+        # TDA 11D: no new hand here until these players are seated (a short table)
+        "waits_for": [_move(t, m) for m in pending
+                      if tab.holds and m.to_table == number and m.hold],
         "moves_out": moves_out,
         "notices": notices,
         "hand_for_hand": {**hfh_view(t), "this_table_done": number in t.hfh.done},

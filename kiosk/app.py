@@ -69,6 +69,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "time": ("Time call", "Zeit"),
     "time_cancel": ("Cancel time call", "Zeit abbrechen"),
     "hand_done": ("Hand done", "Hand fertig"),
+    "seated": ("Seated", "Platz genommen"),
     "undo": ("Undo", "Rückgängig"),
     "sent": ("{what}: sent …", "{what}: gesendet …"),
     "queued": ("{what}: offline, will be sent", "{what}: offline, wird gesendet"),

@@ -337,6 +337,10 @@ class TableControls:
             return self._ask_or_send()
         if action not in ("time", "hand_done", "undo"):
             raise ValueError(f"unknown action {action!r}")
+        if action == "hand_done" and (self.table or {}).get("waits_for"):
+            # the table waits for players moving in (TDA 11D): the same button says they
+            # sat down; the controller checks it (docs/protocol.md, "seated")
+            return Outcome("seated", "sent", cid=self.send("seated"))
         if action == "time" and self.selected is not None and not (self.table or {}).get(
                 "time_call"):
             # whose call it is (001 §1 VI: once per player and hand where the preset says)

@@ -20,6 +20,7 @@ second or so.
 
 from __future__ import annotations
 
+import dataclasses
 import glob
 import logging
 import os
@@ -195,7 +196,11 @@ class Demo:
         from controller.local_broker import LocalBroker
         from controller.service import ControllerService
 
-        self.settings = load_tournament(self.config)
+        settings = load_tournament(self.config)
+        # the demo registers everyone before the draw and has no late entries: registration
+        # is closed, so tables break as players bust (while it is open they stay, 000 4.3)
+        self.settings = dataclasses.replace(settings, entries=dataclasses.replace(
+            settings.entries, late_registration_levels=0))
         self.local_broker = lb = LocalBroker()
         self.broker = Broker(host="127.0.0.1", port=lb.port,
                              prefix=f"floorman/demo-{os.getpid()}")
@@ -372,6 +377,11 @@ class Demo:
                 continue
             if link.pending():
                 continue  # the dealer waits for the last press's answer
+            if tv.get("moves_in"):
+                # the players moving here sit down: the table's box says so (a move is done
+                # when the player is seated; a short table waits for it, TDA 11D)
+                link.press("seated")
+                continue
             seats = [s["seat"] for s in tv.get("seats", []) if not s.get("incoming")]
             rate = 0.3 if len(summary.get("tables", [])) == 1 else 0.18
             if tv.get("time_call"):

@@ -48,8 +48,12 @@ class Game:
     """A tournament driven through the engine with a controller clock that moves forward."""
 
     def __init__(self, names: list[str] | None = None, seed: int = 7,
-                 config: Path = SAMPLE, **overrides: Any) -> None:
+                 config: Path = SAMPLE, registration_closed: bool = False,
+                 **overrides: Any) -> None:
         settings = load_tournament(config)
+        if registration_closed:  # tables break only once entries are closed (issue 10.5)
+            overrides["entries"] = dataclasses.replace(settings.entries,
+                                                       late_registration_levels=0)
         if overrides:
             settings = dataclasses.replace(settings, **overrides)
         self.t = Tournament.new(settings, seed=seed, now=0.0)
@@ -144,7 +148,7 @@ def break_colour_up() -> ScreenView:
 
 
 def _bubble() -> Game:
-    g = Game()
+    g = Game(registration_closed=True)
     g.start()
     g.bust_down(15)  # 14 places score: hand-for-hand starts with 15 left, table 3 broke at 18
     return g
@@ -219,7 +223,7 @@ def moves_in() -> ScreenView:
 
 def table_broken() -> ScreenView:
     """Table 3 broke (18 players left fit on two tables): where its players go."""
-    g = Game()
+    g = Game(registration_closed=True)
     g.start()
     g.bust_down(18)
     return g.view(table=3)
@@ -252,7 +256,7 @@ def breaks_notice() -> ScreenView:
 
 
 def final_table() -> ScreenView:
-    g = Game()
+    g = Game(registration_closed=True)
     g.start()
     g.bust_down(9)
     for t in list(g.t.tables):
@@ -262,7 +266,7 @@ def final_table() -> ScreenView:
 
 def final_table_moves() -> ScreenView:
     """The final table just drawn: nine players go to their new seats."""
-    g = Game()
+    g = Game(registration_closed=True)
     g.start()
     g.bust_down(9)
     return g.view(table=min(g.t.tables))
@@ -314,7 +318,7 @@ def hands_left() -> ScreenView:
 
 
 def finished() -> ScreenView:
-    g = Game()
+    g = Game(registration_closed=True)
     g.start()
     g.bust_down(1, step=60.0)
     return g.view(table=min(g.t.tables))
@@ -366,7 +370,7 @@ def wall_hfh() -> ScreenView:
 
 
 def wall_finished() -> ScreenView:
-    g = Game()
+    g = Game(registration_closed=True)
     g.start()
     g.bust_down(1, step=60.0)
     return g.view(role="wall")

@@ -105,7 +105,7 @@ def table(**fields: Any) -> bytes:
     ("bust", {"seat": 4, "same_hand": True}), ("bust", {"seat": 4, "confirm": True}),
     ("bust", {"seat": 4, "stack": 900, "same_hand": False, "confirm": False}),
     ("time", {}), ("time", {"seat": 3}), ("time_cancel", {}), ("time_expire", {}),
-    ("hand_done", {}), ("undo", {}),
+    ("hand_done", {}), ("seated", {}), ("undo", {}),
 ])
 def test_every_table_action_is_accepted(action, fields):
     data = parse("table", table(action=action, **fields), "3")

@@ -113,10 +113,11 @@ class MoveApply(Command):
 
 
 class Seated(Command):
-    summary: ClassVar[str] = ("a moved player has sat down (otherwise the destination's next "
-                              "hand done completes the move)")
+    summary: ClassVar[str] = ("a moved `player` has sat down, or everyone on the way to "
+                              "`table` has (its button box); the move is done")
     cmd: Literal["seated"] = "seated"
-    player: PlayerRef
+    player: PlayerRef | None = None
+    table: TableNo | None = None
 
 
 class BreakTable(Command):

@@ -139,6 +139,9 @@ class Moved(Event):
     to_seat: int
     reason: str
     waiting: bool
+    #: the destination waits for this player before its next hand (TDA 11D)
+    hold: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("hold",)
 
 
 class TableBroken(Event):
@@ -148,6 +151,18 @@ class TableBroken(Event):
     table: int
     seed: int
     moves: list[list[int | bool]]
+    reason: str
+
+
+class TableOpened(Event):
+    """A new table for an entry (its event, just before, seats the entry there): players
+    drawn from the fullest tables, each ``[player, from_table, from_seat, to_seat]``, and
+    the drawn ``button``; the table deals when they are seated."""
+
+    type: Literal["table_opened"] = "table_opened"
+    table: int
+    moves: list[list[int]]
+    button: int
     reason: str
 
 
@@ -240,6 +255,9 @@ class HandsLeft(Event):
 class Seated(Event):
     type: Literal["seated"] = "seated"
     player: int
+    #: the table whose button box said so (``None``: the director)
+    table: int | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("table",)
 
 
 class Finished(Event):
@@ -318,7 +336,7 @@ class Announced(Event):
 
 ALL: tuple[type[Event], ...] = (
     Opened, Registered, SeatsDrawn, ClockChanged, LevelStarted, StructureChanged, HandDone,
-    Moved, TableBroken, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
+    Moved, TableBroken, TableOpened, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
     GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
     Finished, Undo, Renamed, Unregistered, NamesListed, Absent, AbsentRemoved,
     TableGameStarted, TableGameOver, Announced,

@@ -149,6 +149,9 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
     if typ == "seated":
         who = name(t, e["player"])
         return Phrase("seated", {"player": who}, f"{who} seated")
+    if typ == "table_opened":
+        return Phrase("table_opened", {"table": e["table"], "players": len(e["moves"]) + 1},
+                      f"table {e['table']} opens with {len(e['moves']) + 1} players")
     if typ == "table_broken":
         return Phrase("table_broken", {"table": e["table"]}, f"table {e['table']} breaks")
     if typ == "final_table":

@@ -157,10 +157,19 @@ class Balancing:
     ``tolerance``: the largest allowed difference in players between two
     tables (default 1). ``break_order``: ``"highest"`` (highest table number
     breaks first, default), ``"lowest"``, or an explicit list of table numbers.
+    ``halt_short_by``: a table this many players (or more) short of the table
+    with the most players deals no new hand until the players moving to it are
+    seated (TDA 11D: 3; ``0``: never halts, e.g. a 6-max event at the TD's
+    discretion). ``extra_seats``: when every table has ``players_per_table``,
+    late entries and rebuys fill each table up to this many more players (never
+    beyond ``table_seats``) before a new table opens (000 4.3: 9 a table, at
+    most 10; default 1).
     """
 
     __pydantic_config__ = _CONFIG
     tolerance: Positive = 1
+    halt_short_by: Annotated[Count, Field(le=MAX_TABLE_SEATS)] = 3
+    extra_seats: Annotated[Count, Field(le=MAX_TABLE_SEATS)] = 1
     break_order: Literal["highest", "lowest"] | Annotated[
         tuple[Positive, ...], Field(min_length=1), AfterValidator(_distinct)
     ] = "highest"

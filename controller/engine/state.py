@@ -43,6 +43,10 @@ class Move:
     reason: str
     waiting: bool = False
     done: bool = False
+    #: the destination deals no new hand until this player is seated (TDA 11D)
+    hold: bool = False
+    #: the playing level the move was made in (a player moves at most once a level)
+    level: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {

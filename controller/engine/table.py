@@ -54,6 +54,9 @@ class Table:
     final: bool = False
     #: players who had their time call in the hand in play (001 §1 VI: once per hand)
     time_called: list[int] = field(default_factory=list)
+    #: between hands, the table deals no new hand until the players moving to it with
+    #: ``Move.hold`` are seated (TDA 11D: three or more short; a table just opened)
+    holds: bool = False
 
     # -- seats -------------------------------------------------------------
     def clockwise(self, after: int) -> list[int]:
@@ -165,18 +168,24 @@ class Table:
         return self.next_positions()[2]
 
     def worst_seat(self) -> int | None:
-        """The free seat that reaches the big blind first, never the small blind (000 4.9, TDA 11A).
+        """The free seat that posts the big blind soonest, never the small blind (000 4.9,
+        001 §2 I, TDA 11A).
 
-        Walk clockwise from the next hand's big blind; the first free seat is the
-        worst position. The next small-blind seat is taken only when nothing
-        else is free (001 §2 I).
+        Count clockwise from the seat right after the big blind of the hand in play (the
+        "last hand" once it is over): the big blind moves on to the next dealt-in seat,
+        so a player who sits in the first free seat after it posts the very next big
+        blind (TDA 11A: "including a single big blind"). The seat of that big blind
+        itself comes last: it is where the next small blind falls (empty when that
+        player busted: a dead small blind), taken only when nothing else is free.
+        Seats between the next button and small blind come just before it: a player
+        there waits for the button (000 4.10) and posts the big blind last of all.
         """
         free = self.free_seats()
         if not free:
             return None
-        button, sb, bb = self.next_positions()
-        if bb is None:
+        if self.bb is None:
             return free[0]
-        order = [s for s in self.clockwise(bb) if s in free]
+        _, sb, _ = self.next_positions()
+        order = [s for s in self.clockwise(self.bb) if s in free]
         preferred = [s for s in order if s != sb]
         return (preferred or order)[0]

@@ -23,7 +23,7 @@ def played(busts: int = 4) -> Tournament:
     t = new_tournament(18, 3)
     for i in range(busts):
         seat = min(t.tables[1].occupant)
-        t.execute({"cmd": "bust", "table": 1, "seat": seat}, 10.0 + i)
+        t.execute({"cmd": "bust", "table": 1, "seat": seat, "confirm": True}, 10.0 + i)
         t.execute({"cmd": "hand_done", "table": 1}, 10.5 + i)
     t.execute({"cmd": "undo"}, 20.0)
     return t

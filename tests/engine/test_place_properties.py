@@ -141,6 +141,8 @@ def test_forgetful_tables_place_everyone_in_bust_order_000_3_11(players, per, se
             pid = tab.occupant[rng.choice(sorted(tab.occupant))]
             t.execute({"cmd": "bust", "player": pid}, now)
             order.append(pid)
+        elif tab.holds:  # a short table waits for its arrivals (TDA 11D): they sit down
+            t.execute({"cmd": "seated", "table": table}, now)
         elif rng.random() >= forgetful:
             t.execute({"cmd": "hand_done", "table": table}, now)
     places = t.places()

@@ -255,10 +255,15 @@ def test_a_simulated_run_ends_with_one_winner_at_place_1(players, per, ghosts, s
             try:
                 t.execute({"cmd": "hand_done", "table": table}, now)
             except Rejected:
+                if t.tables[table].holds:
+                    # TDA 11D: a short table waits for its arrivals; they sit down
+                    t.execute({"cmd": "seated", "table": table}, now)
+                    continue
                 # hand-for-hand: this table waits for the others
                 assert t.hfh.on
                 for other in sorted(set(t.tables) - t.hfh.done):
-                    t.execute({"cmd": "hand_done", "table": other}, now)
+                    if not t.tables[other].holds:
+                        t.execute({"cmd": "hand_done", "table": other}, now)
         if guard % 10 == 0:
             check(t)
     check(t)

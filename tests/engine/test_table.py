@@ -248,21 +248,85 @@ def test_full_table_has_no_worst_seat():
     assert t.worst_seat() is None
 
 
-def test_worst_seat_with_every_free_seat_a_candidate_random_000_4_9():
-    # the worst seat is the free seat that reaches the big blind first; any other
-    # free seat (except the SB) would reach it later
+def hands_until_big_blind(t: Table, seat: int, limit: int = 40) -> int:
+    """Sit a mover in ``seat`` of a copy of ``t`` now (waiting for the button where 000 4.10
+    says so) and count the hands until that seat posts the big blind (1 = the next hand)."""
+    c = Table(t.number, t.size, occupant=dict(t.occupant), waiting=set(t.waiting),
+              button=t.button, sb=t.sb, bb=t.bb)
+    waits = c.arrival_waits(seat)
+    c.occupant[seat] = -1
+    if waits:
+        c.waiting.add(seat)
+    for n in range(1, limit + 1):
+        c.advance()
+        if c.bb == seat:
+            return n
+    raise AssertionError(f"seat {seat} never posts the big blind")
+
+
+def test_worst_seat_posts_the_big_blind_soonest_random_layouts_000_4_9_TDA_11A():
+    """Tried on the dead-button rules themselves (000 9.4, TDA 32): in random layouts,
+    after random busts, the worst seat is the free seat whose player posts the big blind
+    in the fewest hands, and it is never the next small blind unless nothing else is free
+    (001 §2 I)."""
     rng = random.Random(5)
-    for _ in range(300):
+    checked_gap_after_bb = 0
+    for _ in range(400):
         seats = sorted(rng.sample(range(1, 10), rng.randint(3, 8)))
-        button = rng.choice(seats)
         t = Table(1, 9, occupant={s: s for s in seats})
-        t.first_hand(button)
+        t.first_hand(rng.choice(seats))
         for _ in range(rng.randint(0, 5)):
             t.advance()
+        for s in rng.sample(sorted(t.occupant), rng.randint(0, 2)):
+            if t.count() > 3:
+                del t.occupant[s]  # busts in the hand in play: dead blinds, dead button
         w = t.worst_seat()
-        button_n, sb_n, bb_n = t.next_positions()
-        order = [s for s in t.clockwise(bb_n) if s in t.free_seats()]
-        assert w == ([s for s in order if s != sb_n] or order)[0]
+        _, sb, _ = t.next_positions()
+        candidates = [s for s in t.free_seats() if s != sb] or t.free_seats()
+        cost = {s: hands_until_big_blind(t, s) for s in candidates}
+        assert w in candidates
+        assert cost[w] == min(cost.values()), (t, w, cost)
+        # a tie (free seats in a row: the big blind reaches whichever is taken at the same
+        # hand) goes to a seat that is dealt in at once, when there is one (000 4.10)
+        tied = [s for s in cost if cost[s] == cost[w]]
+        if any(not t.arrival_waits(s) for s in tied):
+            assert not t.arrival_waits(w)
+        if t.bb is not None and t.clockwise(t.bb)[0] in t.free_seats():
+            checked_gap_after_bb += 1
+    assert checked_gap_after_bb > 20  # the layout of the issue was tried often
+
+
+def test_free_seat_right_after_the_big_blind_is_the_worst_000_4_9_TDA_11A():
+    """Issue 10.3: last hand button 1, SB 2, BB 3; seats 4 and 9 free. A player in seat 4
+    posts the very next big blind (the big blind moves to the next dealt-in seat after
+    3); seat 9 would post it four hands later. The old search began at the next occupied
+    big blind (5) and handed out seat 9."""
+    t = table([1, 2, 3, 5, 6, 7, 8], 1, 2, 3)
+    assert t.worst_seat() == 4
+    assert hands_until_big_blind(t, 4) == 1 and hands_until_big_blind(t, 9) == 5
+
+
+@pytest.mark.parametrize(("seats", "positions", "busted", "worst"), [
+    # dead small blind: BB 3 busted; seat 3 takes the next SB (never), seat 4 is next BB
+    ([1, 2, 3, 5, 6, 7, 8, 9], (1, 2, 3), [3], 4),
+    # dead button: SB 2 busted; next hand button on empty 2, SB 3, BB 5; 4 is free
+    ([1, 2, 3, 5, 6, 7], (1, 2, 3), [2], 4),
+    # wrap-around: BB in seat 9, seat 1 free right after it
+    ([2, 3, 5, 7, 8, 9], (7, 8, 9), [], 1),
+    # only the seat between the next button and small blind, and the SB seat: the mover
+    # waits for the button there rather than take the small blind (001 §2 I, 000 4.10)
+    ([1, 2, 3, 5, 6, 7, 8, 9], (2, 3, 5), [5], 4),
+    # heads-up destination (000 9.4): button/SB 4, BB 7; seat 8 posts the next big blind
+    ([4, 7], (4, 4, 7), [], 8),
+])
+def test_worst_seat_layouts_000_4_9_001_2_I_TDA_11A(seats, positions, busted, worst):
+    t = table(seats, *positions)
+    bust(t, *busted)
+    assert t.worst_seat() == worst
+    _, sb, _ = t.next_positions()
+    assert worst != sb
+    others = [s for s in t.free_seats() if s not in (worst, sb)]
+    assert all(hands_until_big_blind(t, worst) <= hands_until_big_blind(t, s) for s in others)
 
 
 # ------------------------------------------------------------ the first button

@@ -279,17 +279,19 @@ def test_late_registration_closes_after_its_levels():
 
 
 def test_late_entry_opens_a_new_table_when_all_are_full():
+    """Every seat taken (9-seat tables: no extra seat): a new table opens with the entry and
+    players drawn from the fullest tables, never a table of one (002: three at least);
+    issue 10.5."""
     t = new(18, seed=1, entries=Entries(late_registration_levels=3))
     assert t.counts() == {1: 9, 2: 9}
     ev = t.execute({"cmd": "late", "name": "Neu"}, 50.0)
-    assert ev[-1]["new_table"] and ev[-1]["table"] == 3
-    assert t.counts() == {1: 9, 2: 9, 3: 1}
-    # balancing fills the new table from the donors at their hand_done
-    t.execute({"cmd": "hand_done", "table": 2}, 60.0)
-    t.execute({"cmd": "hand_done", "table": 1}, 61.0)
-    t.execute({"cmd": "hand_done", "table": 2}, 62.0)
-    t.execute({"cmd": "hand_done", "table": 1}, 63.0)
-    assert max(t.counts().values()) - min(t.counts().values()) <= 1
+    assert ev[-2]["new_table"] and ev[-2]["table"] == 3 and ev[-1]["type"] == "table_opened"
+    assert sorted(t.counts().values()) == [6, 6, 7]
+    assert t.tables[3].holds  # it deals when the drawn players sit down
+    # the floor is balanced at once: no balancing move follows at the donors' hand done
+    for n in (2, 1, 2, 1):
+        assert not [e for e in t.execute({"cmd": "hand_done", "table": n}, 60.0)
+                    if e["type"] == "moved"]
     check_seating(t)
     replay_equal(t)
 

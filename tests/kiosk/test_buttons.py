@@ -387,3 +387,18 @@ def test_time_names_the_selected_seat_001_1_VI(box):
     box.tap("seat_next")
     box.tap("time")
     assert box.sent == [("time", {"seat": 2})]
+
+
+def test_hand_done_says_seated_while_the_table_waits_TDA_11D(box):
+    """A short table waits for its arrivals (TDA 11D): while its state lists them in
+    ``waits_for`` the hand-done button tells the controller they sat down."""
+    coming = {"player": "Dora", "player_id": 14, "from": {"table": 2, "seat": 4},
+              "to": {"table": 1, "seat": 3}, "reason": "balancing",
+              "waiting_for_button": False, "done": False}
+    box.controls.update_table({**TABLE, "waits_for": [coming]})
+    box.tap("hand_done")
+    assert box.sent == [("seated", {})]
+    assert box.outcomes[-1].action == "seated"
+    box.controls.update_table({**TABLE, "waits_for": []})
+    box.tap("hand_done")
+    assert box.sent == [("seated", {}), ("hand_done", {})]

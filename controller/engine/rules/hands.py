@@ -1,8 +1,9 @@
 """The hand: "hand done" at a table, and the last hands of the day (002).
 
 At its hand boundary a donor table gives its balancing moves, then button
-and blinds advance (:meth:`controller.engine.table.Table.advance`); moves to
-this table are complete once it played a hand with them.
+and blinds advance (:meth:`controller.engine.table.Table.advance`); a short
+table then waits for its arrivals (TDA 11D, :mod:`controller.engine.rules.seating`)
+until they are ``seated``; an ordinary move is done with the destination's next hand.
 
 A "hand done" the table forgot is caught up by the next bust that is not in
 the same hand (:mod:`controller.engine.rules.busts`; ``missed`` in the event):
@@ -34,6 +35,7 @@ def hand_done(t: Tournament, c: cmd.HandDone, now: float) -> None:
                        f"waiting for table {', '.join(map(str, waiting))}")
     if tab.hands_left == 0:
         raise Rejected(f"table {c.table} has played its last hand of the day")
+    seating.refuse_while_waiting(t, tab)
     # first what the passing time made (a level, the ghosts leaving): the table's next
     # hand starts under it
     t.react(now)
@@ -60,9 +62,14 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
         tab.hfh_hand = None  # the hand-for-hand hand in play here is over
     tab.time_call = None
     tab.time_called = []
-    for m in [m for m in t.pending.values() if m.to_table == tab.number]:
+    # a move the table waits for (TDA 11D: a short table, a new one) is done only when the
+    # player sits down (seated); an ordinary move when the player sits down or, at the
+    # latest, when this table played a hand with them (nobody must press "seated" at a
+    # table that keeps dealing)
+    for m in [m for m in t.pending.values() if m.to_table == tab.number and not m.hold]:
         m.done = True
         del t.pending[m.player]
+    seating.hold_after_hand(t, tab)
     if t.hfh.on:
         t.hfh.done.add(tab.number)
     if t.hands_left is not None and all(x.hands_left == 0 for x in t.tables.values()) \

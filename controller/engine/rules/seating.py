@@ -7,6 +7,7 @@ to the tournament: 000 4.6, 4.9, 9.6, 001 §2 I, TDA 10B/11A, RP-9.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -60,10 +61,23 @@ def move_apply(t: Tournament, c: cmd.MoveApply, now: float) -> None:
 
 
 def seated(t: Tournament, c: cmd.Seated, now: float) -> None:
-    p = t.player(c.player)
-    if p.id not in t.pending:
-        raise Rejected(f"{p.name} has no move pending")
-    t.emit(ev.Seated, now, player=p.id)
+    """A moved player sat down (the director names them), or everyone on the way to a table
+    did (its button box says so): the moves are done, a waiting table may deal (TDA 11D)."""
+    if (c.player is None) == (c.table is None):
+        raise Rejected("seated takes a player, or a table whose arrivals have all sat down")
+    if c.player is not None:
+        p = t.player(c.player)
+        if p.id not in t.pending:
+            raise Rejected(f"{p.name} has no move pending")
+        t.emit(ev.Seated, now, player=p.id)
+        return
+    assert c.table is not None
+    t.table(c.table)
+    movers = [m for m in t.pending.values() if m.to_table == c.table]
+    if not movers:
+        raise Rejected(f"nobody is on the way to table {c.table}")
+    for m in movers:
+        t.emit(ev.Seated, now, player=m.player, table=c.table)
 
 
 def break_table(t: Tournament, c: cmd.BreakTable, now: float) -> None:
@@ -91,30 +105,103 @@ def final_table(t: Tournament, c: cmd.FinalTable, now: float) -> None:
 
 
 # ------------------------------------------------------------------- helpers
+def short(t: Tournament, tab: Table) -> bool:
+    """``tab`` is ``halt_short_by`` (TDA 11D: 3) or more players short of the table with the
+    most players (players on the way count where they go)."""
+    by = t.settings.balancing.halt_short_by
+    if not by or len(t.tables) < 2:
+        return False
+    return tab.count() <= max(x.count() for x in t.tables.values()) - by
+
+
+def moved_in_level(t: Tournament, pid: int, level: int) -> bool:
+    """``pid`` was moved (balancing, a break, a new table) during playing level ``level``."""
+    for m in reversed(t.moves):
+        if m.level < level:
+            return False
+        if m.player == pid and m.level == level:
+            return True
+    return False
+
+
+def mover_seats(t: Tournament, frm: Table, now: float) -> list[int]:
+    """The donor's seats in the order they give a player: the one who would post the next
+    big blind first (000 4.9), then clockwise on. A player already moved in this level
+    goes to the end: nobody moves twice in a level while someone else can (issue 10.5)."""
+    first = frm.next_big_blind()
+    if first is None or first not in frm.occupant:
+        return []
+    order = [first] + [s for s in frm.clockwise(first)[:-1] if s in frm.occupant]
+    level = t.level_at(now)
+    fresh = [s for s in order if not moved_in_level(t, frm.occupant[s], level)]
+    return fresh + [s for s in order if s not in fresh]
+
+
 def balance_move(t: Tournament, now: float, frm: Table, to: Table) -> None:
     """One balancing move: the player who would post the next big blind goes to the
-    destination's worst seat (000 4.9, 001 §2 I, TDA 11A)."""
-    seat = frm.next_big_blind()
-    if seat is None or seat not in frm.occupant:
-        return
+    destination's worst seat (000 4.9, 001 §2 I, TDA 11A). A destination that is
+    short (TDA 11D) waits for the player before its next hand (``hold``)."""
+    seats = mover_seats(t, frm, now)
     dest = to.worst_seat()
-    if dest is None:
+    if not seats or dest is None:
         return
+    seat = seats[0]
     t.emit(ev.Moved, now, player=frm.occupant[seat], from_table=frm.number, from_seat=seat,
-           to_table=to.number, to_seat=dest, reason="balancing", waiting=to.arrival_waits(dest))
+           to_table=to.number, to_seat=dest, reason="balancing", waiting=to.arrival_waits(dest),
+           hold=True if short(t, to) else None)
 
 
 def balancing_moves_from(t: Tournament, now: float, table: Table) -> None:
-    """The balancing moves that leave ``table`` at its hand boundary (it is a donor)."""
+    """The balancing moves decided at ``table``'s hand boundary: those that leave it (it is
+    a donor), and, when it is short (TDA 11D), those that come to it: its next hand waits
+    for them, so they are decided now, before it (the donor's player moves when the
+    donor's hand is over)."""
     if t.final_table is not None or break_due(t) is not None or play_day.independent(t):
         return
-    for frm, to in algo.balance_plan(t.counts(), t.settings.balancing.tolerance):
+    tolerance = t.settings.balancing.tolerance
+    for frm, to in algo.balance_plan(t.counts(), tolerance):
         if frm == table.number:
             balance_move(t, now, table, t.tables[to])
+    if short(t, table):
+        for frm, to in algo.balance_plan(t.counts(), tolerance):
+            if to == table.number:
+                balance_move(t, now, t.tables[frm], table)
+
+
+def waits_for(t: Tournament, table: int) -> list[Move]:
+    """The players a waiting table waits for (empty when it may deal)."""
+    tab = t.tables.get(table)
+    if tab is None or not tab.holds:
+        return []
+    return [m for m in t.pending.values() if m.to_table == table and m.hold]
+
+
+def refuse_while_waiting(t: Tournament, tab: Table) -> None:
+    """A waiting table deals no new hand, so it cannot finish one (TDA 11D)."""
+    waiting = waits_for(t, tab.number)
+    if not waiting:
+        return
+    who = ", ".join(f"{m.name} (from table {m.from_table} seat {m.from_seat} to seat "
+                    f"{m.to_seat})" for m in waiting)
+    raise Rejected(f"table {tab.number} waits for {who}: no new hand until seated "
+                   f"(TDA 11D); press seated when they sit down")
+
+
+def hold_after_hand(t: Tournament, tab: Table) -> None:
+    """``tab``'s hand is over: it waits when players it must wait for are still on the way."""
+    tab.holds = any(m.hold and m.to_table == tab.number for m in t.pending.values())
 
 
 def seat_entry(t: Tournament, now: float, pid: int, kind: type[ev.Event]) -> None:
-    """Seat a late entry, re-entry or rebuy: a ghost's seat early on, else the shortest table."""
+    """Seat a late entry, re-entry or rebuy (``kind``).
+
+    A ghost's seat early on (000 9.5); else a seat at the shortest table below
+    ``players_per_table``; when every table has that many, the extra seat the preset
+    allows (000 4.3: 9 a table, at most 10; ``balancing.extra_seats``); only when those
+    are taken too a new table opens (:func:`_open_table`). Among the seats of the
+    shortest tables one that is dealt in at once is taken when there is one (000 4.10:
+    not between the button and the small blind). Random draws use ``t.rng()``.
+    """
     seed, rng = t.rng()
     ghost = next((p for p in t.players.values()
                   if p.ghost and not p.out and p.table is not None), None)
@@ -124,23 +211,106 @@ def seat_entry(t: Tournament, now: float, pid: int, kind: type[ev.Event]) -> Non
                replaces_ghost=ghost.id, seed=seed, waiting=False)
         return
     per = t.settings.players_per_table
-    open_tables = {n: tab for n, tab in t.tables.items() if tab.count() < per and not tab.final}
     if t.final_table is not None:
-        ft = t.tables[t.final_table]
-        open_tables = {ft.number: ft} if ft.count() < ft.size else {}
-    if not open_tables:
-        number = 1
-        while number in t.tables:
-            number += 1
-        t.emit(kind, now, player=pid, table=number, seat=1, new_table=True, seed=seed,
-               waiting=False)
+        tables = {t.final_table: t.tables[t.final_table]}
+        limits = [t.tables[t.final_table].size]
+    else:
+        tables = {n: tab for n, tab in t.tables.items() if not tab.final}
+        limits = [per, max_players(t)]
+    for limit in limits:
+        seats = {n: entry_seats(t, tab) for n, tab in tables.items() if tab.count() < limit}
+        seats = {n: free for n, free in seats.items() if free}
+        if not seats:
+            continue
+        low = min(tables[n].count() for n in seats)
+        shortest = sorted(n for n in seats if tables[n].count() == low)
+        options = [(n, s) for n in shortest for s in seats[n]]
+        dealt_in = [(n, s) for n, s in options if not _waits(t, tables[n], s)]
+        tnum, seat = rng.choice(dealt_in or options)
+        t.emit(kind, now, player=pid, table=tnum, seat=seat, seed=seed,
+               waiting=_waits(t, tables[tnum], seat))
         return
-    low = min(tab.count() for tab in open_tables.values())
-    tnum = rng.choice(sorted(n for n, tab in open_tables.items() if tab.count() == low))
-    tab = open_tables[tnum]
-    seat = rng.choice(tab.free_seats())
-    t.emit(kind, now, player=pid, table=tnum, seat=seat, seed=seed,
-           waiting=tab.arrival_waits(seat))
+    _open_table(t, now, pid, kind, seed, rng)
+
+
+def max_players(t: Tournament) -> int:
+    """Players a table may hold with its extra seat (000 4.3), never beyond its seats."""
+    return min(t.settings.players_per_table + t.settings.balancing.extra_seats,
+               t.settings.table_seats)
+
+
+def entry_seats(t: Tournament, tab: Table) -> list[int]:
+    """The seats an entry may take at ``tab``: its free seats, else the extra seat
+    (``size + 1``: a chair added between the last seat and seat 1) while the table has
+    fewer than :func:`max_players` and its seats allow one more."""
+    free = tab.free_seats()
+    if free or tab.final:
+        return free
+    if tab.count() < max_players(t) and tab.size < t.settings.table_seats:
+        return [tab.size + 1]
+    return []
+
+
+def _waits(t: Tournament, tab: Table, seat: int) -> bool:
+    """An arrival in ``seat`` (perhaps the extra seat, not there yet) waits (000 4.10)."""
+    if seat > tab.size:
+        tab = dataclasses.replace(tab, size=seat)
+    return tab.arrival_waits(seat)
+
+
+def _open_table(t: Tournament, now: float, pid: int, kind: type[ev.Event], seed: int,
+                rng: random.Random) -> None:
+    """Every seat is taken: a new table opens for the entry (002: "Zusätzliche Tische können
+    jederzeit hinzugefügt werden"). It starts with at least three players (002: "Das Spiel
+    an einem Tisch wird erst ab drei Spielgästen begonnen"), never one: the entry and
+    players drawn evenly from the fullest tables, one at a time from the table with the
+    most (highest number on a tie, 000 4.9), as many as bring the new table within the
+    balancing tolerance, so no balancing move follows; each donor gives its next big
+    blind (who has not moved in this level yet, if possible). Seats and button at the new
+    table are drawn; it deals when its players are seated (TDA 11D)."""
+    number = 1
+    while number in t.tables:
+        number += 1
+    counts = {n: x.count() for n, x in t.tables.items()}
+    counts[number] = 1
+    drawn = [f for f, to in algo.balance_plan(counts, t.settings.balancing.tolerance)
+             if to == number]
+    per = t.settings.players_per_table
+    need = min(max(2, len(drawn)), per - 1)  # a table of 2 seats cannot start with three
+    others = {n: c for n, c in counts.items() if n != number}
+    donors: list[int] = []
+    for _ in range(need):
+        d = algo.donor(others)
+        donors.append(d)
+        others[d] -= 1
+    chosen: list[tuple[int, int]] = []
+    for d in sorted(set(donors)):
+        for seat in mover_seats(t, t.tables[d], now)[:donors.count(d)]:
+            chosen.append((d, seat))
+    seats = rng.sample(range(1, per + 1), len(chosen) + 1)
+    button = rng.choice(seats)
+    t.emit(kind, now, player=pid, table=number, seat=seats[0], new_table=True, seed=seed,
+           waiting=False)
+    t.emit(ev.TableOpened, now, table=number, button=button, reason=f"table {number} opens",
+           moves=[[t.tables[d].occupant[s], d, s, to]
+                  for (d, s), to in zip(chosen, seats[1:], strict=True)])
+
+
+def entries_open(t: Tournament) -> bool:
+    """Late registration, rebuys or re-entries may still bring players back to the tables
+    (at the level of the last event; tables are not broken meanwhile, issue 10.5)."""
+    e = t.settings.entries
+    level = t.level_number()
+    return ((e.late_registration_levels > 0 and level <= e.late_registration_levels)
+            or (e.rebuys > 0 and level <= e.rebuy_until_level)
+            or (e.reentries > 0 and level <= e.reentry_until_level))
+
+
+def _keep_tables(t: Tournament) -> bool:
+    """While entries are open the tables stay as they are (a table broken now would only
+    open again for the next entries, and its players move twice), unless they cannot
+    keep three players each on average (002)."""
+    return entries_open(t) and t.seated() >= 3 * len(t.tables)
 
 
 def final_table_due(t: Tournament) -> bool:
@@ -151,7 +321,8 @@ def final_table_due(t: Tournament) -> bool:
     that started on one table.
     """
     return (t.final_table is None and t.seated() <= t.settings.final_table_size
-            and (len(t.tables) > 1 or bool(t.broken)) and not play_day.independent(t))
+            and (len(t.tables) > 1 or bool(t.broken)) and not _keep_tables(t)
+            and not play_day.independent(t))
 
 
 def break_due(t: Tournament) -> int | None:
@@ -159,6 +330,8 @@ def break_due(t: Tournament) -> int | None:
         return None
     if t.seated() > (len(t.tables) - 1) * t.settings.players_per_table:
         return None  # the other tables cannot seat any table's players yet
+    if _keep_tables(t):
+        return None
     return algo.table_to_break(t.counts(), t.settings.players_per_table, t.settings.balancing)
 
 
@@ -253,10 +426,16 @@ def stand(t: Tournament, pid: int) -> tuple[int, int]:
 
 
 def close_moves(t: Tournament, pid: int) -> None:
-    """A newer move (or a bust) ends any move of ``pid`` still pending."""
+    """A seat taken, a newer move or a bust ends any move of ``pid`` still pending; a table
+    that waited for it deals again once nobody it waits for is on the way."""
     m = t.pending.pop(pid, None)
-    if m is not None:
-        m.done = True
+    if m is None:
+        return
+    m.done = True
+    tab = t.tables.get(m.to_table)
+    if m.hold and tab is not None and tab.holds and not any(
+            x.hold and x.to_table == m.to_table for x in t.pending.values()):
+        tab.holds = False
 
 
 def _add_move(t: Tournament, move: Move) -> None:
@@ -265,9 +444,13 @@ def _add_move(t: Tournament, move: Move) -> None:
 
 
 def enter(t: Tournament, e: ev.LateEntry | ev.Reentry | ev.Rebuy) -> None:
-    """Seat an entry: a new table if the event opens one, a ghost's seat, or a free seat."""
+    """Seat an entry: a new table if the event opens one, a ghost's seat, a free seat, or
+    the extra seat (one past the table's last seat, within ``table_seats``, 000 4.3)."""
     if e.new_table:
         t.tables[e.table] = Table(e.table, t.settings.players_per_table, hand_id=e.seq)
+    tab = t.tables.get(e.table)
+    if tab is not None and e.seat == tab.size + 1 and e.seat <= t.settings.table_seats:
+        tab.size = e.seat
     if e.replaces_ghost is not None:
         g = t.players[e.replaces_ghost]
         stand(t, e.replaces_ghost)
@@ -308,7 +491,8 @@ def on_moved(t: Tournament, e: ev.Moved) -> None:
     sit(t, e.player, e.to_table, e.to_seat, e.waiting)
     close_moves(t, e.player)
     _add_move(t, Move(e.seq, e.player, t.players[e.player].name, frm[0], frm[1],
-                      e.to_table, e.to_seat, e.reason, e.waiting))
+                      e.to_table, e.to_seat, e.reason, e.waiting, hold=bool(e.hold),
+                      level=t.level_number()))
 
 
 def on_seated(t: Tournament, e: ev.Seated) -> None:
@@ -323,7 +507,7 @@ def on_table_broken(t: Tournament, e: ev.TableBroken) -> None:
         sit(t, int(pid), int(n), int(s), bool(waiting))
         close_moves(t, int(pid))
         _add_move(t, Move(e.seq, int(pid), t.players[int(pid)].name, frm[0], frm[1],
-                          int(n), int(s), e.reason, bool(waiting)))
+                          int(n), int(s), e.reason, bool(waiting), level=t.level_number()))
     if t.tables[e.table].occupant:
         raise ev.InvalidEvent(f"table {e.table} broke with players still seated")
     del t.tables[e.table]
@@ -332,7 +516,26 @@ def on_table_broken(t: Tournament, e: ev.TableBroken) -> None:
         t.hfh.done.discard(e.table)
 
 
+def on_table_opened(t: Tournament, e: ev.TableOpened) -> None:
+    tab = t.tables.get(e.table)
+    if tab is None:
+        raise ev.InvalidEvent(f"table {e.table} is not in play")
+    level = t.level_number()
+    for pid, frm_table, frm_seat, to_seat in e.moves:
+        frm = stand(t, pid)
+        if frm != (frm_table, frm_seat):
+            raise ev.InvalidEvent(f"player {pid} was not at table {frm_table} seat {frm_seat}")
+        sit(t, pid, e.table, to_seat)
+        close_moves(t, pid)
+        _add_move(t, Move(e.seq, pid, t.players[pid].name, frm_table, frm_seat, e.table,
+                          to_seat, e.reason, hold=True, level=level))
+    tab.first_hand(e.button)
+    tab.holds = True  # its first hand waits for the players drawn to it (TDA 11D)
+
+
 def on_final_table(t: Tournament, e: ev.FinalTableFormed) -> None:
+    for pid, _ in e.seats:
+        close_moves(t, pid)  # every earlier move ends: the final table is a new draw
     origin = {pid: stand(t, pid) for pid, _ in e.seats}
     if any(x.occupant for x in t.tables.values()):
         raise ev.InvalidEvent("players left out of the final table")
@@ -344,9 +547,8 @@ def on_final_table(t: Tournament, e: ev.FinalTableFormed) -> None:
     for pid, s in e.seats:
         sit(t, pid, e.table, s)
         if origin[pid] != (e.table, s):
-            close_moves(t, pid)
             _add_move(t, Move(e.seq, pid, t.players[pid].name, *origin[pid], e.table, s,
-                              e.reason))
+                              e.reason, level=t.level_number()))
     ft.first_hand(e.button)
     t.final_table = e.table
 
@@ -358,5 +560,6 @@ COMMANDS = {
 FOLDS = {
     ev.SeatsDrawn: on_seats_drawn, ev.Moved: on_moved, ev.Seated: on_seated,
     ev.TableBroken: on_table_broken, ev.FinalTableFormed: on_final_table,
+    ev.TableOpened: on_table_opened,
 }
 REACTIONS = (final_table_or_break,)
