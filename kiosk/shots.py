@@ -231,7 +231,7 @@ def table_broken() -> ScreenView:
 
 def table_closed() -> ScreenView:
     """Table 3 broke and its players have all sat down: the clock for the room."""
-    g = Game()
+    g = Game(registration_closed=True)  # no table breaks while entries are open
     g.start()
     g.bust_down(18)
     for t in sorted(g.t.tables):
@@ -383,7 +383,7 @@ def wall_before_start() -> ScreenView:
 
 def wall_moves() -> ScreenView:
     """Table 3 broke: more moves than the panel holds ("+N more")."""
-    g = Game()
+    g = Game(registration_closed=True)  # no table breaks while entries are open
     g.start()
     g.bust_down(18)
     return g.view(role="wall")
