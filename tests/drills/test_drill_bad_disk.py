@@ -53,7 +53,7 @@ def played_log(path: Path, busts: int = 6) -> None:
     f.execute({"cmd": "start"}, now)
     for _ in range(busts):
         seat = min(f.tournament.tables[1].occupant)
-        f.execute({"cmd": "bust", "table": 1, "seat": seat}, now)
+        f.execute({"cmd": "bust", "table": 1, "seat": seat, "confirm": True}, now)
         f.execute({"cmd": "hand_done", "table": 1}, now)
     f.close()
 

@@ -128,7 +128,8 @@ def expected_state(settings: TournamentSettings, events: list[dict[str, Any]],
     now = time.time() if now is None else now
     out: dict[str, Any] = {"structure": views.structure_view(t),
                            "summary": views.summary_view(t), "moves": views.moves_view(t),
-                           "results": views.results_view(t)}
+                           "results": views.results_view(t),
+                           "announcement": views.announcement_view(t)}
     clock = views.clock_view(t, now)
     out["clock"] = {k: clock[k] for k in CLOCK_KEYS}
     plan, pending = t.plan(), t.pending_moves()
