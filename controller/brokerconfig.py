@@ -10,8 +10,10 @@
   ``FLOORMAN_PREFIX`` of each client, for ``scripts/install.sh`` (and for a systemd
   ``EnvironmentFile=`` or a shell's ``set -a; . FILE``).
 
-The accounts: ``controller``, ``director``, ``table-1`` … ``table-N``, ``wall`` (and
-``wall-2`` … with ``--walls``). Every client's MQTT id is its user name: the shipped
+The accounts: ``controller``, ``director`` (the command-line tools), ``console`` (the
+director's console: the director's rights under its own name, so the console and a
+command-line call never throw each other off the broker), ``table-1`` … ``table-N``,
+``wall`` (and ``wall-2`` … with ``--walls``). Every client's MQTT id is its user name: the shipped
 broker configuration binds them (``use_username_as_clientid``), so no account can take
 another client's id, and the per-client topics of the ACL are spelt out per account.
 The director's command-line clients get their answers through ``pattern read
@@ -66,7 +68,8 @@ def clients(tables: int, walls: int = 1) -> list[Client]:
         raise ValueError(f"--tables must be 1 to {MAX_TABLES}, got {tables}")
     if not 0 <= walls <= 99:
         raise ValueError(f"--walls must be 0 to 99, got {walls}")
-    out = [Client("controller", "controller"), Client("director", "director")]
+    out = [Client("controller", "controller"), Client("director", "director"),
+           Client("console", "director")]
     out += [Client(f"table-{n}", "table", n) for n in range(1, tables + 1)]
     out += [Client("wall" if n == 1 else f"wall-{n}", "wall") for n in range(1, walls + 1)]
     return out
@@ -107,15 +110,17 @@ def acl_text(prefix: str, accounts: list[Client]) -> str:
             ]
         elif c.kind == "director":
             lines += [
-                "# the only account that may send director commands; its answers arrive",
-                "# on ack/director (its client id is its user name): see the pattern below",
+                "# the director's accounts (the tools, the console) alone send director",
+                f"# commands; the answers arrive on ack/{c.name} (the client id is the user",
+                "# name): see the pattern below",
                 f"topic write {p}/cmd/director",
-                "# the console's players' page, for the QR code on the wall",
-                f"topic write {p}/console/public",
                 f"topic read {p}/state/#",
                 "# the console shows when the controller is offline",
                 f"topic read {p}/presence/controller",
             ]
+            if c.name == "console":
+                lines += ["# the console's players' page, for the QR code on the wall",
+                          f"topic write {p}/console/public"]
         else:
             if c.kind == "table":
                 lines.append(f"topic write {p}/cmd/table/{c.table}")

@@ -651,11 +651,12 @@ EOF
         same "$etc/tournament.yaml (exists: --tournament FILE replaces it)"
     fi
 
-    # the director's console: the director's broker account, and the sign-in password's
-    # hash; the first sign-in password is the director's broker password
-    # (credentials/director.env), changed with: floorman console --set-password
+    # the director's console: its own broker account (the director's rights under the name
+    # "console", so it and the director's command line never share a client id), and the
+    # sign-in password's hash; the first sign-in password is the director's broker
+    # password (credentials/director.env), changed with: floorman console --set-password
     local director
-    director=$(grep -v '^#' "$broker_dir/credentials/director.env" 2>/dev/null ||
+    director=$(grep -v '^#' "$broker_dir/credentials/console.env" 2>/dev/null ||
         echo "FLOORMAN_PREFIX=$prefix")
     put_text "$etc/console.env" 0600 <<EOF
 # Written by scripts/install.sh controller: floorman-console.service's account

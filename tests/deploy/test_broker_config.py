@@ -22,8 +22,8 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 
 def test_accounts_of_a_room():
     names = [c.name for c in brokerconfig.clients(3, walls=2)]
-    assert names == ["controller", "director", "table-1", "table-2", "table-3", "wall",
-                     "wall-2"]
+    assert names == ["controller", "director", "console", "table-1", "table-2", "table-3",
+                     "wall", "wall-2"]
     with pytest.raises(ValueError):
         brokerconfig.clients(0)
     with pytest.raises(ValueError):
@@ -57,7 +57,6 @@ def test_acl_gives_each_account_only_its_own_topics():
     # is there (the console's "controller offline"); the console publishes its players'
     # page for the QR code on the wall (issue 12), which every screen may read
     assert rules["director"] == sorted(["topic write club/fri/cmd/director",
-                                        "topic write club/fri/console/public",
                                         "topic read club/fri/state/#",
                                         "topic read club/fri/presence/controller"])
     # the controller also reads the retained state (to clear a past tournament's) and
@@ -73,16 +72,19 @@ def test_acl_gives_each_account_only_its_own_topics():
         "topic read club/fri/presence/+",
     ])
     assert {u for u, lines in rules.items()
-            if "topic write club/fri/console/public" in lines} == {"director"}
+            if "topic write club/fri/console/public" in lines} == {"console"}
     # only the controller writes state, acks and clock answers
     writers = {user for user, lines in rules.items()
                for line in lines if line.startswith("topic write club/fri/state")
                or line.startswith("topic write club/fri/ack")
                or line.startswith("topic write club/fri/time/response")}
     assert writers == {"controller"}
-    # only the director writes director commands
+    # only the director's accounts (its tools, its console) write director commands, and
+    # the console has the director's rights under its own name (no shared client id)
     assert {u for u, lines in rules.items()
-            if "topic write club/fri/cmd/director" in lines} == {"director"}
+            if "topic write club/fri/cmd/director" in lines} == {"director", "console"}
+    assert rules["console"] == sorted([*rules["director"],
+                                       "topic write club/fri/console/public"])
     # no account may write with a wildcard except the controller
     assert not any("+" in line or "#" in line for u, lines in rules.items() if u != "controller"
                    for line in lines if line.startswith("topic write"))
@@ -122,10 +124,11 @@ def test_write_is_idempotent_and_keeps_passwords(tmp_path, hasher):
     first = brokerconfig.write(out, 3, prefix="club/fri", hash_with=hasher)
     assert {s for s, _ in first} == {"created"}
     accounts = {p.stem: read_env(p) for p in (out / "credentials").glob("*.env")}
-    assert set(accounts) == {"controller", "director", "table-1", "table-2", "table-3", "wall"}
+    assert set(accounts) == {"controller", "director", "console", "table-1", "table-2",
+                             "table-3", "wall"}
     assert accounts["table-2"]["FLOORMAN_USERNAME"] == "table-2"
     assert accounts["table-2"]["FLOORMAN_PREFIX"] == "club/fri"
-    assert len({a["FLOORMAN_PASSWORD"] for a in accounts.values()}) == 6  # all different
+    assert len({a["FLOORMAN_PASSWORD"] for a in accounts.values()}) == 7  # all different
     passwd = dict(line.split(":", 1) for line in (out / "floorman.passwd").read_text().split())
     for name, acc in accounts.items():
         assert check_password(acc["FLOORMAN_PASSWORD"], passwd[name])
@@ -168,7 +171,8 @@ def test_the_command_line(tmp_path):
     r = run_cli("--tables", "2", "--walls", "0", "--out", str(out), "--prefix", "x/y")
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [f"created {out}/credentials/{n}.env" for n in
-                                     ("controller", "director", "table-1", "table-2")] + [
+                                     ("controller", "director", "console", "table-1",
+                                      "table-2")] + [
         f"created {out}/floorman.passwd", f"created {out}/floorman.acl"]
     r = run_cli("--tables", "2", "--walls", "0", "--out", str(out), "--prefix", "x/y")
     assert r.returncode == 0 and all(x.startswith("unchanged ") for x in r.stdout.splitlines())

@@ -252,8 +252,8 @@ def test_controller_files(controller_root):
     assert stat.S_IMODE((etc / "tls/ca.key").stat().st_mode) == 0o600
     assert stat.S_IMODE((etc / "tls").stat().st_mode) == 0o700
     names = sorted(p.name for p in (etc / "broker/credentials").iterdir())
-    assert names == ["controller.env", "director.env", "table-1.env", "table-2.env",
-                     "table-3.env", "table-4.env", "wall-2.env", "wall.env"]
+    assert names == ["console.env", "controller.env", "director.env", "table-1.env",
+                     "table-2.env", "table-3.env", "table-4.env", "wall-2.env", "wall.env"]
     assert (mosq / "conf.d/floorman.conf").read_text() == \
         (ROOT / "systemd/mosquitto-floorman.conf").read_text()
     assert (mosq / "floorman.passwd").read_text() == (etc / "broker/floorman.passwd").read_text()
@@ -269,11 +269,13 @@ def test_controller_files(controller_root):
     assert (etc / "tournament.yaml").exists()
     link = root / "etc/systemd/system/multi-user.target.wants/floorman-controller.service"
     assert os.readlink(link) == "/etc/systemd/system/floorman-controller.service"
-    # the console: the director's account, and the director's password as the first sign-in
+    # the console: its own account (the director's rights), and the director's password as
+    # the first sign-in
     console = read_env(etc / "console.env")
     director = read_env(etc / "broker/credentials/director.env")
-    assert console["FLOORMAN_USERNAME"] == "director"
-    assert console["FLOORMAN_PASSWORD"] == director["FLOORMAN_PASSWORD"]
+    assert console["FLOORMAN_USERNAME"] == "console"
+    assert console["FLOORMAN_PASSWORD"] == read_env(
+        etc / "broker/credentials/console.env")["FLOORMAN_PASSWORD"]
     assert stat.S_IMODE((etc / "console.env").stat().st_mode) == 0o600
     from controller.console import auth
 
