@@ -188,10 +188,15 @@ def test_presence_is_only_about_its_sender(room):
     assert t3.connected()
     t3.subscribe(top.ack("table-3"))
     try:
-        claims = [{"role": "controller"}, {"role": "table", "table": 4}, {"role": "wall"},
-                  {"role": "director"}]
-        for claim in claims:
+        # one claim at a time: the controller takes only a client's latest presence (a
+        # flood of them costs one state publish), so each is refused before the next comes
+        claims = [({"role": "controller"}, "presence/table-3 claims to be the controller"),
+                  ({"role": "table", "table": 4}, "got role 'table' table 4"),
+                  ({"role": "wall"}, "got role 'wall'"),
+                  ({"role": "director"}, "got role 'director'")]
+        for claim, said in claims:
             t3.publish(top.presence("table-3"), {"v": 1, "online": True, **claim}, retain=True)
+            wait_for(lambda said=said: said in room.ctl.output(), 10, f"refused: {said}")
         t3.publish(top.presence("table-4"), {"v": 1, "online": False, "role": "table",
                                              "table": 4}, retain=True)
         t3.publish(top.presence("table-3"), {"v": 1, "online": True, "role": "table",
