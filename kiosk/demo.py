@@ -367,6 +367,8 @@ class Demo:
         if summary.get("finished") or on_break(self.panels[0].view):
             return  # no hands are played during a break
         links = {p.table: p.link for p in self.panels if p.table}
+        if any(link.pending() for link in links.values()):
+            return  # the floor answers one round of presses before the next is dealt
         for number in summary.get("tables", []):
             link = links.get(number)
             tv = state.get(f"table/{number}") or {}
@@ -391,6 +393,10 @@ class Demo:
                 continue
             if seats and len(seats) > 1 and self.rng.random() < rate:
                 link.press("bust", seat=self.rng.choice(seats))
+                link.press("hand_done")
+                # one bust a round: the screens show what it made (the bubble's
+                # hand-for-hand) before the next table's bust can end it
+                return
             link.press("hand_done")
 
     # ------------------------------------------------------------ screenshots
