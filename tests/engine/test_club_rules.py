@@ -19,13 +19,9 @@ from controller.engine.results import (
 from controller.engine.settings import Entries, Ghosts, HandForHand, Level, PlayDay, Points
 from controller.engine.tournament import Tournament
 from tests.support.paths import ROOT
-from tests.support.settings import new_tournament
+from tests.support.settings import new_tournament, replay_equal
 
 LEVEL = 600.0
-
-
-def replay_equal(t: Tournament) -> None:
-    assert Tournament.replay(t.log).fingerprint() == t.fingerprint()
 
 
 def bust_seat(t: Tournament, table: int, now: float, by: int | None = None) -> int:

@@ -16,7 +16,7 @@ from controller.engine.rules import COMMANDS, FOLDS, RULES
 from controller.engine.settings import TimeCall, from_data
 from controller.engine.tournament import Rejected, Tournament
 from controller.floor import Floor
-from tests.support.settings import make_settings, new_tournament
+from tests.support.settings import make_settings, new_tournament, replay_equal
 
 LEVEL = 600.0
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -24,10 +24,6 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 def new(players: int = 18, seed: int = 3, **overrides) -> Tournament:
     return new_tournament(players, seed, **overrides)
-
-
-def replay_equal(t: Tournament) -> None:
-    assert Tournament.replay(t.log).fingerprint() == t.fingerprint()
 
 
 # ------------------------------------------------------------ settings in the log

@@ -16,22 +16,8 @@ import pytest
 
 from controller import views
 from controller.engine.settings import HandForHand, Points, TimeCall
-from controller.engine.tournament import Rejected, Tournament
-from tests.support.settings import new_tournament
-
-
-def replay_equal(t: Tournament) -> None:
-    assert Tournament.replay(t.log).fingerprint() == t.fingerprint()
-
-
-def rejected(t: Tournament, command: dict, now: float = 100.0) -> str:
-    """The command is rejected with a reason and changes nothing."""
-    before = copy.deepcopy(t.fingerprint())
-    n = len(t.log)
-    with pytest.raises(Rejected) as info:
-        t.execute(command, now)
-    assert t.fingerprint() == before and len(t.log) == n
-    return str(info.value)
+from controller.engine.tournament import Tournament
+from tests.support.settings import new_tournament, rejected, replay_equal
 
 
 def first_seat(t: Tournament, table: int) -> int:

@@ -10,25 +10,10 @@ between the button and the small blind).
 
 from __future__ import annotations
 
-import copy
-
-import pytest
-
 from controller import views
-from controller.engine.commands import Rejected
 from controller.engine.settings import Balancing
 from controller.engine.tournament import Tournament
-from tests.support.settings import new_tournament
-
-
-def rejected(t: Tournament, command: dict, now: float = 100.0) -> str:
-    """The command is refused with a reason and changes nothing."""
-    before = copy.deepcopy(t.fingerprint())
-    log = len(t.log)
-    with pytest.raises(Rejected) as info:
-        t.execute(command, now)
-    assert t.fingerprint() == before and len(t.log) == log
-    return str(info.value)
+from tests.support.settings import new_tournament, rejected
 
 
 def bust_at(t: Tournament, table: int, n: int, now: float = 10.0) -> None:

@@ -20,8 +20,8 @@ from controller.engine.settings import (
     Points,
     TimeCall,
 )
-from controller.engine.tournament import Rejected, Tournament
-from tests.support.settings import make_settings, new_tournament
+from controller.engine.tournament import Tournament
+from tests.support.settings import make_settings, new_tournament, rejected, replay_equal
 
 LEVEL = 600.0  # make_settings: ten-minute levels, a ten-minute break after level 4
 
@@ -29,24 +29,6 @@ LEVEL = 600.0  # make_settings: ten-minute levels, a ten-minute break after leve
 def new(players: int = 0, seed: int = 1, draw: bool = True, start: bool = True,
         **overrides) -> Tournament:
     return new_tournament(players, seed, draw=draw, start=start, **overrides)
-
-
-def replay_equal(t: Tournament) -> None:
-    assert Tournament.replay(t.log).fingerprint() == t.fingerprint()
-
-
-def rejected(t: Tournament, command: dict, now: float = 100.0, match: str | None = None) -> str:
-    """The command is rejected with a reason and changes nothing."""
-    before = copy.deepcopy(t.fingerprint())
-    log = len(t.log)
-    with pytest.raises(Rejected) as info:
-        t.execute(command, now)
-    assert str(info.value)
-    if match:
-        assert match in str(info.value)
-    assert t.fingerprint() == before
-    assert len(t.log) == log
-    return str(info.value)
 
 
 def any_seat(t: Tournament, table: int) -> int:

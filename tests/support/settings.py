@@ -40,3 +40,28 @@ def new_tournament(players: int = 0, seed: int = 1, *, draw: bool = True, start:
     if start:
         t.execute({"cmd": "start"}, 2.0)
     return t
+
+
+def replay_equal(t: Tournament) -> None:
+    """The log alone rebuilds the same state."""
+    assert Tournament.replay(t.log).fingerprint() == t.fingerprint()
+
+
+def rejected(t: Tournament, command: dict, now: float = 100.0, match: str | None = None) -> str:
+    """The command is rejected with a reason (containing ``match``) and changes nothing."""
+    import copy
+
+    import pytest
+
+    from controller.engine.commands import Rejected
+
+    before = copy.deepcopy(t.fingerprint())
+    log = len(t.log)
+    with pytest.raises(Rejected) as info:
+        t.execute(command, now)
+    assert str(info.value)
+    if match:
+        assert match in str(info.value)
+    assert t.fingerprint() == before
+    assert len(t.log) == log
+    return str(info.value)
