@@ -34,7 +34,31 @@ Name = Annotated[str, Field(min_length=1, max_length=200, description="a player'
 
 
 class Rejected(Exception):
-    """An impossible command. ``str()`` is a reason a person can read; nothing was changed."""
+    """An impossible command; nothing was changed.
+
+    ``Rejected("{player} is already out", player="Anna")``: ``str()`` is the reason in
+    English, ``key`` the template and ``params`` its values, so a screen can say it in its
+    own language (:mod:`controller.wording`). A reason without values is its own key.
+    """
+
+    def __init__(self, key: str, /, **params: Any) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(key.format(**params) if params else key)
+
+    def as_dict(self) -> dict[str, Any]:
+        """``{"key", "params"}`` as the answer carries it (values made JSON: text or numbers)."""
+        return {"key": self.key, "params": {k: _plain(v) for k, v in self.params.items()}}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (int, float, str)) or value is None:
+        return value
+    if hasattr(value, "as_dict"):  # a phrase of the history, or a list of them
+        return value.as_dict()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return str(value)
 
 
 class BadCommand(Rejected, ValueError):
@@ -337,7 +361,7 @@ def parse(data: Any) -> Command:
     if cls is None:
         close = difflib.get_close_matches(name, BY_NAME, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise BadCommand(f"unknown command {data['cmd']!r}{hint}")
+        raise BadCommand("unknown command {command!r}{hint}", command=data['cmd'], hint=hint)
     args = {k: v for k, v in data.items() if k not in ("cmd", "id")}
     try:
         return _ADAPTERS[name].validate_python({"cmd": name, **args})

@@ -43,6 +43,19 @@ class Phrase:
     def as_dict(self) -> dict[str, Any]:
         return {"key": self.key, "params": self.params, "text": self.text}
 
+    def __str__(self) -> str:
+        return self.text
+
+
+class Steps(tuple[tuple[int, Phrase], ...]):
+    """Commands by their event number, as a reason names them: ``#12 bust …; #14 …``."""
+
+    def __str__(self) -> str:
+        return "; ".join(f"#{g} {p.text}" for g, p in self)
+
+    def as_dict(self) -> list[dict[str, Any]]:
+        return [{"event": g, **p.as_dict()} for g, p in self]
+
 
 def line(phrases: list[Phrase]) -> str:
     """The phrases as one reply line (``ok`` when there is nothing to say)."""

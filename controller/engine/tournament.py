@@ -239,7 +239,7 @@ class Tournament:
             pid = self.by_name.get(ref.strip().casefold())
             p = self.players.get(pid) if pid is not None else None
         if p is None:
-            raise Rejected(f"no player called {ref!r}")
+            raise Rejected("no player called {ref!r}", ref=ref)
         return p
 
     def new_player_id(self) -> int:
@@ -250,7 +250,8 @@ class Tournament:
         t = self.tables.get(number)
         if t is None:
             playing = ", ".join(str(n) for n in sorted(self.tables)) or "none"
-            raise Rejected(f"table {number} is not in play (tables in play: {playing})")
+            raise Rejected("table {number} is not in play (tables in play: {playing})",
+                           number=number, playing=playing)
         return t
 
     def require_running(self) -> None:

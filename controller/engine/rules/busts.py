@@ -64,24 +64,26 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
     if c.player is not None:
         p = t.player(c.player)
         if p.out:
-            raise Rejected(f"{p.name} is already out")
+            raise Rejected("{player} is already out", player=p.name)
         if p.table is None:
-            raise Rejected(f"{p.name} has no seat")
+            raise Rejected("{player} has no seat", player=p.name)
     else:
         if c.seat is None or c.table is None:
             raise Rejected("bust needs a table and a seat, or a player")
         tab = t.table(c.table)
         if not 1 <= c.seat <= tab.size:
-            raise Rejected(f"table {c.table} has seats 1-{tab.size}, not {c.seat}")
+            raise Rejected("table {table} has seats 1-{seats}, not {seat}",
+                           table=c.table, seats=tab.size, seat=c.seat)
         if c.seat not in tab.occupant:
-            raise Rejected(f"seat {c.seat} at table {c.table} is empty")
+            raise Rejected("seat {seat} at table {table} is empty", seat=c.seat, table=c.table)
         p = t.players[tab.occupant[c.seat]]
         on_the_way(t, p.id, c.table, c.seat, c.confirm)
     knocker = None
     if c.by is not None:
         k = t.player(c.by)
         if k.id == p.id or k.out:
-            raise Rejected(f"{k.name} cannot have knocked out {p.name}")
+            raise Rejected("{killer} cannot have knocked out {player}",
+                           killer=k.name, player=p.name)
         knocker = k.id
     assert p.table is not None
     tab = t.tables[p.table]
@@ -89,13 +91,13 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
         raise Rejected("only one player is left")
     before = hand_busts(t, tab)
     if c.same_hand and not before:
-        raise Rejected(f"nobody at table {tab.number} is out in this hand yet: "
-                       f"{p.name}'s bust cannot be in the same hand")
+        raise Rejected("nobody at table {table} is out in this hand yet: {player}'s bust cannot "
+                       "be in the same hand", table=tab.number, player=p.name)
     new_hand = bool(before) and not c.same_hand and asks_same_hand(t, tab)
     if new_hand and tab.hands_left == 0:
-        raise Rejected(f"table {tab.number} has played its last hand of the day: "
-                       f"{p.name} can only be out in the same hand as "
-                       f"{_names(t, before)} (same_hand)")
+        raise Rejected("table {table} has played its last hand of the day: {player} can only be "
+                       "out in the same hand as {players} (same_hand)",
+                       table=tab.number, player=p.name, players=_names(t, before))
     if new_hand:
         # the table forgot "hand done" after the hand of the bust before: catch it up,
         # so button and blinds advance once and this bust opens a group of its own
@@ -115,9 +117,11 @@ def on_the_way(t: Tournament, pid: int, table: int, seat: int, confirm: bool) ->
     m = t.pending.get(pid)
     if confirm or m is None or (m.to_table, m.to_seat) != (table, seat):
         return
-    raise Rejected(f"seat {seat} at table {table} is {m.name}'s, who is on the way from "
-                   f"table {m.from_table} seat {m.from_seat} and has not sat down yet: "
-                   "confirm the bust if that player is out")
+    raise Rejected("seat {seat} at table {table} is {player}'s, who is on the way from table "
+                   "{from_table} seat {from_seat} and has not sat down yet: confirm the bust if "
+                   "that player is out",
+                   seat=seat, table=table, player=m.name, from_table=m.from_table,
+                   from_seat=m.from_seat)
 
 
 def _names(t: Tournament, busts: list[plc.Bust]) -> str:

@@ -56,10 +56,11 @@ def level(t: Tournament, c: cmd.Level, now: float) -> None:
         # the director counts playing levels from 1; breaks are not numbered
         idx = _playing(t)
         if not 1 <= c.to <= len(idx):
-            raise Rejected(f"there is no level {c.to} (levels 1-{len(idx)})")
+            raise Rejected("there is no level {to} (levels 1-{count})", to=c.to, count=len(idx))
         target = idx[c.to - 1]
     if not 0 <= target <= last:
-        raise Rejected("already at the " + ("last" if target > last else "first") + " level")
+        raise Rejected("already at the last level" if target > last else
+                       "already at the first level")
     t.emit(ev.ClockChanged, now, op="level", value=target)
 
 
@@ -76,10 +77,10 @@ def time(t: Tournament, c: cmd.Time, now: float) -> None:
     if after <= 0:
         what = level_name(t, clk.at(t.clock, t.settings.structure, now).level)
         if c.op == "set":
-            raise Rejected(f"time set {mmss(c.seconds)} would end {what}; to end the "
-                           "level: level next")
-        raise Rejected(f"{what} has only {mmss(left)} left: removing {mmss(-c.seconds)} "
-                       "would end it; to end the level: level next")
+            raise Rejected("time set {time} would end {what}; to end the level: level next",
+                           time=mmss(c.seconds), what=what)
+        raise Rejected("{what} has only {time} left: removing {time2} would end it; to end the "
+                       "level: level next", what=what, time=mmss(left), time2=mmss(-c.seconds))
     t.emit(ev.ClockChanged, now, op=c.op, value=float(c.seconds))
 
 
@@ -110,11 +111,12 @@ def structure(t: Tournament, c: cmd.Structure, now: float) -> None:
             raise Rejected("structure insert needs 'after' (a level number, 0 = first) "
                            "and 'level'")
         if c.after > len(playing):
-            raise Rejected(f"there is no level {c.after} (levels 1-{len(playing)})")
+            raise Rejected("there is no level {after} (levels 1-{count})",
+                           after=c.after, count=len(playing))
         index = 0 if c.after == 0 else playing[c.after - 1] + 1
         if index <= current:
-            raise Rejected(f"level {t.level_number(current)} is already being played: only "
-                           "the coming levels can change")
+            raise Rejected("level {level} is already being played: only the coming levels can "
+                           "change", level=t.level_number(current))
         new = c.level
         if new.kind == "level" and not 0 < new.small_blind <= new.big_blind:
             raise Rejected("a level needs blinds with 0 < small blind <= big blind")
@@ -133,11 +135,12 @@ def structure(t: Tournament, c: cmd.Structure, now: float) -> None:
         if c.from_level is None or c.minutes is None:
             raise Rejected("structure minutes needs 'from_level' and 'minutes'")
         if c.from_level > len(playing):
-            raise Rejected(f"there is no level {c.from_level} (levels 1-{len(playing)})")
+            raise Rejected("there is no level {from_level} (levels 1-{count})",
+                           from_level=c.from_level, count=len(playing))
         first = playing[c.from_level - 1]
         if first <= current:
-            raise Rejected(f"level {c.from_level} has already begun: only the coming levels "
-                           "can change (the time left of this one: time set)")
+            raise Rejected("level {from_level} has already begun: only the coming levels can "
+                           "change (the time left of this one: time set)", from_level=c.from_level)
         seconds = round(c.minutes * 60)
         for i in range(first, len(levels)):
             lv = levels[i]

@@ -61,11 +61,12 @@ def check_names(t: Tournament, names: Sequence[str], keep: int | None = None) ->
     for n in names:
         n = showable(n)
         if len(n) > MAX_NAME:
-            raise Rejected(f"name {n[:MAX_NAME]!r}… is longer than {MAX_NAME} characters")
+            raise Rejected("name {start!r}… is longer than {limit} characters",
+                           start=n[:MAX_NAME], limit=MAX_NAME)
         key = n.casefold()
         if (key in t.by_name and t.by_name[key] != keep) or key in seen:
             known = t.players.get(t.by_name.get(key, 0))
-            raise Rejected(f"{known.name if known else n} is already registered")
+            raise Rejected("{player} is already registered", player=known.name if known else n)
         seen.add(key)
         clean.append(n)
     return clean
@@ -75,10 +76,10 @@ def rename(t: Tournament, c: cmd.Rename, now: float) -> None:
     """A typo in a name: the player keeps id, seat, chips and place; only the name changes."""
     p = t.player(c.player)
     if p.ghost:
-        raise Rejected(f"{p.name} is a ghost seat, not a player")
+        raise Rejected("{player} is a ghost seat, not a player", player=p.name)
     (n,) = check_names(t, [c.name], keep=p.id)
     if n == p.name:
-        raise Rejected(f"{p.name} is already called so")
+        raise Rejected("{player} is already called so", player=p.name)
     t.emit(ev.Renamed, now, player=p.id, name=n)
 
 
@@ -87,9 +88,9 @@ def unregister(t: Tournament, c: cmd.Unregister, now: float) -> None:
     p = t.player(c.player)
     if t.drawn:
         where = f" (table {p.table} seat {p.seat})" if p.table is not None else ""
-        raise Rejected(f"the seats are drawn: {p.name} has a place in the field{where}; "
-                       "unregister is only possible before the draw (undo the draw first, "
-                       "or bust the player)")
+        raise Rejected("the seats are drawn: {player} has a place in the field{where}; unregister "
+                       "is only possible before the draw (undo the draw first, or bust the "
+                       "player)", player=p.name, where=where)
     t.emit(ev.Unregistered, now, player=p.id)
 
 
@@ -100,10 +101,10 @@ def showable(name: str) -> str:
     n = " ".join(unicodedata.normalize("NFC", name).split())
     for ch in n:
         if unicodedata.category(ch) in UNSHOWABLE:
-            raise Rejected(f"name {n!r} has a character that cannot be shown "
-                           f"(U+{ord(ch):04X}); type the name again")
+            raise Rejected("name {name!r} has a character that cannot be shown (U+{code:04X}); "
+                           "type the name again", name=n, code=ord(ch))
     if not n:
-        raise Rejected(f"a player's name must be text, got {name!r}")
+        raise Rejected("a player's name must be text, got {name!r}", name=name)
     return n
 
 
@@ -117,8 +118,8 @@ def late_open(t: Tournament, now: float) -> bool:
 def _late(t: Tournament, now: float, name: str, member: bool, force: bool) -> None:
     t.require_running()
     if not force and not late_open(t, now):
-        raise Rejected(f"late registration closed after level "
-                       f"{t.settings.entries.late_registration_levels}")
+        raise Rejected("late registration closed after level {late_registration_levels}",
+                       late_registration_levels=t.settings.entries.late_registration_levels)
     qualifier.check_field(t, t.real_players() + 1)
     pid = t.new_player_id()
     t.emit(ev.Registered, now, player=pid, name=name, member=member)
@@ -132,9 +133,11 @@ def rebuy(t: Tournament, c: cmd.Rebuy, now: float) -> None:
     e = t.settings.entries
     _may_come_back(p)
     if p.rebuys >= e.rebuys:
-        raise Rejected(f"{p.name} has no rebuy left ({e.rebuys} allowed)")
+        raise Rejected("{player} has no rebuy left ({rebuys} allowed)",
+                       player=p.name, rebuys=e.rebuys)
     if t.level_at(now) > e.rebuy_until_level:
-        raise Rejected(f"rebuys closed after level {e.rebuy_until_level}")
+        raise Rejected("rebuys closed after level {rebuy_until_level}",
+                       rebuy_until_level=e.rebuy_until_level)
     if t.addon_done or addon_phase(t, now):
         # 000 4.13: the rebuy is there until the add-on phase; the add-on closes it
         raise Rejected("rebuys closed: the add-on phase has begun (000 4.13)")
@@ -155,22 +158,24 @@ def reentry(t: Tournament, c: cmd.Reentry, now: float) -> None:
     e = t.settings.entries
     _may_come_back(p)
     if p.entries - 1 >= e.reentries:
-        raise Rejected(f"{p.name} has no re-entry left ({e.reentries} allowed)")
+        raise Rejected("{player} has no re-entry left ({reentries} allowed)",
+                       player=p.name, reentries=e.reentries)
     if t.clock.started and t.level_at(now) > e.reentry_until_level:
-        raise Rejected(f"re-entry closed after level {e.reentry_until_level}")
+        raise Rejected("re-entry closed after level {reentry_until_level}",
+                       reentry_until_level=e.reentry_until_level)
     paid = t.bubble_places()
     if paid and t.remaining <= paid:
         # 002: re-entry ends when the money is reached
-        raise Rejected(f"re-entry closed: the money is reached ({t.remaining} left, "
-                       f"{paid} places paid)")
+        raise Rejected("re-entry closed: the money is reached ({left} left, {paid} places paid)",
+                       left=t.remaining, paid=paid)
     seating.seat_entry(t, now, p.id, ev.Reentry)
 
 
 def _may_come_back(p: Player) -> None:
     if p.ghost:
-        raise Rejected(f"{p.name} is a ghost seat, not a player")
+        raise Rejected("{player} is a ghost seat, not a player", player=p.name)
     if not p.out:
-        raise Rejected(f"{p.name} is still in the tournament")
+        raise Rejected("{player} is still in the tournament", player=p.name)
 
 
 def addon(t: Tournament, c: cmd.Addon, now: float) -> None:
@@ -183,8 +188,9 @@ def addon(t: Tournament, c: cmd.Addon, now: float) -> None:
         raise Rejected("this tournament has no add-on")
     if not addon_phase(t, now):
         lv = e.addon_after_level
-        raise Rejected(f"the add-on phase is after level {lv} (the break after it, or level "
-                       f"{lv + 1}); this is level {t.level_at(now)} (000 4.13)")
+        raise Rejected("the add-on phase is after level {lv} (the break after it, or level "
+                       "{next_level}); this is level {level} (000 4.13)",
+                       lv=lv, next_level=lv + 1, level=t.level_at(now))
     _addon(t, now)
 
 

@@ -48,13 +48,13 @@ def absent(t: Tournament, c: cmd.Absent, now: float) -> None:
     t.require_running()
     p = t.player(c.player)
     if p.ghost:
-        raise Rejected(f"{p.name} is a ghost seat already")
+        raise Rejected("{player} is a ghost seat already", player=p.name)
     if p.out or p.table is None:
-        raise Rejected(f"{p.name} is not playing")
+        raise Rejected("{player} is not playing", player=p.name)
     if not c.back and p.absent_since is not None:
-        raise Rejected(f"{p.name} is already played as a ghost")
+        raise Rejected("{player} is already played as a ghost", player=p.name)
     if c.back and p.absent_since is None:
-        raise Rejected(f"{p.name} is not absent")
+        raise Rejected("{player} is not absent", player=p.name)
     if c.back and c.stack is not None:
         raise Rejected("a stack is given when the player leaves, not when they are back")
     t.emit(ev.Absent, now, player=p.id, on=not c.back, stack=c.stack)

@@ -31,10 +31,10 @@ def hand_done(t: Tournament, c: cmd.HandDone, now: float) -> None:
     tab = t.table(c.table)
     if t.hfh.on and c.table in t.hfh.done:
         waiting = sorted(set(t.tables) - t.hfh.done)
-        raise Rejected(f"table {c.table} already finished this hand-for-hand hand; "
-                       f"waiting for table {', '.join(map(str, waiting))}")
+        raise Rejected("table {table} already finished this hand-for-hand hand; waiting for table "
+                       "{waiting}", table=c.table, waiting=', '.join(map(str, waiting)))
     if tab.hands_left == 0:
-        raise Rejected(f"table {c.table} has played its last hand of the day")
+        raise Rejected("table {table} has played its last hand of the day", table=c.table)
     seating.refuse_while_waiting(t, tab)
     # first what the passing time made (a level, the ghosts leaving): the table's next
     # hand starts under it

@@ -27,16 +27,18 @@ def _names(t: Tournament, owner: int, refs: list[int | str], limit: int, rule: s
     for ref in refs:
         p = t.player(ref)
         if p.ghost:
-            raise Rejected(f"{p.name} is a ghost seat, not a player")
+            raise Rejected("{player} is a ghost seat, not a player", player=p.name)
         if p.id == owner:
-            raise Rejected(f"{p.name} cannot draw their own name ({rule})")
+            raise Rejected("{player} cannot draw their own name ({rule})", player=p.name, rule=rule)
         if members and not p.member:
-            raise Rejected(f"{p.name} is not a member: members draw members' names ({rule})")
+            raise Rejected("{player} is not a member: members draw members' names ({rule})",
+                           player=p.name, rule=rule)
         if p.id in ids:
-            raise Rejected(f"{p.name} is on the list twice")
+            raise Rejected("{player} is on the list twice", player=p.name)
         ids.append(p.id)
     if len(ids) > limit:
-        raise Rejected(f"{len(ids)} names, at most {limit} ({rule})")
+        raise Rejected("{count} names, at most {limit} ({rule})",
+                       count=len(ids), limit=limit, rule=rule)
     return ids
 
 
@@ -46,7 +48,7 @@ def drawn_names(t: Tournament, c: cmd.DrawnNames, now: float) -> None:
         raise Rejected("this tournament has no championship knock-out points (000 6)")
     p = t.player(c.player)
     if p.ghost or not p.member:
-        raise Rejected(f"{p.name} is not a member: only members draw names (000 6.3)")
+        raise Rejected("{player} is not a member: only members draw names (000 6.3)", player=p.name)
     ids = _names(t, p.id, c.names, pts.knockout_drawn_names, "000 6.3", members=True)
     t.emit(ev.NamesListed, now, what="drawn", player=p.id, names=ids)
 
@@ -57,7 +59,7 @@ def mystery_list(t: Tournament, c: cmd.MysteryList, now: float) -> None:
         raise Rejected("this tournament is not a mystery bounty (000 4.17)")
     p = t.player(c.player)
     if p.ghost:
-        raise Rejected(f"{p.name} is a ghost seat, not a player")
+        raise Rejected("{player} is a ghost seat, not a player", player=p.name)
     ids = _names(t, p.id, c.names, pts.mystery_names, "000 4.17", members=False)
     t.emit(ev.NamesListed, now, what="mystery", player=p.id, names=ids)
 

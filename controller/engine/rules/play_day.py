@@ -87,21 +87,21 @@ def table_game(t: Tournament, c: cmd.TableGame, now: float) -> None:
         raise Rejected("table games belong to a play day (play_day.enabled in the preset)")
     t.require_running()
     if t.settings.play_day.balancing and running(t):
-        raise Rejected(f"game {running(t)[0].number} is still played and balanced as one "
-                       "game (003 13): a new game starts when it is over")
+        raise Rejected("game {game} is still played and balanced as one game (003 13): a new game "
+                       "starts when it is over", game=running(t)[0].number)
     ids: list[int] = []
     for ref in c.players:
         p = t.player(ref)
         if p.ghost:
-            raise Rejected(f"{p.name} is a ghost seat, not a player")
+            raise Rejected("{player} is a ghost seat, not a player", player=p.name)
         if p.id in ids:
-            raise Rejected(f"{p.name} is named twice")
+            raise Rejected("{player} is named twice", player=p.name)
         if p.table is not None:
-            raise Rejected(f"{p.name} is playing at table {p.table}")
+            raise Rejected("{player} is playing at table {table}", player=p.name, table=p.table)
         ids.append(p.id)
     per = t.settings.players_per_table
     if len(ids) > per:
-        raise Rejected(f"{len(ids)} players do not fit one table of {per}")
+        raise Rejected("{count} players do not fit one table of {per}", count=len(ids), per=per)
     number = 1
     while number in t.tables:
         number += 1

@@ -31,8 +31,9 @@ def _qualifier(t: Tournament) -> bool:
 def check_field(t: Tournament, players: int) -> None:
     """Refuse a qualifier field of ``players`` outside 6-10 (001 §2 III); others pass."""
     if _qualifier(t) and not QUALIFIER_MIN_PLAYERS <= players <= QUALIFIER_MAX_PLAYERS:
-        raise Rejected(f"a qualifier sit & go starts with {QUALIFIER_MIN_PLAYERS}-"
-                       f"{QUALIFIER_MAX_PLAYERS} players (001 §2 III), not {players}")
+        raise Rejected("a qualifier sit & go starts with {least}-{most} players (001 §2 III), not "
+                       "{players}",
+                       least=QUALIFIER_MIN_PLAYERS, most=QUALIFIER_MAX_PLAYERS, players=players)
 
 
 def two_qualified(t: Tournament, now: float) -> None:

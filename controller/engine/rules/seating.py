@@ -68,14 +68,14 @@ def seated(t: Tournament, c: cmd.Seated, now: float) -> None:
     if c.player is not None:
         p = t.player(c.player)
         if p.id not in t.pending:
-            raise Rejected(f"{p.name} has no move pending")
+            raise Rejected("{player} has no move pending", player=p.name)
         t.emit(ev.Seated, now, player=p.id)
         return
     assert c.table is not None
     t.table(c.table)
     movers = [m for m in t.pending.values() if m.to_table == c.table]
     if not movers:
-        raise Rejected(f"nobody is on the way to table {c.table}")
+        raise Rejected("nobody is on the way to table {table}", table=c.table)
     for m in movers:
         t.emit(ev.Seated, now, player=m.player, table=c.table)
 
@@ -89,8 +89,8 @@ def break_table(t: Tournament, c: cmd.BreakTable, now: float) -> None:
     free = sum(len([s for s in tab.free_seats() if s <= per])
                for n, tab in t.tables.items() if n != c.table)
     if free < t.tables[c.table].count():
-        raise Rejected(f"the other tables have {free} free seats for "
-                       f"{t.tables[c.table].count()} players of table {c.table}")
+        raise Rejected("the other tables have {free} free seats for {players} players of table "
+                       "{table}", free=free, players=t.tables[c.table].count(), table=c.table)
     _break_table(t, now, c.table, f"table {c.table} breaks (director)")
 
 
@@ -99,8 +99,8 @@ def final_table(t: Tournament, c: cmd.FinalTable, now: float) -> None:
     if t.final_table is not None:
         raise Rejected("the final table is already formed")
     if t.seated() > t.settings.table_seats:
-        raise Rejected(f"{t.seated()} players do not fit at one table of "
-                       f"{t.settings.table_seats} seats")
+        raise Rejected("{players} players do not fit at one table of {seats} seats",
+                       players=t.seated(), seats=t.settings.table_seats)
     _form_final_table(t, now, "final table (director)")
 
 
@@ -183,8 +183,8 @@ def refuse_while_waiting(t: Tournament, tab: Table) -> None:
         return
     who = ", ".join(f"{m.name} (from table {m.from_table} seat {m.from_seat} to seat "
                     f"{m.to_seat})" for m in waiting)
-    raise Rejected(f"table {tab.number} waits for {who}: no new hand until seated "
-                   f"(TDA 11D); press seated when they sit down")
+    raise Rejected("table {table} waits for {who}: no new hand until seated (TDA 11D); press "
+                   "seated when they sit down", table=tab.number, who=who)
 
 
 def hold_after_hand(t: Tournament, tab: Table) -> None:

@@ -28,10 +28,10 @@ def time_call(t: Tournament, c: cmd.TimeCall, now: float) -> None:
         op = "cancel" if tab.time_call is not None else "start"
     if op == "start":
         if tab.time_call is not None:
-            raise Rejected(f"a time call is already running at table {c.table}")
+            raise Rejected("a time call is already running at table {table}", table=c.table)
         if c.seat is not None and not 1 <= c.seat <= tab.size:
-            raise Rejected(f"seat must be a seat of table {c.table} (1-{tab.size}), "
-                           f"got {c.seat!r}")
+            raise Rejected("seat must be a seat of table {table} (1-{seats}), got {seat!r}",
+                           table=c.table, seats=tab.size, seat=c.seat)
         tc = t.settings.time_call
         if tc.once_per_hand:
             once_per_hand(t, c.table, c.seat)
@@ -39,7 +39,7 @@ def time_call(t: Tournament, c: cmd.TimeCall, now: float) -> None:
                countdown=tc.countdown, seat=c.seat)
     else:
         if tab.time_call is None:
-            raise Rejected(f"no time call is running at table {c.table}")
+            raise Rejected("no time call is running at table {table}", table=c.table)
         t.emit(ev.TimeCall, now, table=c.table, op=op)
 
 
@@ -50,14 +50,14 @@ def once_per_hand(t: Tournament, table: int, seat: int | None) -> None:
     """
     tab = t.tables[table]
     if seat is None:
-        raise Rejected(f"a time call at table {table} must name the seat: each player "
-                       "has one per hand (001 §1 VI)")
+        raise Rejected("a time call at table {table} must name the seat: each player has one per "
+                       "hand (001 §1 VI)", table=table)
     pid = tab.occupant.get(seat)
     if pid is None:
-        raise Rejected(f"seat {seat} at table {table} is empty")
+        raise Rejected("seat {seat} at table {table} is empty", seat=seat, table=table)
     if pid in tab.time_called:
-        raise Rejected(f"{t.players[pid].name} (seat {seat}) already had the time call "
-                       "in this hand: once per hand (001 §1 VI)")
+        raise Rejected("{player} (seat {seat}) already had the time call in this hand: once per "
+                       "hand (001 §1 VI)", player=t.players[pid].name, seat=seat)
 
 
 def ends_at(state: TimeCallState) -> float:

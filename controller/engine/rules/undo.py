@@ -58,7 +58,7 @@ def target_of(t: Tournament, c: cmd.Undo) -> int:
             raise Rejected("undo takes a target or a table, not both")
         target = last_press(t, c.table)
         if target is None:
-            raise Rejected(f"nothing to undo at table {c.table}")
+            raise Rejected("nothing to undo at table {table}", table=c.table)
         return target
     undone = _undone(t)
     # a command's group (it has an event the time alone never makes; a level that began
@@ -70,8 +70,8 @@ def target_of(t: Tournament, c: cmd.Undo) -> int:
             raise Rejected("there is nothing to undo")
         return int(groups[-1])
     if c.target not in groups:
-        raise Rejected(f"event {c.target} cannot be undone (not the first event of a "
-                       f"command, already undone, or an undo; floorman history lists them)")
+        raise Rejected("event {target} cannot be undone (not the first event of a command, "
+                       "already undone, or an undo; floorman history lists them)", target=c.target)
     return c.target
 
 
@@ -80,21 +80,24 @@ def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
     later = dependents(t, target)
     by_itself = [g for g in later if not history.is_command(history.group(t, g))]
     if by_itself:  # what the engine did by itself is never undone on its own
-        what = history.command(t, target).text
-        done = "; ".join(f"#{g} {history.command(t, g).text}" for g in by_itself)
-        raise Rejected(f"cannot undo the {what} (event {target}): the floor has since "
-                       f"acted on it by itself ({done}), which cannot be taken back")
+        raise Rejected("cannot undo the {what} (event {target}): the floor has since acted on it "
+                       "by itself ({done}), which cannot be taken back",
+                       what=history.command(t, target), target=target,
+                       done=_steps(t, by_itself))
     if later:
-        what = history.command(t, target).text
-        steps = "; ".join(f"#{g} {history.command(t, g).text}" for g in later)
         first = " then ".join(f"undo --event {g}" for g in later)
         again = sorted({e["table"] for g in later for e in history.group(t, g)
                         if e["type"] == "hand_done"})
-        redo = (f" (the hand done of table {', '.join(map(str, again))} goes with it: "
-                "press it again there)" if again else "")
-        raise Rejected(f"cannot undo the {what} (event {target}): later commands "
-                       f"depend on it: {steps}. Undo those first, newest first ({first}), "
-                       f"then this one{redo}")
+        said = {"what": history.command(t, target), "target": target,
+                "steps": _steps(t, later), "first": first}
+        if again:
+            raise Rejected("cannot undo the {what} (event {target}): later commands depend on "
+                           "it: {steps}. Undo those first, newest first ({first}), then this one "
+                           "(the hand done of table {tables} goes with it: press it again there)",
+                           tables=", ".join(map(str, again)), **said)
+        raise Rejected("cannot undo the {what} (event {target}): later commands depend on it: "
+                       "{steps}. Undo those first, newest first ({first}), then this one",
+                       **said)
     t.emit(ev.Undo, now, target=target)
 
 
@@ -176,3 +179,7 @@ def on_undo(t: Tournament, e: ev.Undo) -> None:
 
 COMMANDS = {cmd.Undo: undo}
 FOLDS = {ev.Undo: on_undo}
+
+
+def _steps(t: Tournament, groups: list[int]) -> history.Steps:
+    return history.Steps((g, history.command(t, g)) for g in groups)
