@@ -101,14 +101,14 @@ class Floor:
             try:
                 old = self.store.answer(command_id)
             except StoreError as exc:
-                return {"ok": False, "reason": f"not applied: {exc.reason}"}
+                return refusal(Rejected("not applied: {reason}", reason=exc.reason))
             if old is not None:
                 return old
         before = len(self.tournament.log)
         try:
             events = self.tournament.execute(command, now)
         except Rejected as exc:
-            answer: dict[str, Any] = {"ok": False, "reason": str(exc)}
+            answer: dict[str, Any] = refusal(exc)
             if command_id is not None:
                 try:
                     self.store.append([], command_id, answer)
@@ -119,8 +119,8 @@ class Floor:
             # a bug, not bad input: forget what the engine did and keep serving
             log.exception("command %r failed inside the engine", command)
             self._roll_back(before)
-            return {"ok": False, "reason": f"internal error ({type(exc).__name__}); "
-                                           "nothing was changed"}
+            return refusal(Rejected("internal error ({kind}); nothing was changed",
+                                    kind=type(exc).__name__))
         answer = {"ok": True, "events": [e["seq"] for e in events]}
         if not events and command_id is None:
             return answer
@@ -132,7 +132,7 @@ class Floor:
             # the state either; the press is answered and may be pressed again
             self._roll_back(before)
             log.error("%s", exc)
-            return {"ok": False, "reason": exc.reason}
+            return refusal(Rejected(exc.reason))
         except Exception:
             self._roll_back(before)
             raise
@@ -175,3 +175,9 @@ def fault_from_env(value: str | None = None) -> Callable[[str], None]:
                 os.kill(os.getpid(), signal.SIGKILL)
 
     return fault
+
+
+def refusal(exc: Rejected) -> dict[str, Any]:
+    """The answer to a refused command: the reason in English and, as ``why``, its template
+    and values for a screen that says it in another language (:mod:`controller.wording`)."""
+    return {"ok": False, "reason": str(exc), "why": exc.as_dict()}

@@ -341,6 +341,13 @@ class _Map:
     value: Any
 
 
+@dataclass(frozen=True)
+class _Optional:
+    """A key an object may leave out (a payload stored before the key existed)."""
+
+    value: Any
+
+
 _TYPE_NAMES = {int: "a whole number", float: "a number", str: "text", bool: "true or false",
                None: "null"}
 
@@ -382,14 +389,17 @@ def _check(value: Any, spec: Any, where: str) -> None:
     if isinstance(spec, dict):
         if not isinstance(value, dict):
             raise ProtocolError(f"{where} must be an object, got {_show(value)}")
-        missing = [k for k in spec if k not in value]
+        missing = [k for k, sub in spec.items()
+                   if k not in value and not isinstance(sub, _Optional)]
         if missing:
             raise ProtocolError(f"{where} lacks {', '.join(repr(k) for k in missing)}")
         extra = sorted(k for k in value if k not in spec)
         if extra:
             raise ProtocolError(f"{where} has unknown key(s) {', '.join(map(repr, extra))}")
         for k, sub in spec.items():
-            _check(value[k], sub, f"{where}.{k}")
+            if k in value:
+                _check(value[k], sub.value if isinstance(sub, _Optional) else sub,
+                       f"{where}.{k}")
         return
     if isinstance(spec, _Map):
         if not isinstance(value, dict):
@@ -501,12 +511,16 @@ HISTORY_RESULT = {"v": _V, "commands": [{"event": int, "at": float, "by_itself":
                                           "undone_by": _INT_OR_NULL, "text": str,
                                           "phrases": [_PHRASE]}]}
 _ANSWER_ID = str
+#: ``phrases``: what ``message`` says, one phrase each, for a screen in another language
 ACK_OK_EVENTS = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)), "events": [int],
-                 "message": str}
+                 "message": str, "phrases": _Optional([_PHRASE])}
 ACK_OK_RESULT = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)),
                  "result": (STATUS_RESULT, RESULTS, MOVES, HISTORY_RESULT, PLAYERS),
                  "message": str}
-ACK_REJECTED = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((False,)), "reason": str}
+#: a refusal: ``reason`` in English; ``why`` its template and values (controller.wording),
+#: absent only in answers stored before there was one
+ACK_REJECTED = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((False,)), "reason": str,
+                "why": _Optional({"key": str, "params": _Map(object)})}
 TIME_RESPONSE = {"v": _V, "id": (str, int), "t0": float, "t1": float, "t2": float}
 
 def _spec(annotation: Any) -> Any:

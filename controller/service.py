@@ -28,7 +28,7 @@ from controller.engine import clock as clk
 from controller.engine import history
 from controller.engine.rules import hands
 from controller.engine.settings import TournamentSettings
-from controller.engine.tournament import Event, Tournament
+from controller.engine.tournament import Tournament
 from controller.floor import Floor, fault_from_env
 from controller.mqtt import Broker, client
 from controller.protocol import ProtocolError, Topics
@@ -289,7 +289,8 @@ class ControllerService:
             reply, cid = _envelope(payload)
             if reply and cid:
                 self._ack(inbound.answer_to(kind, key, reply),
-                          {"v": 1, "id": cid, "ok": False, "reason": str(exc)})
+                          {"v": 1, "id": cid, "ok": False, "reason": str(exc),
+                           "why": {"key": str(exc), "params": {}}})
             return
         if answer.get("ok") and answer.get("events"):
             self.publish_state(only=self._touched(answer["events"]))
@@ -363,7 +364,9 @@ class ControllerService:
             # its stored answer, whose events are older, and must be told the same message
             events = self.floor.log
             new = [events[s - 1] for s in answer["events"] if 0 < s <= len(events)]
-            answer = {**answer, "message": describe(self.tournament, new, now)}
+            said = history.said(self.tournament, new, now)
+            answer = {**answer, "message": history.line(said),
+                      "phrases": [p.as_dict() for p in said]}
         if not answer.get("ok"):
             log.info("rejected %s: %s", cmd.get("cmd"), answer.get("reason"))
         return answer
@@ -545,12 +548,6 @@ def _envelope(payload: bytes) -> tuple[str | None, str | None]:
     except Exception:  # noqa: BLE001 - anything unreadable simply has no envelope
         pass
     return None, None
-
-
-def describe(t: Tournament, events: list[Event], now: float | None = None) -> str:
-    """One readable line for what a command did (:mod:`controller.engine.history`); with
-    ``now``, a clock command's line ends with the level and its time left after it."""
-    return history.line(history.said(t, events, now))
 
 
 def history_lines(rows: list[dict[str, Any]]) -> str:

@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from controller import wording
 from controller.mqtt import Broker
 from kiosk.buttons import ButtonBox, Outcome, TableControls
 from kiosk.config import KioskConfig
@@ -429,10 +430,11 @@ class KioskApp:
         now = self.clock()
         if data.get("ok"):
             if cid == self._last_cid:
-                msg = data.get("message") or text("accepted", self.language)
+                msg = wording.message(data, self.language) if data.get("message") \
+                    else text("accepted", self.language)
                 self._feedback(Feedback("accepted", msg, now))
         else:  # a rejection is always shown, even of an older press
-            reason = data.get("reason") or "?"
+            reason = wording.reason(data, self.language)
             self._feedback(Feedback("rejected", text("rejected", self.language, reason=reason),
                                     now))
 

@@ -162,7 +162,8 @@ def test_a_press_that_cannot_be_stored_is_answered_and_rolled_back(tmp_path):
             break
         answers.append(f.execute({"cmd": "hand_done", "table": 2}, 11.0 + i,
                                  command_id=f"h{i}"))
-    assert answers[-1] == {"ok": False, "reason": "not stored: the disk is full"}
+    assert answers[-1] == {"ok": False, "reason": "not stored: the disk is full",
+                           "why": {"key": "not stored: the disk is full", "params": {}}}
     stored = f.store.events()
     assert f.log == stored
     assert Tournament.replay(stored).fingerprint() == f.tournament.fingerprint()

@@ -35,6 +35,7 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from controller import wording
 from controller.console import actions, auth, pages
 from controller.console.hub import Hub
 from controller.console.i18n import LANGUAGES, field_name, lang_of, tr
@@ -307,14 +308,14 @@ class Console:
         answer = await self.hub.send(cmd, args)
         reply: dict[str, Any] = {"ok": bool(answer.get("ok")), "cmd": cmd}
         if answer.get("ok"):
-            reply["message"] = answer.get("message", "ok")
+            reply["message"] = wording.message(answer, lang)
             if cmd == "time":
                 # the answer comes after the new clock on the same connection: "after" is it
                 after = pages.clock_left(self.hub.state.get("clock"), self.hub.now())
                 reply["message"] = tr("time_echo", lang, before=screen.clock(before),
                                       after=screen.clock(after))
         else:
-            reply["reason"] = answer.get("reason", "rejected")
+            reply["reason"] = wording.reason(answer, lang)
         log.info("console %s %s: %s", cmd, args, reply.get("message") or reply.get("reason"))
         if wants_json:
             return JSONResponse(reply, headers={"Cache-Control": "no-store"})

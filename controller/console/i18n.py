@@ -1,7 +1,8 @@
 """Every word of the console, in English and German (``tr(key, lang, **values)``).
 
 Numbers and clock times are written as on the screens (:mod:`kiosk.i18n`). The
-controller's reasons stay as it sends them (English, the protocol's language).
+controller's reasons and replies are said in the page's language by
+:mod:`controller.wording`.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from controller import wording
 from controller.console.i18n import tr
 from kiosk import i18n as screen
 
@@ -99,15 +100,17 @@ def tables(state: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], list
     return playing, sorted(gone)
 
 
-def history_rows(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The history, newest first, each row marked ``undoable``: a command (not what the time
-    made by itself, not an undo) that is not undone yet. Whether the undo is possible now
-    (a later decision may depend on it) is the controller's to say when it is pressed."""
+def history_rows(commands: list[dict[str, Any]], lang: str = "en") -> list[dict[str, Any]]:
+    """The history, newest first, each row's ``text`` in ``lang`` and marked ``undoable``: a
+    command (not what the time made by itself, not an undo) that is not undone yet. Whether
+    the undo is possible now (a later decision may depend on it) is the controller's to say
+    when it is pressed."""
     rows = []
     for c in reversed(commands):
         keys = {p.get("key") for p in c.get("phrases", [])}
         is_undo = "undone" in keys
-        rows.append({**c, "is_undo": is_undo,
+        text = wording.message({"message": c.get("text"), "phrases": c.get("phrases")}, lang)
+        rows.append({**c, "text": text, "is_undo": is_undo,
                      "undoable": not c.get("by_itself") and c.get("undone_by") is None
                      and not is_undo})
     return rows
@@ -154,7 +157,7 @@ def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now
         "names": sorted(p["name"] for p in players),
         "rebuys": sum(p["rebuys"] for p in players),
         "addons": sum(1 for p in players if p["addon"]),
-        "history": history_rows(history or []),
+        "history": history_rows(history or [], lang),
         "seating": seating(state),
         "announcement": announcement(state, now),
     }

@@ -18,6 +18,7 @@ was expected, e.g. ``bust: unknown argument 'tabel' (did you mean 'table'?)``.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -49,6 +50,24 @@ class Rejected(Exception):
     def as_dict(self) -> dict[str, Any]:
         """``{"key", "params"}`` as the answer carries it (values made JSON: text or numbers)."""
         return {"key": self.key, "params": {k: _plain(v) for k, v in self.params.items()}}
+
+
+class Each(tuple[dict[str, Any], ...]):
+    """Things a reason lists, each said with one template: ``Each("{player} (seat {seat})",
+    [{"player": "Anna", "seat": 3}, …])`` reads ``Anna (seat 3), …`` in English."""
+
+    def __new__(cls, template: str, items: Iterable[dict[str, Any]]) -> Each:
+        made = super().__new__(cls, items)
+        made.template = template
+        return made
+
+    template: str
+
+    def __str__(self) -> str:
+        return ", ".join(self.template.format(**item) for item in self)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"each": self.template, "items": [dict(i) for i in self]}
 
 
 def _plain(value: Any) -> Any:

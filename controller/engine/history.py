@@ -235,7 +235,8 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
         if not e["text"]:
             return Phrase("announcement_cleared", {}, "announcement taken down")
         until = e.get("until")
-        return Phrase("announced", {"text": e["text"], "until": until},
+        return Phrase("announced", {"text": e["text"], "until": until,
+                                    "seconds": None if until is None else until - e["at"]},
                       f"announced “{e['text']}”"
                       + ("" if until is None else f" for {mmss(until - e['at'])}"))
     if typ == "undo":
@@ -288,16 +289,11 @@ def command(t: Tournament, number: int, places: dict[int, int] | None = None) ->
     if typ == "busted":
         busts = [e for e in events if e["type"] == "busted"]
         places = t.places() if places is None else places
-        parts = []
-        for b in busts:
-            pl = places.get(b["player"])
-            parts.append(f"{name(t, b['player'])}, table {b['table']}"
-                         + (f" seat {b['seat']}" if b.get("seat") else "")
-                         + (f", place {pl}" if pl else ""))
-        first = busts[0]
-        return Phrase("bust", {"player": name(t, first["player"]), "table": first["table"],
-                               "seat": first.get("seat"), "place": places.get(first["player"])},
-                      "bust of " + "; ".join(parts))
+        each = [{"player": name(t, b["player"]), "table": b["table"], "seat": b.get("seat"),
+                 "place": places.get(b["player"])} for b in busts]
+        parts = [f"{b['player']}, table {b['table']}" + (f" seat {b['seat']}" if b["seat"] else "")
+                 + (f", place {b['place']}" if b["place"] else "") for b in each]
+        return Phrase("bust", {**each[0], "busts": each}, "bust of " + "; ".join(parts))
     if typ == "registered" and "late_entry" in types:
         entries = [p for p in _phrases(t, events, places, event) if p.key == "late_entry"]
         return Phrase("late_entries", {"players": [p.params["player"] for p in entries]},
@@ -309,10 +305,10 @@ def command(t: Tournament, number: int, places: dict[int, int] | None = None) ->
     phrases = _phrases(t, events, places, event)
     if typ == "hand_done":
         hd = next(e for e in events if e["type"] == "hand_done")
-        also = [p.text for p in phrases if p.key != "hand_done"]
-        return Phrase("hand_done", {"table": hd["table"]},
+        also = [p for p in phrases if p.key != "hand_done"]
+        return Phrase("hand_done", {"table": hd["table"], "with": [p.as_dict() for p in also]},
                       f"hand done at table {hd['table']}"
-                      + (f" (with: {'; '.join(also)})" if also else ""))
+                      + (f" (with: {'; '.join(p.text for p in also)})" if also else ""))
     return Phrase(phrases[0].key if phrases else typ, phrases[0].params if phrases else {},
                   line(phrases) if phrases else typ.replace("_", " "))
 

@@ -140,20 +140,20 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         # ------------------------------------ register 20, rename, unregister
         page.click("nav >> text=Spieler")
         page.fill("#reg-names", "\n".join(NAMES[:18] + ["Max Mustermann"]))
-        assert "registered 19 players" in act(page, "#register-form button[type=submit]")
+        assert "19 angemeldet" in act(page, "#register-form button[type=submit]")
         assert page.input_value("#reg-names") == ""  # done: ready for the next ones
         page.fill("#reg-names", "\n".join(NAMES[18:]))
         page.check("#register-form input[name=guest]")
-        assert "registered 2 players" in act(page, "#register-form button[type=submit]")
+        assert "2 angemeldet" in act(page, "#register-form button[type=submit]")
         page.wait_for_function("document.querySelectorAll('ul.players li').length === 21")
         # Max was a mistake: off the list again (before the draw)
         page.fill("#unregister-form input[name=player]", "Max Mustermann")
-        assert act(page, "#unregister-form button") == "Max Mustermann taken off the list"
+        assert act(page, "#unregister-form button") == "Max Mustermann von der Liste genommen"
         page.wait_for_function("document.querySelectorAll('ul.players li').length === 20")
         # a typo corrected: the player keeps the id
         page.fill("#rename-form input[name=player]", "Quirin Hofmann")
         page.fill("#rename-form input[name=new_name]", "Quirin Hoffmann")
-        assert act(page, "#rename-form button") == "Quirin Hofmann renamed Quirin Hoffmann"
+        assert act(page, "#rename-form button") == "Quirin Hofmann heißt jetzt Quirin Hoffmann"
         names = [n.replace("Quirin Hofmann", "Quirin Hoffmann") for n in NAMES]
         page.wait_for_selector("ul.players li[data-name='quirin hoffmann']")
         # the search finds a registered name, and typing a known name says so
@@ -167,9 +167,9 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
 
         # ------------------------------------------------------ draw, start
         page.click("nav >> text=Saal")
-        assert "seats drawn" in act(page, "button:text-is('Plätze losen')")
+        assert "Plätze ausgelost" in act(page, "button:text-is('Plätze losen')")
         page.wait_for_selector("button.seat")
-        assert "clock start" in act(page, "button:text-is('Start')")
+        assert "Uhr gestartet" in act(page, "button:text-is('Start')")
         page.wait_for_selector(".clock.running")
 
         # ------------------------------------------------------ time, echoed
@@ -184,7 +184,7 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         assert "keine Zeit" in act(page, "#time-form button")
         assert page.input_value("#time-form input[name=value]") == "1:75"
         page.fill("#level-form input[name=to]", "40")
-        assert "there is no level 40" in act(page, "#level-form button")
+        assert "es gibt kein Level 40" in act(page, "#level-form button")
         assert page.input_value("#level-form input[name=to]") == "40"
         assert status(console.broker)["clock"]["level"] == 0
 
@@ -202,17 +202,18 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         shots(page, "bust-dialog-laptop", full=False)
         # the seat shows the public name ("Tanja S.", 000 5.8), the answer the full one
         answer = act(page, "#bust-dialog button.danger")
-        assert answer.startswith(name.split()[0]) and answer.endswith("out in place 20")
-        busted = answer.removesuffix(" out in place 20")
+        assert answer.startswith(name.split()[0]) and answer.endswith("raus auf Platz 20")
+        busted = answer.removesuffix(" raus auf Platz 20")
         # both directors see it at once (pushed, no reload)
         players_left(page, 19)
         players_left(other, 19, timeout=3000)
         assert page.locator(f"button.seat[data-name='{name}']").count() == 0
 
         # ------------------------------------ undo from the list, in words
-        page.wait_for_selector(f"ol.history li:has-text('{busted} out in place 20') button")
-        answer = history_undo(page, f"{busted} out in place 20")
-        assert answer.startswith(f"bust of {busted}") and "undone (event" in answer, answer
+        page.wait_for_selector(f"ol.history li:has-text('{busted} raus auf Platz 20') button")
+        answer = history_undo(page, f"{busted} raus auf Platz 20")
+        assert answer.startswith(f"Ausscheiden von {busted}") and "zurückgenommen (Ereignis" \
+            in answer, answer
         players_left(other, 20, timeout=3000)
         assert status(console.broker)["summary"]["players_left"] == 20
         # the list says it was undone, and offers no second undo of it
@@ -224,7 +225,7 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         page.fill("#announce-form input[name=text]", "Add-on jetzt möglich")
         page.fill("#announce-form input[name=minutes]", "15")
         assert act(page, "#announce-form button.primary") == \
-            "announced “Add-on jetzt möglich” for 15:00"
+            "angesagt: „Add-on jetzt möglich“ für 15:00"
         other.wait_for_selector("#banner .announce:has-text('Add-on jetzt möglich')")
         wait_for(lambda: (table.get("state/announcement") or {}).get("text")
                  == "Add-on jetzt möglich", 5, "the table client has the banner")
@@ -233,31 +234,32 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         # ---------------------- two out at the shortest table: a balancing move
         small = smallest_table(page)
         for _ in range(2):
-            assert "out in place" in bust_click(
+            assert "raus auf Platz" in bust_click(
                 page, f"section.table[data-table='{small}'] button.seat:not([disabled])")
-        last_bust = page.locator("ol.history li:not(.undone)", has_text="out in place").first
+        last_bust = page.locator("ol.history li:not(.undone)", has_text="raus auf Platz").first
         last_text = last_bust.locator(".what").inner_text()
-        assert "move" in act(page, "button:text-is('Jetzt ausgleichen')")
+        assert "Umsetzen" in act(page, "button:text-is('Jetzt ausgleichen')")
         page.wait_for_selector("#moves li button")
         mover = page.inner_text("#moves li").split(":")[0]
         shots(other, "floor-phone")
         # an undo under a later decision is refused with the controller's reason
         answer = history_undo(page, last_text)
-        assert "later commands depend on it" in answer and "Undo those first" in answer
+        # the German console says it in German (10.17)
+        assert "spätere Befehle hängen davon ab" in answer and "Erst diese zurücknehmen" in answer
         assert page.locator("#reply.error").count() == 1
         players_left(page, 18)
         # the player sat down at the new seat
         # the list shows the public name (a guest shortened, 000 5.8), the reply the full one
         answer = act(page, "#moves li button")
-        assert answer.endswith(" seated") and answer.split()[0] == mover.split()[0], answer
+        assert answer.endswith(" sitzt") and answer.split()[0] == mover.split()[0], answer
         page.wait_for_function("!document.querySelector('#moves li button')")
 
         # ------------------------------------------------------ hand-for-hand
-        assert "hand-for-hand on" in act(page, "button:text-is('Hand für Hand an')")
+        assert "Hand-für-Hand an" in act(page, "button:text-is('Hand für Hand an')")
         page.wait_for_selector(".stats .hot:has-text('Hand für Hand')")
         page.wait_for_selector("section.table .badge.hot")
         shots(page, "hfh-laptop")
-        assert "hand-for-hand off" in act(page, "button:text-is('Hand für Hand aus')")
+        assert "Hand-für-Hand aus" in act(page, "button:text-is('Hand für Hand aus')")
 
         # ------------------------------- the players' page: no sign-in, read-only
         fan = public.new_page()
@@ -292,7 +294,7 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
                 left -= 1
         players_left(page, 9)
         answer = act(page, "button:text-is('Finaltisch')")
-        assert answer.startswith("final table at table"), answer
+        assert answer.startswith("Finaltisch an Tisch"), answer
         page.wait_for_selector("section.table.final")
         assert page.locator("section.table").count() == 1
         shots(page, "final-table-laptop")

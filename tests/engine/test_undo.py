@@ -124,8 +124,8 @@ def test_undo_answers_in_words_what_it_undid_000_3_3():
         f"(event {b[0]['seq']})")
     (p,) = history.said(t, u)
     assert p.key == "undone" and p.params["what"]["key"] == "bust"
-    assert p.params["what"]["params"] == {"player": "Karl Meier", "table": b[0]["table"],
-                                          "seat": seat, "place": 20}
+    one = {"player": "Karl Meier", "table": b[0]["table"], "seat": seat, "place": 20}
+    assert p.params["what"]["params"] == {**one, "busts": [one]}
 
 
 def test_the_reply_of_a_bust_and_a_registration_in_words():

@@ -114,7 +114,7 @@ def test_bust_hold_on_the_button_box_shows_the_answer(tournament, make_app, mock
     fb = run_until(app, lambda: app.view.feedback.kind != "sent" and app.view.feedback, 3,
                    "the controller's answer")
     assert fb.kind == "accepted", fb
-    assert "place 12" in fb.text, fb
+    assert "raus auf Platz 12" in fb.text, fb  # the preset is German: so is the answer (10.17)
     run_until(app, lambda: len(app.view.state["table/1"]["seats"]) == 5, 2, "the seat empty")
     assert app.view.selected_seat is None  # the busted seat is no target any more
     # the same seat again (selected by key) is rejected with the controller's reason
@@ -124,7 +124,7 @@ def test_bust_hold_on_the_button_box_shows_the_answer(tournament, make_app, mock
                    "the rejection")
     # the preset is German: the kiosk's own words follow it, the reason is the controller's
     assert app.view.language == "de"
-    assert fb.text == f"abgelehnt: seat {seats[0]} at table 1 is empty"
+    assert fb.text == f"abgelehnt: Platz {seats[0]} an Tisch 1 ist frei"  # German, 10.17
 
 
 def test_outage_offline_badge_clock_counts_press_applied_once(broker, tournament, make_app,
@@ -394,4 +394,4 @@ def test_second_bust_asks_same_hand_on_the_status_line_000_9_5(tournament, make_
     tap(app, mock_pins, "hand_done")
     fb = run_until(app, lambda: app.view.feedback.kind == "accepted" and app.view.feedback, 3,
                    "the answer")
-    assert "caught up" in fb.text
+    assert "(die vergessene, nachgeholt)" in fb.text  # the hand done caught up, in German

@@ -75,12 +75,19 @@ def time(t: Tournament, c: cmd.Time, now: float) -> None:
         raise Rejected("this level has no end")
     after = c.seconds if c.op == "set" else left + c.seconds
     if after <= 0:
-        what = level_name(t, clk.at(t.clock, t.settings.structure, now).level)
+        index = clk.at(t.clock, t.settings.structure, now).level
+        said = {"time": mmss(c.seconds if c.op == "set" else left), "removed": mmss(-c.seconds)}
+        if t.settings.structure[index].is_break:
+            if c.op == "set":
+                raise Rejected("time set {time} would end the break; to end the level: level "
+                               "next", **said)
+            raise Rejected("the break has only {time} left: removing {removed} would end it; "
+                           "to end the level: level next", **said)
         if c.op == "set":
-            raise Rejected("time set {time} would end {what}; to end the level: level next",
-                           time=mmss(c.seconds), what=what)
-        raise Rejected("{what} has only {time} left: removing {time2} would end it; to end the "
-                       "level: level next", what=what, time=mmss(left), time2=mmss(-c.seconds))
+            raise Rejected("time set {time} would end level {level}; to end the level: level "
+                           "next", level=t.level_number(index), **said)
+        raise Rejected("level {level} has only {time} left: removing {removed} would end it; "
+                       "to end the level: level next", level=t.level_number(index), **said)
     t.emit(ev.ClockChanged, now, op=c.op, value=float(c.seconds))
 
 

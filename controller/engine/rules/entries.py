@@ -87,10 +87,14 @@ def unregister(t: Tournament, c: cmd.Unregister, now: float) -> None:
     """Off the list before the draw; after it the player has a seat (bust, or undo the draw)."""
     p = t.player(c.player)
     if t.drawn:
-        where = f" (table {p.table} seat {p.seat})" if p.table is not None else ""
-        raise Rejected("the seats are drawn: {player} has a place in the field{where}; unregister "
-                       "is only possible before the draw (undo the draw first, or bust the "
-                       "player)", player=p.name, where=where)
+        if p.table is not None:
+            raise Rejected("the seats are drawn: {player} has a place in the field (table "
+                           "{table} seat {seat}); unregister is only possible before the draw "
+                           "(undo the draw first, or bust the player)",
+                           player=p.name, table=p.table, seat=p.seat)
+        raise Rejected("the seats are drawn: {player} has a place in the field; unregister is "
+                       "only possible before the draw (undo the draw first, or bust the "
+                       "player)", player=p.name)
     t.emit(ev.Unregistered, now, player=p.id)
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine import seating as algo
-from controller.engine.commands import Rejected
+from controller.engine.commands import Each, Rejected
 from controller.engine.rules import play_day, qualifier
 from controller.engine.state import Move, Player
 from controller.engine.table import Table
@@ -181,8 +181,9 @@ def refuse_while_waiting(t: Tournament, tab: Table) -> None:
     waiting = waits_for(t, tab.number)
     if not waiting:
         return
-    who = ", ".join(f"{m.name} (from table {m.from_table} seat {m.from_seat} to seat "
-                    f"{m.to_seat})" for m in waiting)
+    who = Each("{player} (from table {from_table} seat {from_seat} to seat {to_seat})",
+               [{"player": m.name, "from_table": m.from_table, "from_seat": m.from_seat,
+                 "to_seat": m.to_seat} for m in waiting])
     raise Rejected("table {table} waits for {who}: no new hand until seated (TDA 11D); press "
                    "seated when they sit down", table=tab.number, who=who)
 

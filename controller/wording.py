@@ -1,0 +1,417 @@
+"""What the controller says, in the language of the screen that shows it.
+
+The controller answers in English, the protocol's language, and sends along what
+a translation needs: a refusal's template and values (``why``, from
+:class:`controller.engine.commands.Rejected`) and each thing a command did as a
+phrase (``phrases``: key and values, from :mod:`controller.engine.history`).
+The table screens and the console call :func:`reason`, :func:`message` and
+:func:`phrase` with their language. A template or key this module does not know
+stays English: a new reason is never lost, only untranslated (a test lists every
+reason in the source and asks for its German). Pure Python, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from controller.engine.rules.clock import mmss
+
+#: the controller's reasons: English template (as raised) → German template
+REASONS_DE: dict[str, str] = {
+    # a command's form (commands.parse)
+    "a command needs a 'cmd' name": "ein Befehl braucht einen Namen ('cmd')",
+    "unknown command {command!r}{hint}": "unbekannter Befehl {command!r}{hint}",
+    # the floor itself
+    "not applied: {reason}": "nicht ausgeführt: {reason}",
+    "internal error ({kind}); nothing was changed":
+        "interner Fehler ({kind}); nichts wurde geändert",
+    "no player called {ref!r}": "kein Spieler namens {ref!r}",
+    "table {number} is not in play (tables in play: {playing})":
+        "Tisch {number} spielt nicht (es spielen: {playing})",
+    "the seats have not been drawn yet": "die Plätze sind noch nicht ausgelost",
+    "the tournament is over": "das Turnier ist beendet",
+    # announcements
+    "announce: say what to announce (or clear the banner)":
+        "Ansage: Text angeben (oder die Ansage entfernen)",
+    "announce: clear takes no text and no minutes":
+        "Ansage entfernen: ohne Text und ohne Minuten",
+    "there is no announcement to clear": "es gibt keine Ansage zum Entfernen",
+    # busts
+    "seat {seat} at table {table} is {player}'s, who is on the way from table {from_table} "
+    "seat {from_seat} and has not sat down yet: confirm the bust if that player is out":
+        "Platz {seat} an Tisch {table} gehört {player}, der von Tisch {from_table} Platz "
+        "{from_seat} unterwegs ist und noch nicht sitzt: das Ausscheiden bestätigen, wenn "
+        "dieser Spieler raus ist",
+    "only one player is left": "nur noch ein Spieler ist übrig",
+    "nobody at table {table} is out in this hand yet: {player}'s bust cannot be in the same "
+    "hand": "an Tisch {table} ist in dieser Hand noch niemand ausgeschieden: {player} kann "
+            "nicht in derselben Hand ausscheiden",
+    "table {table} has played its last hand of the day: {player} can only be out in the "
+    "same hand as {players} (same_hand)":
+        "Tisch {table} hat seine letzte Hand des Tages gespielt: {player} kann nur in "
+        "derselben Hand wie {players} ausscheiden (same_hand)",
+    "{player} is already out": "{player} ist schon ausgeschieden",
+    "{player} has no seat": "{player} hat keinen Platz",
+    "bust needs a table and a seat, or a player":
+        "Ausscheiden braucht Tisch und Platz oder einen Spieler",
+    "table {table} has seats 1-{seats}, not {seat}":
+        "Tisch {table} hat die Plätze 1-{seats}, nicht {seat}",
+    "seat {seat} at table {table} is empty": "Platz {seat} an Tisch {table} ist frei",
+    "{killer} cannot have knocked out {player}":
+        "{killer} kann {player} nicht rausgeworfen haben",
+    # the clock and the structure
+    "the clock is already running": "die Uhr läuft schon",
+    "the clock is not running": "die Uhr läuft nicht",
+    "already at the last level": "schon im letzten Level",
+    "already at the first level": "schon im ersten Level",
+    "the time left cannot be negative": "die Restzeit kann nicht negativ sein",
+    "this level has no end": "dieses Level hat kein Ende",
+    "time set {time} would end the break; to end the level: level next":
+        "Zeit auf {time} würde die Pause beenden; ein Level beendet: level next",
+    "the break has only {time} left: removing {removed} would end it; to end the level: "
+    "level next": "die Pause hat nur noch {time}: {removed} abziehen würde sie beenden; ein "
+                  "Level beendet: level next",
+    "time set {time} would end level {level}; to end the level: level next":
+        "Zeit auf {time} würde Level {level} beenden; ein Level beendet: level next",
+    "level {level} has only {time} left: removing {removed} would end it; to end the level: "
+    "level next": "Level {level} hat nur noch {time}: {removed} abziehen würde es beenden; ein "
+                  "Level beendet: level next",
+    "structure insert needs 'after' (a level number, 0 = first) and 'level'":
+        "Struktur einfügen braucht 'after' (eine Levelnummer, 0 = zuerst) und 'level'",
+    "there is no level {after} (levels 1-{count})": "es gibt kein Level {after} (Level 1-{count})",
+    "level {level} is already being played: only the coming levels can change":
+        "Level {level} wird schon gespielt: nur die kommenden Level können sich ändern",
+    "a level needs blinds with 0 < small blind <= big blind":
+        "ein Level braucht Blinds mit 0 < Small Blind <= Big Blind",
+    "a break has no blinds or ante": "eine Pause hat keine Blinds und keine Ante",
+    "structure minutes needs 'from_level' and 'minutes'":
+        "Struktur-Minuten braucht 'from_level' und 'minutes'",
+    "there is no level {from_level} (levels 1-{count})":
+        "es gibt kein Level {from_level} (Level 1-{count})",
+    "level {from_level} has already begun: only the coming levels can change (the time left "
+    "of this one: time set)": "Level {from_level} hat schon begonnen: nur die kommenden Level "
+                             "können sich ändern (seine Restzeit: time set)",
+    "there is no level {to} (levels 1-{count})": "es gibt kein Level {to} (Level 1-{count})",
+    # entries
+    "give at least one name": "mindestens einen Namen angeben",
+    "{player} is a ghost seat, not a player": "{player} ist ein Geisterplatz, kein Spieler",
+    "{player} is already called so": "{player} heißt schon so",
+    "the seats are drawn: {player} has a place in the field (table {table} seat {seat}); "
+    "unregister is only possible before the draw (undo the draw first, or bust the player)":
+        "die Plätze sind ausgelost: {player} hat einen Platz im Feld (Tisch {table} Platz "
+        "{seat}); abmelden geht nur vor der Auslosung (erst die Auslosung zurücknehmen, oder "
+        "den Spieler ausscheiden lassen)",
+    "the seats are drawn: {player} has a place in the field; unregister is only possible "
+    "before the draw (undo the draw first, or bust the player)":
+        "die Plätze sind ausgelost: {player} hat einen Platz im Feld; abmelden geht nur vor "
+        "der Auslosung (erst die Auslosung zurücknehmen, oder den Spieler ausscheiden lassen)",
+    "a player's name must be text, got {name!r}": "ein Spielername muss Text sein, nicht {name!r}",
+    "late registration closed after level {late_registration_levels}":
+        "die Nachmeldung endete nach Level {late_registration_levels}",
+    "{player} has no rebuy left ({rebuys} allowed)":
+        "{player} hat keinen Rebuy mehr ({rebuys} erlaubt)",
+    "rebuys closed after level {rebuy_until_level}":
+        "Rebuys endeten nach Level {rebuy_until_level}",
+    "rebuys closed: the add-on phase has begun (000 4.13)":
+        "keine Rebuys mehr: die Add-on-Phase hat begonnen (000 4.13)",
+    "{player} has no re-entry left ({reentries} allowed)":
+        "{player} hat keinen Re-Entry mehr ({reentries} erlaubt)",
+    "re-entry closed after level {reentry_until_level}":
+        "Re-Entry endete nach Level {reentry_until_level}",
+    "re-entry closed: the money is reached ({left} left, {paid} places paid)":
+        "kein Re-Entry mehr: die Geldränge sind erreicht ({left} übrig, {paid} Plätze bezahlt)",
+    "{player} is still in the tournament": "{player} ist noch im Turnier",
+    "the add-on was already given": "das Add-on wurde schon ausgegeben",
+    "this tournament has no add-on": "dieses Turnier hat kein Add-on",
+    "the add-on phase is after level {lv} (the break after it, or level {next_level}); this "
+    "is level {level} (000 4.13)": "die Add-on-Phase ist nach Level {lv} (die Pause danach "
+                                   "oder Level {next_level}); jetzt ist Level {level} (000 4.13)",
+    "name {start!r}… is longer than {limit} characters":
+        "der Name {start!r}… ist länger als {limit} Zeichen",
+    "{player} is already registered": "{player} ist schon angemeldet",
+    "name {name!r} has a character that cannot be shown (U+{code:04X}); type the name again":
+        "der Name {name!r} hat ein Zeichen, das nicht angezeigt werden kann (U+{code:04X}); "
+        "den Namen neu eingeben",
+    # ghosts: absent players
+    "{player} is a ghost seat already": "{player} ist schon ein Geisterplatz",
+    "{player} is not playing": "{player} spielt nicht",
+    "{player} is already played as a ghost": "{player} wird schon als Geist gespielt",
+    "{player} is not absent": "{player} ist nicht abwesend",
+    "a stack is given when the player leaves, not when they are back":
+        "ein Stack wird angegeben, wenn der Spieler geht, nicht wenn er zurück ist",
+    # hand-for-hand and hands
+    "hand-for-hand is already on": "Hand-für-Hand läuft schon",
+    "hand-for-hand is not on": "Hand-für-Hand läuft nicht",
+    "hand-for-hand needs more than one table": "Hand-für-Hand braucht mehr als einen Tisch",
+    "table {table} already finished this hand-for-hand hand; waiting for table {waiting}":
+        "Tisch {table} hat diese Hand-für-Hand-Hand schon beendet; es fehlt Tisch {waiting}",
+    "table {table} has played its last hand of the day":
+        "Tisch {table} hat seine letzte Hand des Tages gespielt",
+    # drawn names and mystery bounty
+    "{count} names, at most {limit} ({rule})": "{count} Namen, höchstens {limit} ({rule})",
+    "this tournament has no championship knock-out points (000 6)":
+        "dieses Turnier hat keine Knock-out-Punkte der Meisterschaft (000 6)",
+    "{player} is not a member: only members draw names (000 6.3)":
+        "{player} ist kein Mitglied: nur Mitglieder ziehen Namen (000 6.3)",
+    "this tournament is not a mystery bounty (000 4.17)":
+        "dieses Turnier ist kein Mystery Bounty (000 4.17)",
+    "{player} cannot draw their own name ({rule})":
+        "{player} kann nicht den eigenen Namen ziehen ({rule})",
+    "{player} is not a member: members draw members' names ({rule})":
+        "{player} ist kein Mitglied: Mitglieder ziehen Namen von Mitgliedern ({rule})",
+    "{player} is on the list twice": "{player} steht doppelt auf der Liste",
+    # play day
+    "table games belong to a play day (play_day.enabled in the preset)":
+        "Tischspiele gehören zu einem Spieltag (play_day.enabled in der Vorlage)",
+    "game {game} is still played and balanced as one game (003 13): a new game starts when "
+    "it is over": "Spiel {game} läuft noch und wird als ein Spiel ausgeglichen (003 13): ein "
+                  "neues Spiel beginnt, wenn es vorbei ist",
+    "{count} players do not fit one table of {per}":
+        "{count} Spieler passen nicht an einen Tisch mit {per}",
+    "{player} is named twice": "{player} ist doppelt genannt",
+    "{player} is playing at table {table}": "{player} spielt an Tisch {table}",
+    "a qualifier sit & go starts with {least}-{most} players (001 §2 III), not {players}":
+        "ein Qualifikations-Sit-&-Go beginnt mit {least}-{most} Spielern (001 §2 III), nicht "
+        "mit {players}",
+    # seating
+    "table {table} waits for {who}: no new hand until seated (TDA 11D); press seated when "
+    "they sit down": "Tisch {table} wartet auf {who}: keine neue Hand, bis alle sitzen "
+                     "(TDA 11D); Platz genommen drücken, wenn sie sitzen",
+    "the seats are already drawn": "die Plätze sind schon ausgelost",
+    "at least two players must be registered before the draw":
+        "vor der Auslosung müssen mindestens zwei Spieler angemeldet sein",
+    "the tables of this play day are not balanced (play_day.balancing, 003 13)":
+        "die Tische dieses Spieltags werden nicht ausgeglichen (play_day.balancing, 003 13)",
+    "the tables are balanced: no move is needed":
+        "die Tische sind ausgeglichen: kein Umsetzen nötig",
+    "seated takes a player, or a table whose arrivals have all sat down":
+        "Platz genommen braucht einen Spieler oder einen Tisch, an dem alle Ankommenden sitzen",
+    "nobody is on the way to table {table}": "niemand ist zu Tisch {table} unterwegs",
+    "the last table in play cannot break": "der letzte Tisch kann nicht aufgelöst werden",
+    "the other tables have {free} free seats for {players} players of table {table}":
+        "die anderen Tische haben {free} freie Plätze für {players} Spieler von Tisch {table}",
+    "the final table is already formed": "der Finaltisch steht schon",
+    "{players} players do not fit at one table of {seats} seats":
+        "{players} Spieler passen nicht an einen Tisch mit {seats} Plätzen",
+    "{player} has no move pending": "{player} muss nicht umgesetzt werden",
+    # time calls
+    "a time call at table {table} must name the seat: each player has one per hand "
+    "(001 §1 VI)": "eine Zeitansage an Tisch {table} braucht den Platz: jeder Spieler hat "
+                   "eine pro Hand (001 §1 VI)",
+    "{player} (seat {seat}) already had the time call in this hand: once per hand (001 §1 VI)":
+        "{player} (Platz {seat}) hatte in dieser Hand schon die Zeitansage: einmal pro Hand "
+        "(001 §1 VI)",
+    "a time call is already running at table {table}":
+        "an Tisch {table} läuft schon eine Zeitansage",
+    "seat must be a seat of table {table} (1-{seats}), got {seat!r}":
+        "der Platz muss ein Platz von Tisch {table} sein (1-{seats}), nicht {seat!r}",
+    "no time call is running at table {table}": "an Tisch {table} läuft keine Zeitansage",
+    # undo
+    "event {target} cannot be undone (not the first event of a command, already undone, or "
+    "an undo; floorman history lists them)":
+        "Ereignis {target} kann nicht zurückgenommen werden (nicht das erste Ereignis eines "
+        "Befehls, schon zurückgenommen, oder selbst eine Rücknahme; floorman history listet sie)",
+    "cannot undo the {what} (event {target}): the floor has since acted on it by itself "
+    "({done}), which cannot be taken back":
+        "„{what}“ (Ereignis {target}) kann nicht zurückgenommen werden: der Floor hat seitdem "
+        "selbst darauf reagiert ({done}), und das lässt sich nicht zurücknehmen",
+    "cannot undo the {what} (event {target}): later commands depend on it: {steps}. Undo "
+    "those first, newest first ({first}), then this one":
+        "„{what}“ (Ereignis {target}) kann nicht zurückgenommen werden: spätere Befehle hängen "
+        "davon ab: {steps}. Erst diese zurücknehmen, die neuesten zuerst ({first}), dann diesen",
+    "cannot undo the {what} (event {target}): later commands depend on it: {steps}. Undo "
+    "those first, newest first ({first}), then this one (the hand done of table {tables} "
+    "goes with it: press it again there)":
+        "„{what}“ (Ereignis {target}) kann nicht zurückgenommen werden: spätere Befehle hängen "
+        "davon ab: {steps}. Erst diese zurücknehmen, die neuesten zuerst ({first}), dann "
+        "diesen (Hand fertig an Tisch {tables} wird mit zurückgenommen: dort noch einmal "
+        "drücken)",
+    "undo takes a target or a table, not both":
+        "Rücknahme nimmt ein Ziel oder einen Tisch, nicht beides",
+    "nothing to undo at table {table}": "an Tisch {table} gibt es nichts zurückzunehmen",
+    "there is nothing to undo": "es gibt nichts zurückzunehmen",
+}
+
+#: lists inside a reason (controller.engine.commands.Each): English template → German
+EACH_DE: dict[str, str] = {
+    "{player} (from table {from_table} seat {from_seat} to seat {to_seat})":
+        "{player} (von Tisch {from_table} Platz {from_seat} auf Platz {to_seat})",
+}
+
+#: refusals whose text is their key (the store's, controller.store)
+PLAIN_DE: dict[str, str] = {
+    "not stored: the disk is full": "nicht gespeichert: die Festplatte ist voll",
+}
+
+
+def _names(players: Any) -> str:
+    return ", ".join(str(p) for p in players) if isinstance(players, list) else str(players)
+
+
+def _busted(p: Mapping[str, Any]) -> str:
+    if p.get("place"):
+        return f"{p['player']} raus auf Platz {p['place']}"
+    seat = f" Platz {p['seat']}" if p.get("seat") else ""
+    return f"{p['player']} raus (Tisch {p['table']}{seat})"
+
+
+def _clock_now(p: Mapping[str, Any]) -> str:
+    if p.get("is_break"):
+        what = "Pause"
+    else:
+        what = f"Level {p['level']} {p['small_blind']}/{p['big_blind']}" + (
+            f"/{p['ante']}" if p.get("ante") else "")
+    left = p.get("left")
+    when = "ohne Ende" if left is None else f"noch {mmss(left)}"
+    state = {"running": "läuft", "paused": "angehalten"}.get(p.get("state", ""), "nicht gestartet")
+    return f"{what}: {when} ({state})"
+
+
+def _time_added(p: Mapping[str, Any]) -> str:
+    v = float(p.get("seconds") or 0)
+    return f"{mmss(v)} " + ("dazu" if v >= 0 else "abgezogen")
+
+
+def _announced(p: Mapping[str, Any]) -> str:
+    seconds = p.get("seconds")
+    return f"angesagt: „{p['text']}“" + ("" if seconds is None else f" für {mmss(seconds)}")
+
+
+def _hand_done(p: Mapping[str, Any]) -> str:
+    if "with" in p:  # a hand done as a command, with what it made the floor do
+        also = "; ".join(phrase(w, "de") for w in p["with"])
+        return f"Hand fertig an Tisch {p['table']}" + (f" (mit: {also})" if also else "")
+    return f"Tisch {p['table']}: Hand fertig" + (" (die vergessene, nachgeholt)"
+                                                  if p.get("missed") else "")
+
+
+def _undone(p: Mapping[str, Any]) -> str:
+    return f"{phrase(p.get('what') or {}, 'de')} zurückgenommen (Ereignis {p['event']})"
+
+
+def _hfh_reason(reason: str) -> str:
+    """Why hand-for-hand began or ended (hand_for_hand.py says it in English)."""
+    fixed = {"director": "Turnierleitung", "bubble burst": "Bubble geplatzt",
+             "one table left": "nur noch ein Tisch"}
+    if reason in fixed:
+        return fixed[reason]
+    left, _, places = reason.removeprefix("bubble: ").partition(" left, ")
+    if reason.startswith("bubble: ") and places.endswith(" places count"):
+        return f"Bubble: {left} übrig, {places.removesuffix(' places count')} Plätze zählen"
+    return reason
+
+#: what a command did: phrase key → its German (a phrase's values in, text out)
+PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "busted": _busted,
+    "bust": lambda p: "Ausscheiden von " + "; ".join(
+        f"{b['player']}, Tisch {b['table']}" + (f" Platz {b['seat']}" if b.get("seat") else "")
+        + (f", Rang {b['place']}" if b.get("place") else "") for b in p.get("busts", [p])),
+    "registered": lambda p: f"{p['player']} angemeldet",
+    "registered_many": lambda p: f"{p['count']} angemeldet: {_names(p['players'])}",
+    "registration": lambda p: f"Anmeldung von {_names(p['players'])}",
+    "renamed": lambda p: f"{p['old']} heißt jetzt {p['name']}",
+    "unregistered": lambda p: f"{p['player']} von der Liste genommen",
+    "late_entry": lambda p: f"Nachmeldung von {p['player']} an Tisch {p['table']} Platz "
+                            f"{p['seat']}",
+    "late_entries": lambda p: f"Nachmeldung von {_names(p['players'])}",
+    "reentry": lambda p: f"Re-Entry von {p['player']} an Tisch {p['table']} Platz {p['seat']}",
+    "rebuy": lambda p: f"Rebuy von {p['player']} an Tisch {p['table']} Platz {p['seat']}",
+    "moved": lambda p: f"Umsetzen {p['player']}: Tisch {p['from_table']} Platz "
+                       f"{p['from_seat']} → Tisch {p['to_table']} Platz {p['to_seat']}",
+    "seated": lambda p: f"{p['player']} sitzt",
+    "table_opened": lambda p: f"Tisch {p['table']} öffnet mit {p['players']} Spielern",
+    "table_broken": lambda p: f"Tisch {p['table']} wird aufgelöst",
+    "final_table": lambda p: f"Finaltisch an Tisch {p['table']}",
+    "seats_drawn": lambda p: f"Plätze ausgelost: {p['tables']} Tische",
+    "hand_done": _hand_done,
+    "hands_left": lambda p: f"noch {p['count']} Hände pro Tisch",
+    "time_call": lambda p: f"Tisch {p['table']}: Zeitansage "
+    + {"start": "läuft", "cancel": "abgebrochen", "expire": "abgelaufen"}.get(p["op"], p["op"]),
+    "hfh": lambda p: "Hand-für-Hand " + ("an" if p["on"] else "aus")
+    + f" ({_hfh_reason(str(p['reason']))})",
+    "hfh_released": lambda p: f"Hand-für-Hand, Hand {p['hand']}: austeilen",
+    "qualified": lambda p: f"qualifiziert: {_names(p['players'])}",
+    "finished": lambda p: f"Sieger: {p['player']}",
+    "table_game": lambda p: f"Tischspiel {p['game']} an Tisch {_names(p['tables'])}",
+    "table_game_over": lambda p: f"Tischspiel {p['game']} gewinnt {p['player']}",
+    "absent": lambda p: f"{p['player']} wird als Geist gespielt" if p["on"]
+    else f"{p['player']} ist zurück",
+    "absent_removed": lambda p: f"nach 2 h Abwesenheit entfernt: {_names(p['players'])}",
+    "addon": lambda p: f"Add-on: je {p['chips']} Chips für {p['players']} Spieler",
+    "ghosts_removed": lambda p: f"{p['count']} Geisterplätze entfernt",
+    "heads_up": lambda p: "Heads-up",
+    # the change itself is said in English (clock.py builds it from the new level)
+    "structure_changed": lambda p: f"Struktur: {p['change']}",
+    "time_added": _time_added,
+    "time_set": lambda p: f"Zeit auf {mmss(p.get('seconds') or 0)} gesetzt",
+    "clock_start": lambda p: "Uhr gestartet",
+    "clock_pause": lambda p: "Uhr angehalten",
+    "clock_resume": lambda p: "Uhr läuft weiter",
+    "clock_level": lambda p: "Level gewechselt",
+    "clock_now": _clock_now,
+    "announcement_cleared": lambda p: "Ansage entfernt",
+    "announced": _announced,
+    "undo": lambda p: f"Ereignis {p['event']} zurückgenommen",
+    "undone": _undone,
+    "event": lambda p: f"Ereignis {p['event']}",
+}
+
+#: a reply lists at most this many phrases (as controller.engine.history.line)
+MAX_PHRASES = 6
+
+
+def phrase(p: Mapping[str, Any], lang: str) -> str:
+    """One thing a command did (``{"key", "params", "text"}``) in ``lang``; English, or a
+    phrase this module cannot say, is its ``text``."""
+    text = str(p.get("text", ""))
+    say = PHRASES_DE.get(str(p.get("key"))) if lang == "de" else None
+    if say is None:
+        return text
+    try:
+        return say(p.get("params") or {})
+    except (KeyError, TypeError, ValueError):  # a phrase from another version: its English
+        return text
+
+
+def message(answer: Mapping[str, Any], lang: str) -> str:
+    """What an accepted command did, as one line in ``lang`` (its ``message`` in English)."""
+    phrases = answer.get("phrases")
+    if lang != "de" or not isinstance(phrases, list) or not phrases:
+        return str(answer.get("message") or "ok")
+    texts = [phrase(p, lang) for p in phrases if isinstance(p, Mapping)]
+    if len(texts) > MAX_PHRASES:
+        texts = texts[:MAX_PHRASES - 1] + [f"… und {len(texts) - MAX_PHRASES + 1} weitere"]
+    return "; ".join(texts) or "ok"
+
+
+def reason(answer: Mapping[str, Any], lang: str) -> str:
+    """Why a command was refused, in ``lang``: the answer's ``why`` in German where this
+    module knows its template, else the English ``reason``."""
+    english = str(answer.get("reason") or "?")
+    why = answer.get("why")
+    if lang != "de" or not isinstance(why, Mapping):
+        return english
+    key, params = str(why.get("key", "")), why.get("params") or {}
+    if not params and key in PLAIN_DE:
+        return PLAIN_DE[key]
+    template = REASONS_DE.get(key)
+    if template is None or not isinstance(params, Mapping):
+        return english
+    try:
+        return template.format(**{k: _value(v) for k, v in params.items()})
+    except (KeyError, IndexError, ValueError):
+        return english
+
+
+def _value(v: Any) -> Any:
+    """A reason's value in German: a phrase, a list of steps or an :class:`Each` list is
+    said again; names and numbers stay."""
+    if isinstance(v, Mapping) and "key" in v:
+        return phrase(v, "de")
+    if isinstance(v, Mapping) and "each" in v:
+        template = EACH_DE.get(str(v["each"]), str(v["each"]))
+        return ", ".join(template.format(**item) for item in v.get("items", []))
+    if isinstance(v, list) and all(isinstance(i, Mapping) and "event" in i for i in v):
+        return "; ".join(f"#{i['event']} {phrase(i, 'de')}" for i in v)
+    return v
