@@ -341,6 +341,18 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         return "undo", {} if args.event is None else {"target": args.event}
     if v == "structure":
         return "structure", _structure_args(args)
+    if v == "absent":
+        a = {"player": _player(args.name), "back": args.back}
+        if args.stack is not None:
+            a["stack"] = args.stack
+        return "absent", a
+    if v == "table-game":
+        return "table_game", {"players": [_player([n]) for n in args.players]}
+    if v in ("drawn-names", "mystery-list"):
+        if args.clear == bool(args.names):
+            raise ValueError(f"{v} needs --names NAME… or --clear (one of them)")
+        return v.replace("-", "_"), {"player": _player(args.name),
+                                     "names": [_player([n]) for n in args.names or []]}
     if v == "send":
         return args.command.replace("-", "_"), dict(_key_value(kv) for kv in args.args)
     return v.replace("-", "_"), {}
@@ -593,6 +605,20 @@ def build_parser() -> argparse.ArgumentParser:
     for v in ("rebuy", "reentry", "seated"):
         d = director(v, f"{v} NAME")
         d.add_argument("name", nargs="+")
+    d = director("absent", "a player who left is played as a ghost (000 9.5): absent NAME "
+                 "[--stack CHIPS]; absent NAME --back when they return")
+    d.add_argument("name", nargs="+")
+    d.add_argument("--back", action="store_true", help="the player is back at the table")
+    d.add_argument("--stack", type=int, help="chips left, ranks players removed together")
+    d = director("table-game", "play day (003 6, 11): a new table game for these players "
+                 "(quote names with spaces)")
+    d.add_argument("players", nargs="+")
+    for v, rule in (("drawn-names", "the names a member drew (000 6.3)"),
+                    ("mystery-list", "a player's mystery-bounty list (000 4.17)")):
+        d = director(v, f"{rule}: {v} NAME --names NAME… (quoted), or {v} NAME --clear")
+        d.add_argument("name", nargs="+")
+        d.add_argument("--names", nargs="+", help="the names on the list, each quoted")
+        d.add_argument("--clear", action="store_true", help="empty the list")
     d = director("hfh", "hand-for-hand on|off")
     d.add_argument("state", choices=["on", "off"])
     director("moves", "the pending moves and the balancing plan")

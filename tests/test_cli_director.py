@@ -52,3 +52,21 @@ def test_announce_verb():
     assert _cmd("announce", "--clear") == ("announce", {"clear": True})
     with pytest.raises(ValueError, match="takes no text"):
         _cmd("announce", "--clear", "Pause")
+
+
+def test_absent_table_game_and_the_lists_have_verbs():
+    # 000 9.5, 003 6/11, 000 6.3, 000 4.17: not only through `floorman send`
+    assert _cmd("absent", "Karl", "Meier") == ("absent", {"player": "Karl Meier", "back": False})
+    assert _cmd("absent", "#7", "--stack", "1200") == (
+        "absent", {"player": 7, "back": False, "stack": 1200})
+    assert _cmd("absent", "Karl", "Meier", "--back") == (
+        "absent", {"player": "Karl Meier", "back": True})
+    assert _cmd("table-game", "Anna Schmidt", "Ben Meier", "#3") == (
+        "table_game", {"players": ["Anna Schmidt", "Ben Meier", 3]})
+    assert _cmd("drawn-names", "Anna", "Schmidt", "--names", "Ben Meier", "Cem Yilmaz") == (
+        "drawn_names", {"player": "Anna Schmidt", "names": ["Ben Meier", "Cem Yilmaz"]})
+    assert _cmd("mystery-list", "#4", "--clear") == ("mystery_list", {"player": 4, "names": []})
+    with pytest.raises(ValueError, match="--names NAME… or --clear"):
+        _cmd("mystery-list", "Anna")
+    with pytest.raises(ValueError, match="--names NAME… or --clear"):
+        _cmd("drawn-names", "Anna", "--clear", "--names", "Ben")
