@@ -60,6 +60,10 @@ DEFAULT_WINDOW = (1280, 720)
 #: the interpreter's thread switch interval in a kiosk (s; Python's default is 0.005)
 SWITCH_INTERVAL = 0.0005
 
+#: exit status when the screen cannot be opened (EX_TEMPFAIL: retried under systemd; a
+#: bad kiosk file exits 1, kiosk-start's wrong instance 2, and those are not retried)
+EXIT_NO_SCREEN = 75
+
 #: pygame key → dealer action (the box's buttons on a keyboard)
 KEYS = {"left": "seat_prev", "right": "seat_next", "b": "bust", "t": "time",
         "h": "hand_done", "return": "hand_done", "enter": "hand_done", "u": "undo"}
@@ -548,8 +552,9 @@ def main(config_path: str, *, table: int | None, wall: bool, windowed: str | Non
         print(exc, file=sys.stderr)
         return 1
     except pygame.error as exc:
+        # at boot the display may come up after the unit: systemd tries again (not 1)
         print(f"floorman kiosk: cannot open the screen: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_NO_SCREEN
     log.info("%s screen, broker %s, prefix %s", f"table {table}" if table else "wall", b,
              b.prefix)
     return app.run()

@@ -66,6 +66,19 @@ def test_controller_unit_reads_the_installed_files():
                                         "/etc/floorman/tournament.yaml")
 
 
+def test_a_failure_that_cannot_heal_is_not_restarted():
+    """A bad file or a damaged log fails the same way every two seconds: the unit stops and
+    says why; a held log, a full disk or a screen not there yet are retried."""
+    from controller.store import EXIT_DAMAGED, EXIT_LOCKED, EXIT_NOT_A_LOG, EXIT_UNWRITABLE
+    from kiosk.app import EXIT_NO_SCREEN
+
+    controller = set(unit(CONTROLLER)["Service"]["RestartPreventExitStatus"][0].split())
+    assert controller == {"1", str(EXIT_NOT_A_LOG), str(EXIT_DAMAGED)}
+    assert not {str(EXIT_LOCKED), str(EXIT_UNWRITABLE)} & controller
+    kiosk = set(unit(KIOSK)["Service"]["RestartPreventExitStatus"][0].split())
+    assert kiosk == {"1", "2"} and str(EXIT_NO_SCREEN) not in kiosk
+
+
 def test_console_unit_serves_with_the_directors_account():
     s = unit(CONSOLE)["Service"]
     assert s["User"] == ["floorman"]
