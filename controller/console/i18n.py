@@ -100,6 +100,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "apply": ("Apply", "Ausführen"),
     "floor_actions": ("Floor", "Saal"),
     "draw": ("Draw seats", "Plätze losen"),
+    "draw_first": ("Draw the seats first", "Erst die Plätze losen"),
     "hfh_on": ("Hand-for-hand on", "Hand für Hand an"),
     "hfh_off": ("Hand-for-hand off", "Hand für Hand aus"),
     "move_apply": ("Balance now", "Jetzt ausgleichen"),

@@ -13,6 +13,7 @@ from kiosk import i18n as screen
 #: the live parts of each page: element id → template
 LIVE: dict[str, dict[str, str]] = {
     "floor": {"banner": "_banner.html", "clockbox": "_clock.html", "tables": "_tables.html",
+              "clockbuttons": "_clock_buttons.html", "floorbuttons": "_floor_buttons.html",
               "moves": "_moves.html", "names": "_names.html", "history": "_history.html"},
     "players": {"banner": "_banner.html", "playerlist": "_players.html", "names": "_names.html"},
     "results": {"banner": "_banner.html", "resultlist": "_results.html"},

@@ -167,10 +167,18 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
 
         # ------------------------------------------------------ draw, start
         page.click("nav >> text=Saal")
+        # before the draw the clock cannot start; hand-for-hand and the rest are not offered
+        assert page.locator("#clockbuttons button:text-is('Start')").is_disabled()
+        assert page.locator("#floorbuttons button").all_inner_texts() == ["Plätze losen"]
         assert "Plätze ausgelost" in act(page, "button:text-is('Plätze losen')")
         page.wait_for_selector("button.seat")
+        # the buttons follow the floor without a reload (issue 12): no second draw
+        page.wait_for_selector("#floorbuttons button:text-is('Hand für Hand an')")
+        assert page.locator("#floorbuttons button:text-is('Plätze losen')").count() == 0
         assert "Uhr gestartet" in act(page, "button:text-is('Start')")
         page.wait_for_selector(".clock.running")
+        page.wait_for_selector("#clockbuttons button:text-is('Anhalten')")
+        assert page.locator("#clockbuttons button:text-is('Start')").count() == 0
 
         # ------------------------------------------------------ time, echoed
         page.fill("#time-form input[name=value]", "1:00")
