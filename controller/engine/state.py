@@ -27,6 +27,12 @@ class Player:
     #: net playing time (s) when the player left and was played as a ghost (000 9.5)
     absent_since: float | None = None
     absent_stack: int | None = None
+    #: the last counted stack (chip counts), ``None``: never counted; valid while
+    #: ``counted_at`` equals the player's buy-ins (entries + rebuys + add-on) then
+    stack: int | None = None
+    counted_at: int = 0
+    #: the player's own start stack (Landesliga final, 000 4.18); ``None``: the tournament's
+    start_stack: int | None = None
 
 
 @dataclass
@@ -81,3 +87,14 @@ class Announcement:
     text: str
     since: float
     until: float | None = None
+
+
+@dataclass
+class RoundsState:
+    """Play the clock (000 4.15) and restart (000 4.14): ``number`` of the round in play
+    (1-based), the controller times the rounds ``ended``, and each round's ``counts``
+    (player → chips at its end; 0 for a player out)."""
+
+    number: int = 1
+    ended: list[float] = field(default_factory=list)
+    counts: list[dict[int, int]] = field(default_factory=list)

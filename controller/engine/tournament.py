@@ -35,7 +35,7 @@ from controller.engine.commands import Rejected
 from controller.engine.events import InvalidEvent, Record
 from controller.engine.results import Finish, ResultRow, score
 from controller.engine.settings import TournamentSettings, from_data, to_data
-from controller.engine.state import Announcement, HandForHandState, Move, Player
+from controller.engine.state import Announcement, HandForHandState, Move, Player, RoundsState
 from controller.engine.table import Table
 
 __all__ = ["Event", "InvalidEvent", "Move", "Player", "Rejected", "Tournament"]
@@ -97,6 +97,8 @@ class Tournament:
         self.games: dict[int, Any] = {}
         #: the banner on every screen (rules/announcements.py), None: none
         self.announcement: Announcement | None = None
+        #: the rounds of play the clock and restart (rules/rounds.py)
+        self.rounds = RoundsState()
         self.log: list[Record] = []
         #: the hash chain's value after the last event (:mod:`~controller.engine.chain`)
         self._chain = chain.GENESIS
@@ -384,4 +386,5 @@ class Tournament:
             "names": [sorted(self.drawn_names.items()), sorted(self.mystery_lists.items())],
             "games": [asdict(g) for _, g in sorted(self.games.items())],
             "announcement": None if self.announcement is None else asdict(self.announcement),
+            "rounds": asdict(self.rounds),
         }

@@ -1,0 +1,253 @@
+"""Rounds of play: play the clock (000 4.4, 4.15, 9.1) and restart (000 4.14).
+
+**Play the clock.** "Nach 1,5 Stunden werden die Spieler neuen Gegnern
+zugelost, der Chipstack wandert mit dem Spieler mit. Nach 3 Runden zu je 1,5
+Stunden werden alle Chips gezählt. Jener Spieler mit den meisten Chips gewinnt
+das Turnier." Round ``r`` is over once ``r × round_minutes`` of net playing
+time are played (000 9.5 "Nettospielzeit": pauses and breaks do not count);
+the director says so with ``end_round``. Between rounds everybody still in is
+drawn to new tables and seats (the seed is in the event) and keeps the stack.
+At the end of the last round every stack is counted (the counts add up to the
+chips in play) and the counts decide the places: the most chips win, equal
+counts share the place. A player who lost every chip before is out as usual
+(000 9.1); one player with all the chips wins before the time (000 4.4).
+
+**Restart.** "Das Turnier wird nach Level 8 unterbrochen, die Chips gezählt
+und gespeichert. Nun fängt das Turnier erneut bei Level 1 an ... Sitzplätze
+erneut zugelost. Nach Level 8 folgt wiederum ein Spielstopp ... Das Turnier
+wird mit den höheren Stacks eines Spielers weitergespielt (bei Level 9). Ist
+ein Spieler aus beiden Vorrunden ausgeschieden, so ist er aus dem Turnier
+ebenfalls ausgeschieden." After level ``round_levels`` the director counts
+every stack still in play (``end_round`` with the counts; a player out has 0);
+everybody registered is back with the start stack, at new seats, the clock at
+level 1, paused. After level ``round_levels`` again the second count; play
+goes on at the next level, paused, with each player's higher stack, the
+players with a stack drawn to new seats; a player out in both rounds is out,
+placed by the second round's busts. The tournament does not end in a
+preliminary round (its last player waits for the round's end).
+
+A round ended before its time is refused with the time still to play; the
+command in a tournament of another mode is refused with both modes' names.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from controller.engine import clock as clk
+from controller.engine import commands as cmd
+from controller.engine import events as ev
+from controller.engine import places as plc
+from controller.engine import seating as algo
+from controller.engine.commands import Rejected
+from controller.engine.rules import busts, chip_counts, seating
+from controller.engine.state import HandForHandState
+from controller.engine.table import Table
+
+if TYPE_CHECKING:
+    from controller.engine.tournament import Tournament
+
+PLAY_THE_CLOCK = "play_the_clock"
+RESTART = "restart"
+#: restart: two preliminary rounds, then the tournament goes on (000 4.14)
+RESTART_ROUNDS = 2
+
+
+def kind(t: Tournament) -> str:
+    return t.settings.mode.kind
+
+
+def holds_finish(t: Tournament) -> bool:
+    """A restart's preliminary round does not end the tournament with its last player."""
+    return kind(t) == RESTART and t.rounds.number <= RESTART_ROUNDS
+
+
+def level_index(t: Tournament, number: int) -> int:
+    """The structure index of playing level ``number`` (1-based)."""
+    seen = 0
+    for i, lv in enumerate(t.settings.structure):
+        if not lv.is_break:
+            seen += 1
+            if seen == number:
+                return i
+    return len(t.settings.structure) - 1
+
+
+def round_due(t: Tournament, now: float) -> str | None:
+    """Why the round in play cannot end yet at ``now``, or ``None`` when it can."""
+    m = t.settings.mode
+    r = t.rounds.number
+    real_in = sum(1 for p in t.players.values() if not p.out and not p.ghost)
+    if kind(t) == PLAY_THE_CLOCK:
+        due = r * m.round_minutes * 60.0
+        played = t.played(now)
+        if played + 1e-6 < due:
+            left = due - played
+            return (f"round {r} ends after {m.round_minutes} minutes of play (000 4.15); "
+                    f"{int(left // 60)}:{int(left % 60):02d} are still to play")
+        return None
+    if real_in <= 1:
+        return None  # one player has every chip: the round is decided
+    last = level_index(t, m.round_levels)
+    c = clk.at(t.clock, t.settings.structure, now)
+    if c.level <= last:
+        return (f"round {r} stops after level {m.round_levels} (000 4.14); the clock is in "
+                f"level {t.level_number(c.level)}")
+    return None
+
+
+# ------------------------------------------------------------------ commands
+def end_round(t: Tournament, c: cmd.EndRound, now: float) -> None:
+    if kind(t) not in (PLAY_THE_CLOCK, RESTART):
+        raise Rejected("end_round belongs to play the clock or restart (mode.kind: "
+                       f"play_the_clock or restart); this tournament is "
+                       f"{kind(t).replace('_', ' ')}")
+    t.require_running()
+    m = t.settings.mode
+    r = t.rounds.number
+    if kind(t) == RESTART and r > RESTART_ROUNDS:
+        raise Rejected("both preliminary rounds are over (000 4.14): the tournament plays on "
+                       "to its end")
+    why = round_due(t, now)
+    if why is not None:
+        raise Rejected(why)
+    stacks = chip_counts.resolve(t, list(c.counts))
+    last = kind(t) == PLAY_THE_CLOCK and r >= m.rounds
+    counted = kind(t) == RESTART or last
+    if counted:
+        chip_counts.check_total(t, stacks, complete=True)
+    elif stacks:
+        chip_counts.check_total(t, stacks)
+    if c.seed is None:
+        seed, rng = t.rng()
+    else:
+        seed, rng = c.seed, random.Random(c.seed)
+    if stacks:
+        chip_counts.emit_counts(t, stacks, now, f"round {r}")
+    if last:
+        _final_count(t, now, r, seed, stacks)
+        return
+    if kind(t) == RESTART:
+        going_on = _restart_stacks(t, stacks)
+    else:
+        going_on = {p.id: 0 for p in chip_counts.in_play(t)}
+    slots, button = algo.draw(sorted(going_on), t.settings.players_per_table, rng)
+    t.emit(ev.RoundEnded, now, round=r, seed=seed, button=button,
+           seats=[[int(pid), n, s] for pid, n, s in slots if pid is not None],
+           stacks=None if kind(t) == PLAY_THE_CLOCK
+           else [[pid, chips] for pid, chips in sorted(going_on.items())])
+
+
+def _restart_stacks(t: Tournament, stacks: dict[int, int]) -> dict[int, int]:
+    """Who plays the next part with how many chips (000 4.14): after the first round
+    everybody registered with the start stack; after the second each player's higher
+    count, and nobody who is out of both rounds."""
+    if t.rounds.number == 1:
+        return {p.id: chip_counts.start_stack(t, p.id) for p in t.players.values()
+                if not p.ghost}
+    first = t.rounds.counts[0] if t.rounds.counts else {}
+    out: dict[int, int] = {}
+    for p in t.players.values():
+        if p.ghost:
+            continue
+        best = max(first.get(p.id, 0), stacks.get(p.id, 0))
+        if best > 0:
+            out[p.id] = best
+    return out
+
+
+def _final_count(t: Tournament, now: float, r: int, seed: int, stacks: dict[int, int]) -> None:
+    """000 4.15 / 4.4: the most chips win; equal counts share the place."""
+    real = sorted(((pid, chips) for pid, chips in stacks.items() if not t.players[pid].ghost),
+                  key=lambda pc: (-pc[1], pc[0]))
+    t.emit(ev.RoundEnded, now, round=r, seed=seed, seats=[], button=0,
+           standings=[[pid, chips] for pid, chips in real])
+    top = [pid for pid, chips in real if chips == real[0][1]]
+    t.emit(ev.Finished, now, winner=top[0], shared=top if len(top) > 1 else None)
+
+
+# --------------------------------------------------------------------- folds
+def on_round_ended(t: Tournament, e: ev.RoundEnded) -> None:
+    rs = t.rounds
+    if e.round != rs.number:
+        raise ev.InvalidEvent(f"round {e.round} ended, but round {rs.number} is in play")
+    rs.ended.append(e.at)
+    rs.counts.append({p.id: (p.stack or 0) if not p.out else 0
+                      for p in t.players.values() if not p.ghost})
+    rs.number += 1
+    if e.standings is not None:
+        _fold_standings(t, e)
+        return
+    for pid in list(t.pending):
+        seating.close_moves(t, pid)
+    for p in t.players.values():
+        if p.table is not None:
+            seating.stand(t, p.id)
+    if e.stacks is not None:
+        _fold_restart(t, e)
+    per = t.settings.players_per_table
+    t.tables = {}
+    t.final_table = None
+    t.hfh = HandForHandState()
+    t.hands_left = None
+    for pid, n, s in e.seats:
+        if n not in t.tables:
+            t.tables[n] = Table(n, per, hand_id=e.seq)
+        seating.sit(t, pid, n, s)
+    for tab in t.tables.values():
+        tab.first_hand(e.button)
+
+
+def _fold_standings(t: Tournament, e: ev.RoundEnded) -> None:
+    """The final count places everybody below the top: one group ranked by chips."""
+    assert e.standings is not None
+    best = e.standings[0][1] if e.standings else 0
+    group: list[plc.Bust] = []
+    for pid, chips in reversed(e.standings):
+        if chips == best:
+            continue
+        p = t.players[pid]
+        if p.table is not None:
+            seating.stand(t, pid)
+        seating.close_moves(t, pid)
+        p.out = True
+        t.remaining -= 1
+        t.bust_order += 1
+        group.append(plc.Bust(pid, None, chips, t.bust_order))
+    if group:
+        t.groups.append(group)
+    for p in t.players.values():
+        if p.ghost and not p.out:  # a ghost's seat is no place (000 9.5)
+            if p.table is not None:
+                seating.stand(t, p.id)
+            p.out = True
+
+
+def _fold_restart(t: Tournament, e: ev.RoundEnded) -> None:
+    assert e.stacks is not None
+    going_on = {pid: chips for pid, chips in e.stacks}
+    for p in t.players.values():
+        if p.id in going_on:
+            if p.out:
+                p.out = False
+                p.knocked_by = None
+                t.remaining += 1
+                busts.unbust(t, p.id)
+            p.chips = p.stack = going_on[p.id]
+            p.counted_at = chip_counts.buy_ins(p)
+        elif not p.out:
+            if not p.ghost:
+                raise ev.InvalidEvent(f"{p.name} is in, but has no stack for the next round")
+            p.out = p.removed = True  # a reserve seat does not restart (000 4.14)
+    t.chips = sum(going_on.values())
+    # round 1 over: level 1 again; round 2 over: the level after round_levels (000 4.14)
+    number = 1 if e.round == 1 else t.settings.mode.round_levels + 1
+    index = level_index(t, number)
+    t.clock = clk.Clock(level=index, running=False, started=True, ends_at=None,
+                        remaining=clk.duration(t.settings.structure, index))
+    t.heads_up = False
+
+
+COMMANDS = {cmd.EndRound: end_round}
+FOLDS = {ev.RoundEnded: on_round_ended}
