@@ -180,18 +180,20 @@ def _landesliga_points(floor: Floor, rng: random.Random, now: float) -> None:
 
 
 def _end_round(floor: Floor, rng: random.Random, now: float) -> bool:
-    """Play the clock and restart (000 4.14, 4.15): the director ends a round once its time
-    is played, with every stack counted where the round's end counts them; a restarted
-    clock is started again. Whether a round ended."""
+    """Play the clock, restart, multi-round (000 4.14, 4.15, 4.19): the director ends a round
+    once its time is played (or its last player won it), with every stack counted where the
+    round's end counts them; a restarted clock is started again. Whether a round ended."""
     t = floor.tournament
     kind = t.settings.mode.kind
-    if kind not in (rounds.PLAY_THE_CLOCK, rounds.RESTART) or t.finished:
+    if kind not in rounds.ROUND_MODES or t.finished:
         return False
-    if kind == rounds.RESTART and t.rounds.number > rounds.RESTART_ROUNDS:
+    if kind != rounds.PLAY_THE_CLOCK and not rounds.preliminary(t):
         return False
     if rounds.round_due(t, now) is not None:
         return False
-    answer = floor.execute({"cmd": "end_round", "counts": _counts(t, rng)}, now)
+    decided = sum(1 for p in t.players.values() if not p.out and not p.ghost) <= 1
+    counts = [] if decided and kind == rounds.MULTI_ROUND else _counts(t, rng)
+    answer = floor.execute({"cmd": "end_round", "counts": counts}, now)
     if not answer["ok"]:
         raise RuntimeError(f"the round's end was refused: {answer['reason']}")
     if not floor.tournament.clock.running and not floor.tournament.finished:

@@ -26,7 +26,8 @@ PLAY_DAY = "ace-of-spades-playday"
 QUALIFIER = "pokerlounge-qualifier"
 #: 000 4.15 / 4.14: the chip counts decide (play the clock) or bring players back (restart)
 PLAY_THE_CLOCK = "psc-play-the-clock"
-COUNTED = (PLAY_THE_CLOCK, "psc-restart")
+MULTI_ROUND = "psc-multi-round"
+COUNTED = (PLAY_THE_CLOCK, "psc-restart", MULTI_ROUND)
 
 
 @pytest.mark.parametrize("players", [27, 300])
@@ -55,7 +56,8 @@ def test_simulate_finishes_with_one_champion(path, players, capsys):
     for m in moves:
         assert {"player", "from", "to", "reason"} <= set(m)
         assert m["from"] != m["to"]
-    if players == 300 and path.stem != PLAY_THE_CLOCK:  # 000 4.15: the count ends it
+    # 000 4.15: the count ends play the clock; 000 4.19: each final table plays for itself
+    if players == 300 and path.stem not in (PLAY_THE_CLOCK, MULTI_ROUND):
         assert summary["tables_broken"] > 0 and summary["final_table"]
 
 
@@ -240,3 +242,34 @@ def test_simulate_cannonball_000_4_16(capsys):
     assert minutes[:4] == [10, 12, 14, 16] and minutes[-1] == 30
     assert all(a <= b for a, b in zip(minutes, minutes[1:], strict=False))
     assert _run("psc-cannonball", 27, capsys)["summary"]["champion"]
+
+
+def test_simulate_multi_round_000_4_19(capsys):
+    """000 4.19: points per preliminary round, a new draw after each, then the best nine on
+    points at table 1 playing for places 1-9, the others at the next tables for theirs."""
+    out = _run("psc-multi-round", 40, capsys)
+    events = out["events"]
+    ended = [e for e in events if e["type"] == "round_ended"]
+    assert [e["round"] for e in ended] == [1, 2, 3]
+    totals: dict[int, int] = {}
+    for e in ended:
+        assert len(e["points"]) == 40 and len(e["seats"]) == 40
+        assert sorted(p for _, _, p in e["points"])[-10:][0] >= 1  # ten places score
+        for pid, _place, points in e["points"]:
+            totals[pid] = totals.get(pid, 0) + points
+    final = ended[-1]
+    assert final["tables"][0] == [1, 1] and final["tables"][1] == [2, 10]
+    at_1 = {pid for pid, table, _ in final["seats"] if table == 1}
+    assert len(at_1) == 9 and min(totals[p] for p in at_1) >= max(
+        totals[p] for p in totals if p not in at_1)
+    place = {r["player_id"]: r["place"] for r in out["results"]}
+    assert sorted(place[p] for p in at_1) == list(range(1, 10))
+    assert len(place) == 40  # two out in one hand with equal stacks share (000 9.5)
+    for table, best in final["tables"]:
+        size = sum(1 for _, n, _ in final["seats"] if n == table)
+        mine = [place[pid] for pid, n, _ in final["seats"] if n == table]
+        assert min(mine) == best and max(mine) <= best + size - 1
+    decided = [e for e in events if e["type"] == "table_decided"]
+    assert len(decided) == len(final["tables"]) and events[-1]["type"] == "finished"
+    assert out["summary"]["balancing_moves"] == 0 or all(
+        e["seq"] < final["seq"] for e in events if e["type"] == "moved")

@@ -342,7 +342,12 @@ class Mode:
     ``round_levels`` (8), the stacks are counted, everybody restarts at level 1
     with the start stack and new seats; after level ``round_levels`` again the
     stacks are counted and play goes on at the next level with each player's
-    higher stack. ``"landesliga_final"`` (000 4.18): each player's start stack
+    higher stack. ``"multi_round"`` (000 4.19, 3+1 / 2+1): ``rounds`` (3 or 2)
+    preliminary rounds of at most ``round_minutes`` each, everybody with the
+    start stack and drawn seats; each round's places score 18+2-18-15-…-1; then
+    the best ``final_table_size`` on points meet at the final table and the
+    others play at the next tables for the places after theirs.
+    ``"landesliga_final"`` (000 4.18): each player's start stack
     is ``chips_per_point`` (1,000) per point of the sit & go round, at least
     ``min_stack`` (5,000) and at most ``max_stack`` (20,000).
     ``"cannonball"`` (000 4.16): the playing levels last ``first_minutes``
@@ -351,7 +356,7 @@ class Mode:
     """
 
     __pydantic_config__ = _CONFIG
-    kind: Literal["tournament", "play_the_clock", "restart", "landesliga_final",
+    kind: Literal["tournament", "play_the_clock", "restart", "multi_round", "landesliga_final",
                   "cannonball"] = "tournament"
     rounds: Annotated[int, Strict(), Field(ge=1, le=10)] = 3
     round_minutes: Annotated[int, Strict(), Field(ge=1, le=600)] = 90

@@ -91,10 +91,18 @@ class Announcement:
 
 @dataclass
 class RoundsState:
-    """Play the clock (000 4.15) and restart (000 4.14): ``number`` of the round in play
-    (1-based), the controller times the rounds ``ended``, and each round's ``counts``
-    (player → chips at its end; 0 for a player out)."""
+    """Play the clock (000 4.15), restart (000 4.14), multi-round (000 4.19): ``number`` of
+    the round in play (1-based), net playing seconds when it ``began``, the controller times
+    the rounds ``ended``, each round's ``counts`` (player → chips at its end; 0 for a
+    player out) and multi-round ``points`` (player → points of the round). The multi-round
+    final: ``final`` table → its best place, ``final_from`` the bust counter when it began,
+    ``decided`` table → its last player."""
 
     number: int = 1
+    began: float = 0.0
     ended: list[float] = field(default_factory=list)
     counts: list[dict[int, int]] = field(default_factory=list)
+    points: list[dict[int, int]] = field(default_factory=list)
+    final: dict[int, int] = field(default_factory=dict)
+    final_from: int = 0
+    decided: dict[int, int] = field(default_factory=dict)

@@ -296,6 +296,10 @@ class Tournament:
 
         if self.settings.play_day.enabled:
             return 0  # a play day's games have no common bubble (003 6)
+        from controller.engine.rules import rounds
+
+        if rounds.independent(self):
+            return 0  # a multi-round final's tables each play for their own places (000 4.19)
         share = isinstance(self.settings.points.places, str)
         try:
             return scoring_places(self.settings.points,
@@ -306,6 +310,11 @@ class Tournament:
     # ------------------------------------------------------------------- read
     def places(self) -> dict[int, int]:
         """Every finished player's place; the winner (or, before the end, nobody) is 1."""
+        from controller.engine.rules import rounds
+
+        final = rounds.final_places(self)  # a multi-round final: each table its own (000 4.19)
+        if final is not None:
+            return final
         res = plc.places(self.groups, self.remaining,
                          self.settings.hand_for_hand.cross_table_busts)
         if self.finished and self.winner is not None:

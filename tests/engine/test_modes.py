@@ -199,3 +199,70 @@ def test_a_restart_structure_needs_a_level_after_the_rounds():
     data["mode"] = {"kind": "restart", "round_levels": 12}
     with pytest.raises(ValidationError, match="000 4.14"):
         TypeAdapter(TournamentSettings).validate_python(data, context={"levels": 12})
+
+
+def _multi(players: int, rounds: int = 2) -> Tournament:
+    return new_tournament(players, mode=Mode(kind="multi_round", rounds=rounds, round_minutes=60),
+                          players_per_table=6, table_seats=9, final_table_size=6)
+
+
+def test_multi_round_round_ended_before_its_time_is_refused():
+    t = _multi(12)
+    rejected(t, {"cmd": "end_round", "counts": _all_counts(t)}, now=2 + 50 * MIN,
+             match="000 4.19")
+
+
+def test_multi_round_points_per_round_then_the_best_on_points_meet_at_table_1():
+    """000 4.19: points by the round's places (18+2 before the end of the time, 18, 15 …),
+    everybody redrawn after each round; the best on points meet at the final table, the
+    others play at the next tables for the places after theirs."""
+    t = _multi(12, rounds=2)
+    # round 1 decided before its time: one player takes every chip (+2)
+    for i in range(12, 1, -1):
+        t.execute({"cmd": "bust", "player": f"Player {i}"}, 10 * MIN + i)
+    assert not t.finished
+    t.execute({"cmd": "end_round"}, 30 * MIN)
+    points1 = t.rounds.points[0]
+    assert points1[t.player("Player 1").id] == 20 and points1[t.player("Player 2").id] == 18
+    assert points1[t.player("Player 12").id] == 0  # place 12: below the ten that score
+    assert t.remaining == 12 and t.chips == 120_000 and t.clock.level == 0
+    t.execute({"cmd": "resume"}, 31 * MIN)
+    # round 2 at its time: busts, then the count of those still in
+    t.execute({"cmd": "bust", "player": "Player 1"}, 40 * MIN)
+    start2 = t.rounds.began
+    end2 = 31 * MIN + 70 * MIN + 1  # 60 minutes of play and the break after level 4
+    assert start2 > 0
+    chips = {2: 16_000, 12: 15_000, 11: 9_000, **{i: 10_000 for i in range(3, 11)}}
+    counts = [{"player": f"Player {i}", "chips": c} for i, c in sorted(chips.items())]
+    counts[0]["chips"] -= 1_000
+    rejected(t, {"cmd": "end_round", "counts": counts}, now=end2, match="count again")
+    counts[0]["chips"] += 1_000
+    t.execute({"cmd": "end_round", "counts": counts}, end2)
+    points2 = t.rounds.points[1]
+    assert points2[t.player("Player 2").id] == 18  # the chip leader at the time: no +2
+    assert points2[t.player("Player 12").id] == 18
+    assert {points2[t.player(f"Player {i}").id] for i in range(3, 11)} == {15}  # shared 3rd
+    assert points2[t.player("Player 1").id] == 0  # out first of 12
+    # the final: table 1 has the best six on points, table 2 the others
+    table1 = {t.players[pid].name for pid in t.tables[1].occupant.values()}
+    # totals: P2 36, P3 30, P4 27, P5 24, P6 22, then P1 and P7 20: P1's best round wins
+    assert table1 == {"Player 1", "Player 2", "Player 3", "Player 4", "Player 5", "Player 6"}
+    assert len(table1) == 6 and len(t.tables[2].occupant) == 6
+    assert t.rounds.final == {1: 1, 2: 7}
+    rejected(t, {"cmd": "end_round"}, now=end2 + 10, match="preliminary rounds are over")
+    t.execute({"cmd": "resume"}, end2 + 60)
+    # table 2 plays for places 7-12; nobody is moved when it shrinks
+    at2 = sorted(t.tables[2].occupant.values())
+    for i, pid in enumerate(at2[:5]):
+        t.execute({"cmd": "bust", "player": pid}, end2 + 100 + i)
+    assert t.places()[at2[0]] == 12 and t.places()[at2[4]] == 8
+    assert t.places()[at2[5]] == 7 and 2 not in t.tables and t.rounds.decided[2] == at2[5]
+    assert len(t.tables[1].occupant) == 6  # nobody moved to the final table
+    at1 = sorted(t.tables[1].occupant.values())
+    for i, pid in enumerate(at1[:5]):
+        t.execute({"cmd": "bust", "player": pid}, end2 + 200 + i)
+    assert t.finished and t.winner == at1[5]
+    places = t.places()
+    assert sorted(places.values()) == list(range(1, 13))
+    assert places[at1[5]] == 1 and places[at1[4]] == 2
+    replay_equal(t)

@@ -26,6 +26,22 @@ players with a stack drawn to new seats; a player out in both rounds is out,
 placed by the second round's busts. The tournament does not end in a
 preliminary round (its last player waits for the round's end).
 
+**Multi-round 3+1 / 2+1** (000 4.19). "In jeder Vorrunde werden Punkte anhand
+der Platzierung vergeben. Dabei wird nach jeder Vorrunde die Spieler per Los
+erneut einem Sitzplatz zugewiesen. Die Punktebesten treffen einander am Final
+Table (9 Spieler), alle weiteren Spieler werden ebenfalls auf die weiteren
+Tische aufgeteilt und spielen um die endgültige Platzierung." Each of the
+``rounds`` preliminary rounds starts everybody with the start stack at drawn
+seats and level 1. It ends with its last player (who won it "vor Ende der
+Zeit": 18 + 2 points) or, once ``round_minutes`` are played, with the count of
+every stack in play (the most chips take the best places; busted players keep
+their places). Its places score 18-18-15-12-9-7-5-3-2-1
+(:func:`~controller.engine.points.multi_round_points`). After the last
+preliminary round the best ``final_table_size`` on points sit at table 1, the
+others by points at the next tables; each table plays for its own places
+(table 1 for 1-9, table 2 for the places after, …), nobody is moved, and a
+table is decided when one player is left.
+
 A round ended before its time is refused with the time still to play; the
 command in a tournament of another mode is refused with both modes' names.
 """
@@ -50,6 +66,9 @@ if TYPE_CHECKING:
 
 PLAY_THE_CLOCK = "play_the_clock"
 RESTART = "restart"
+MULTI_ROUND = "multi_round"
+#: the modes whose rounds end_round ends
+ROUND_MODES = (PLAY_THE_CLOCK, RESTART, MULTI_ROUND)
 #: restart: two preliminary rounds, then the tournament goes on (000 4.14)
 RESTART_ROUNDS = 2
 
@@ -59,8 +78,24 @@ def kind(t: Tournament) -> str:
 
 
 def holds_finish(t: Tournament) -> bool:
-    """A restart's preliminary round does not end the tournament with its last player."""
-    return kind(t) == RESTART and t.rounds.number <= RESTART_ROUNDS
+    """A preliminary round (restart, multi-round) does not end the tournament with its last
+    player; nor does one table of a multi-round final (:func:`decide_tables` ends it)."""
+    if kind(t) == RESTART:
+        return t.rounds.number <= RESTART_ROUNDS
+    return kind(t) == MULTI_ROUND
+
+
+def independent(t: Tournament) -> bool:
+    """The multi-round final (000 4.19): every table plays for its own places; no table is
+    balanced, broken or merged into a final table."""
+    return kind(t) == MULTI_ROUND and bool(t.rounds.final)
+
+
+def preliminary(t: Tournament) -> bool:
+    """A preliminary round is in play (restart, multi-round)."""
+    if kind(t) == RESTART:
+        return t.rounds.number <= RESTART_ROUNDS
+    return kind(t) == MULTI_ROUND and t.rounds.number <= t.settings.mode.rounds
 
 
 def level_index(t: Tournament, number: int) -> int:
@@ -79,16 +114,17 @@ def round_due(t: Tournament, now: float) -> str | None:
     m = t.settings.mode
     r = t.rounds.number
     real_in = sum(1 for p in t.players.values() if not p.out and not p.ghost)
-    if kind(t) == PLAY_THE_CLOCK:
-        due = r * m.round_minutes * 60.0
+    if real_in <= 1 and kind(t) != PLAY_THE_CLOCK:
+        return None  # one player has every chip: the round is decided
+    if kind(t) in (PLAY_THE_CLOCK, MULTI_ROUND):
+        due = t.rounds.began + m.round_minutes * 60.0
         played = t.played(now)
         if played + 1e-6 < due:
             left = due - played
-            return (f"round {r} ends after {m.round_minutes} minutes of play (000 4.15); "
+            rule = "000 4.15" if kind(t) == PLAY_THE_CLOCK else "000 4.19"
+            return (f"round {r} ends after {m.round_minutes} minutes of play ({rule}); "
                     f"{int(left // 60)}:{int(left % 60):02d} are still to play")
         return None
-    if real_in <= 1:
-        return None  # one player has every chip: the round is decided
     last = level_index(t, m.round_levels)
     c = clk.at(t.clock, t.settings.structure, now)
     if c.level <= last:
@@ -99,22 +135,26 @@ def round_due(t: Tournament, now: float) -> str | None:
 
 # ------------------------------------------------------------------ commands
 def end_round(t: Tournament, c: cmd.EndRound, now: float) -> None:
-    if kind(t) not in (PLAY_THE_CLOCK, RESTART):
-        raise Rejected("end_round belongs to play the clock or restart (mode.kind: "
-                       f"play_the_clock or restart); this tournament is "
-                       f"{kind(t).replace('_', ' ')}")
+    if kind(t) not in ROUND_MODES:
+        raise Rejected("end_round belongs to play the clock, restart or multi-round "
+                       "(mode.kind: play_the_clock, restart or multi_round); this tournament "
+                       f"is {kind(t).replace('_', ' ')}")
     t.require_running()
     m = t.settings.mode
     r = t.rounds.number
     if kind(t) == RESTART and r > RESTART_ROUNDS:
         raise Rejected("both preliminary rounds are over (000 4.14): the tournament plays on "
                        "to its end")
+    if kind(t) == MULTI_ROUND and r > m.rounds:
+        raise Rejected(f"the {m.rounds} preliminary rounds are over (000 4.19): every table "
+                       "of the final plays to its last player")
     why = round_due(t, now)
     if why is not None:
         raise Rejected(why)
     stacks = chip_counts.resolve(t, list(c.counts))
     last = kind(t) == PLAY_THE_CLOCK and r >= m.rounds
-    counted = kind(t) == RESTART or last
+    decided = sum(1 for p in t.players.values() if not p.out and not p.ghost) <= 1
+    counted = kind(t) == RESTART or last or (kind(t) == MULTI_ROUND and not decided)
     if counted:
         chip_counts.check_total(t, stacks, complete=True)
     elif stacks:
@@ -128,6 +168,9 @@ def end_round(t: Tournament, c: cmd.EndRound, now: float) -> None:
     if last:
         _final_count(t, now, r, seed, stacks)
         return
+    if kind(t) == MULTI_ROUND:
+        _multi_round(t, now, r, seed, rng, stacks, decided)
+        return
     if kind(t) == RESTART:
         going_on = _restart_stacks(t, stacks)
     else:
@@ -137,6 +180,60 @@ def end_round(t: Tournament, c: cmd.EndRound, now: float) -> None:
            seats=[[int(pid), n, s] for pid, n, s in slots if pid is not None],
            stacks=None if kind(t) == PLAY_THE_CLOCK
            else [[pid, chips] for pid, chips in sorted(going_on.items())])
+
+
+def round_places(t: Tournament, stacks: dict[int, int], decided: bool) -> dict[int, int]:
+    """A multi-round preliminary round's places (000 4.19): the busted players' as they
+    stand, the players still in by their counts (the most chips first, equal share)."""
+    places = t.places()
+    ins = [p.id for p in t.players.values() if not p.out and not p.ghost]
+    if decided:
+        return {**places, **{pid: 1 for pid in ins}}
+    ranked = sorted(ins, key=lambda pid: -stacks[pid])
+    for i, pid in enumerate(ranked):
+        same = i and stacks[pid] == stacks[ranked[i - 1]]
+        places[pid] = places[ranked[i - 1]] if same else i + 1
+    return places
+
+
+def _multi_round(t: Tournament, now: float, r: int, seed: int, rng: random.Random,
+                 stacks: dict[int, int], decided: bool) -> None:
+    from controller.engine.points import multi_round_points, multi_round_ranking
+
+    m = t.settings.mode
+    places = round_places(t, stacks, decided)
+    rows = [[pid, place, multi_round_points(place, won_before_time=decided)]
+            for pid, place in sorted(places.items())]
+    players = sorted(p.id for p in t.players.values() if not p.ghost)
+    going_on = {pid: chip_counts.start_stack(t, pid) for pid in players}
+    per = t.settings.players_per_table
+    tables = None
+    if r < m.rounds:  # 000 4.19: "nach jeder Vorrunde ... per Los erneut einem Sitzplatz"
+        slots, button = algo.draw(players, per, rng)
+        seats = [[int(pid), n, s] for pid, n, s in slots if pid is not None]
+    else:  # the best on points at table 1, the others by points at the next tables
+        rounds_points = [*t.rounds.points, {row[0]: row[2] for row in rows}]
+        ranking = list(multi_round_ranking(rounds_points, seed=seed))
+        ranking += [pid for pid in players if pid not in ranking]
+        final = min(t.settings.final_table_size, len(ranking))
+        groups = [ranking[:final]]
+        rest = ranking[final:]
+        for size in algo.table_sizes(len(rest), per):
+            groups.append(rest[:size])
+            rest = rest[size:]
+        seats, tables, best = [], [], 1
+        width = max(per, final)
+        for n, group in enumerate(groups, start=1):
+            chosen = sorted(rng.sample(range(1, width + 1), len(group)))
+            order = list(group)
+            rng.shuffle(order)
+            seats += [[pid, n, s] for pid, s in zip(order, chosen, strict=True)]
+            tables.append([n, best])
+            best += len(group)
+        button = rng.choice([s for _, n, s in seats if n == 1])
+    t.emit(ev.RoundEnded, now, round=r, seed=seed, button=button, seats=seats,
+           stacks=[[pid, chips] for pid, chips in sorted(going_on.items())],
+           points=rows, tables=tables)
 
 
 def _restart_stacks(t: Tournament, stacks: dict[int, int]) -> dict[int, int]:
@@ -176,6 +273,9 @@ def on_round_ended(t: Tournament, e: ev.RoundEnded) -> None:
     rs.counts.append({p.id: (p.stack or 0) if not p.out else 0
                       for p in t.players.values() if not p.ghost})
     rs.number += 1
+    rs.began = t.play_seconds  # net play up to this event (folded before it)
+    if e.points is not None:
+        rs.points.append({pid: points for pid, _place, points in e.points})
     if e.standings is not None:
         _fold_standings(t, e)
         return
@@ -187,14 +287,18 @@ def on_round_ended(t: Tournament, e: ev.RoundEnded) -> None:
     if e.stacks is not None:
         _fold_restart(t, e)
     per = t.settings.players_per_table
+    width = max([per] + [s for _, _, s in e.seats])
     t.tables = {}
     t.final_table = None
     t.hfh = HandForHandState()
     t.hands_left = None
     for pid, n, s in e.seats:
         if n not in t.tables:
-            t.tables[n] = Table(n, per, hand_id=e.seq)
+            t.tables[n] = Table(n, width, hand_id=e.seq, final=e.tables is not None and n == 1)
         seating.sit(t, pid, n, s)
+    if e.tables is not None:  # the multi-round final (000 4.19)
+        rs.final = {n: best for n, best in e.tables}
+        rs.final_from = t.bust_order
     for tab in t.tables.values():
         tab.first_hand(e.button)
 
@@ -241,13 +345,70 @@ def _fold_restart(t: Tournament, e: ev.RoundEnded) -> None:
                 raise ev.InvalidEvent(f"{p.name} is in, but has no stack for the next round")
             p.out = p.removed = True  # a reserve seat does not restart (000 4.14)
     t.chips = sum(going_on.values())
-    # round 1 over: level 1 again; round 2 over: the level after round_levels (000 4.14)
-    number = 1 if e.round == 1 else t.settings.mode.round_levels + 1
+    # round 1 over: level 1 again; round 2 over: the level after round_levels (000 4.14);
+    # a multi-round round starts at level 1 (000 4.19)
+    number = 1 if e.round == 1 or kind(t) == MULTI_ROUND else t.settings.mode.round_levels + 1
     index = level_index(t, number)
     t.clock = clk.Clock(level=index, running=False, started=True, ends_at=None,
                         remaining=clk.duration(t.settings.structure, index))
     t.heads_up = False
 
 
+def on_table_decided(t: Tournament, e: ev.TableDecided) -> None:
+    if e.table not in t.rounds.final or e.table in t.rounds.decided:
+        raise ev.InvalidEvent(f"table {e.table} is no final table still playing")
+    p = t.players[e.winner]
+    if p.table != e.table:
+        raise ev.InvalidEvent(f"{p.name} does not sit at table {e.table}")
+    seating.stand(t, p.id)
+    seating.close_moves(t, p.id)
+    t.rounds.decided[e.table] = p.id
+    tab = t.tables.pop(e.table)
+    if tab.occupant:
+        raise ev.InvalidEvent(f"table {e.table} still has players")
+
+
+# ----------------------------------------------------------------- reactions
+def decide_tables(t: Tournament, now: float) -> None:
+    """A multi-round final table with one player left is decided; when every table is,
+    the tournament is over and table 1's last player wins it (000 4.19)."""
+    if not independent(t) or t.finished:
+        return
+    for n in sorted(t.rounds.final):
+        tab = t.tables.get(n)
+        if n in t.rounds.decided or tab is None:
+            continue
+        real = [pid for pid in tab.occupant.values() if not t.players[pid].ghost]
+        if len(real) == 1:
+            t.emit(ev.TableDecided, now, table=n, winner=real[0])
+    if set(t.rounds.decided) == set(t.rounds.final):
+        t.emit(ev.Finished, now, winner=t.rounds.decided[min(t.rounds.final)])
+
+
+# ------------------------------------------------------------------- places
+def final_places(t: Tournament) -> dict[int, int] | None:
+    """Places in a multi-round final (000 4.19): each table's own, after the tables before
+    it; ``None`` outside it."""
+    if not independent(t):
+        return None
+    res: dict[int, int] = {}
+    for n, best in t.rounds.final.items():
+        groups = []
+        for group in t.groups:
+            mine = [b for b in group if b.table == n and b.order > t.rounds.final_from]
+            if mine:
+                groups.append(mine)
+        tab = t.tables.get(n)
+        left = 1 if n in t.rounds.decided or tab is None else sum(
+            1 for pid in tab.occupant.values() if not t.players[pid].ghost)
+        for pid, place in plc.places(groups, left,
+                                     t.settings.hand_for_hand.cross_table_busts).items():
+            res[pid] = place + best - 1
+        if n in t.rounds.decided:
+            res[t.rounds.decided[n]] = best
+    return res
+
+
 COMMANDS = {cmd.EndRound: end_round}
-FOLDS = {ev.RoundEnded: on_round_ended}
+FOLDS = {ev.RoundEnded: on_round_ended, ev.TableDecided: on_table_decided}
+REACTIONS = (decide_tables,)
