@@ -40,6 +40,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "entries": ("Entries", "Teilnehmer"),
     "average": ("Average", "Durchschnitt"),
     "places_paid": ("Points places", "Punkteplätze"),
+    # chip counts and the rounds of a mode (000 4.14, 4.15, 4.19)
+    "chip_leader": ("Chip leader", "Chipleader"),
+    "round": ("Round", "Runde"),
+    "round_of": ("{n} of {of}", "{n} von {of}"),
+    "round_final": ("Final", "Finale"),
+    "round_on": ("Play on", "Weiterspiel"),
     "table": ("Table", "Tisch"),
     "table_n": ("TABLE {n}", "TISCH {n}"),
     "seat": ("Seat", "Platz"),

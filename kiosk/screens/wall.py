@@ -193,6 +193,13 @@ def structure(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
                colour=DIM, bg=PANEL, size=size)
 
 
+def round_text(rnd: dict, lang: str) -> str:
+    """"2 of 3"; past the preliminary rounds the multi-round final or the restart's play on."""
+    if rnd["number"] <= rnd["of"]:
+        return tr("round_of", lang, n=rnd["number"], of=rnd["of"])
+    return tr("round_final" if rnd["mode"] == "multi_round" else "round_on", lang)
+
+
 def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
     """Players left, entries, average stack, the places that count, the last results."""
     lang = frame.lang
@@ -207,6 +214,13 @@ def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
             rows.append((tr("average", lang), i18n.num(s.get("average_stack"), lang)))
         if s.get("places_paid"):
             rows.append((tr("places_paid", lang), i18n.num(s.get("places_paid"), lang)))
+        lead = s.get("chip_leader")
+        if lead:  # the last counts (chip_counts, a round's end)
+            rows.append((tr("chip_leader", lang),
+                         f"{lead['name']} {i18n.num(lead['chips'], lang)}"))
+        rnd = s.get("round")
+        if rnd:
+            rows.append((tr("round", lang), round_text(rnd, lang)))
     res = (frame.state.get("results") or {}).get("rows") or []
     specs = [(c.px(70), 1.0)] * len(rows) + ([(c.px(190), 2.2)] if res else [])
     parts = stack(inner, specs, c.px(6)) if specs else []

@@ -21,8 +21,7 @@ def test_a_full_count_that_adds_up_is_stored_and_shows_the_leader_on_the_wall():
     counts.append({"table": table, "seat": seat, "chips": 7_000})
     t.execute({"cmd": "chip_counts", "counts": counts}, 100.0)
     assert chip_counts.known_stack(t, t.player("Player 4").id) == 7_000
-    assert chip_counts.wall(t) == {"average": 10_000, "leader": "Player 1",
-                                   "leader_chips": 16_000, "counted": 4}
+    assert chip_counts.leader(t) == (t.player("Player 1").id, 16_000)
     replay_equal(t)
 
 
@@ -40,7 +39,7 @@ def test_counts_that_do_not_add_up_to_the_chips_in_play_are_refused():
 def test_a_partial_count_within_the_chips_in_play_is_taken():
     t = new_tournament(3)
     t.execute({"cmd": "chip_counts", "counts": [{"player": "Player 2", "chips": 21_000}]}, 50.0)
-    assert chip_counts.wall(t)["leader"] == "Player 2"
+    assert chip_counts.leader(t) == (t.player("Player 2").id, 21_000)
 
 
 def test_a_count_for_an_empty_seat_a_player_out_or_twice_is_refused():

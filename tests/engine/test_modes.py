@@ -50,6 +50,10 @@ def test_play_the_clock_reseats_by_lot_and_the_stacks_travel():
     assert sorted(t.counts().values()) == [6, 6]
     assert t.player("Player 1").stack == 25_000  # the stack travels with the player
     assert t.rounds.number == 2 and not t.finished
+    # the screens show every player who changed seats where to go
+    moved = {m.player: (m.to_table, m.to_seat) for m in t.pending_moves()}
+    assert moved and all(after[pid] == to for pid, to in moved.items())
+    assert all(m.reason == "round 1 over: new seats by lot" for m in t.pending_moves())
     replay_equal(t)
 
 
@@ -176,7 +180,7 @@ def test_landesliga_final_stacks_are_1000_chips_a_point_within_5000_and_20000():
     rejected(t, {"cmd": "landesliga_points", "points": [{"player": "Player 1", "points": 5}]},
              match="before the draw")
     from controller.engine.rules import chip_counts
-    assert chip_counts.wall(t)["leader"] in ("Player 1", "Player 4")
+    assert chip_counts.leader(t) == (t.player("Player 1").id, 20_000)  # equal: the lower id
     assert chip_counts.start_stack(t, t.player("Player 2").id) == 13_000
     replay_equal(t)
 

@@ -129,17 +129,15 @@ def on_counted(t: Tournament, e: ev.ChipsCounted) -> None:
 
 
 # ---------------------------------------------------------------------- read
-def wall(t: Tournament) -> dict[str, object] | None:
-    """What the wall shows of the counts: ``average`` (chips in play per real player in)
-    and the ``leader`` (name, chips) among the known counts; ``None`` before any count."""
-    known = [(known_stack(t, p.id), p) for p in t.players.values() if not p.ghost]
-    counted = [(s, p) for s, p in known if s is not None]
-    if not counted:
+def leader(t: Tournament) -> tuple[int, int] | None:
+    """The chip leader among the known counts, ``(player, chips)`` (the lower id on equal
+    chips); ``None`` before any count."""
+    known = [(s, p.id) for p in t.players.values()
+             if not p.ghost and (s := known_stack(t, p.id)) is not None]
+    if not known:
         return None
-    chips, leader = max(counted, key=lambda sp: (sp[0], -sp[1].id))
-    left = sum(1 for p in t.players.values() if not p.out and not p.ghost)
-    return {"average": round(chips_in_play(t) / left) if left else 0,
-            "leader": leader.name, "leader_chips": chips, "counted": len(counted)}
+    chips, pid = max(known, key=lambda sp: (sp[0], -sp[1]))
+    return pid, chips
 
 
 COMMANDS = {cmd.ChipCounts: chip_counts}

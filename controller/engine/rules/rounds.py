@@ -58,7 +58,7 @@ from controller.engine import places as plc
 from controller.engine import seating as algo
 from controller.engine.commands import Rejected
 from controller.engine.rules import busts, chip_counts, seating
-from controller.engine.state import HandForHandState
+from controller.engine.state import HandForHandState, Move
 from controller.engine.table import Table
 
 if TYPE_CHECKING:
@@ -281,9 +281,8 @@ def on_round_ended(t: Tournament, e: ev.RoundEnded) -> None:
         return
     for pid in list(t.pending):
         seating.close_moves(t, pid)
-    for p in t.players.values():
-        if p.table is not None:
-            seating.stand(t, p.id)
+    origin = {p.id: seating.stand(t, p.id) for p in list(t.players.values())
+              if p.table is not None}
     if e.stacks is not None:
         _fold_restart(t, e)
     per = t.settings.players_per_table
@@ -296,11 +295,22 @@ def on_round_ended(t: Tournament, e: ev.RoundEnded) -> None:
         if n not in t.tables:
             t.tables[n] = Table(n, width, hand_id=e.seq, final=e.tables is not None and n == 1)
         seating.sit(t, pid, n, s)
+        if pid in origin and origin[pid] != (n, s):  # the screens show where each one goes
+            _move(t, e, pid, origin[pid], (n, s))
     if e.tables is not None:  # the multi-round final (000 4.19)
         rs.final = {n: best for n, best in e.tables}
         rs.final_from = t.bust_order
     for tab in t.tables.values():
         tab.first_hand(e.button)
+
+
+def _move(t: Tournament, e: ev.RoundEnded, pid: int, frm: tuple[int, int],
+          to: tuple[int, int]) -> None:
+    reason = (f"round {e.round} over: the final tables by points" if e.tables is not None
+              else f"round {e.round} over: new seats by lot")
+    m = Move(e.seq, pid, t.players[pid].name, *frm, *to, reason, level=t.level_number())
+    t.moves.append(m)
+    t.pending[pid] = m
 
 
 def _fold_standings(t: Tournament, e: ev.RoundEnded) -> None:
