@@ -180,7 +180,7 @@ def test_landesliga_final_stacks_are_1000_chips_a_point_within_5000_and_20000():
     rejected(t, {"cmd": "landesliga_points", "points": [{"player": "Player 1", "points": 5}]},
              match="before the draw")
     from controller.engine.rules import chip_counts
-    assert chip_counts.leader(t) == (t.player("Player 1").id, 20_000)  # equal: the lower id
+    assert chip_counts.leader(t) is None  # two have the most: no one leads
     assert chip_counts.start_stack(t, t.player("Player 2").id) == 13_000
     replay_equal(t)
 

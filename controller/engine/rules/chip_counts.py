@@ -130,13 +130,15 @@ def on_counted(t: Tournament, e: ev.ChipsCounted) -> None:
 
 # ---------------------------------------------------------------------- read
 def leader(t: Tournament) -> tuple[int, int] | None:
-    """The chip leader among the known counts, ``(player, chips)`` (the lower id on equal
-    chips); ``None`` before any count."""
+    """The chip leader among the known counts, ``(player, chips)``; ``None`` before any
+    count, or when the most chips are shared (after a restart everybody has the same)."""
     known = [(s, p.id) for p in t.players.values()
              if not p.ghost and (s := known_stack(t, p.id)) is not None]
     if not known:
         return None
-    chips, pid = max(known, key=lambda sp: (sp[0], -sp[1]))
+    chips, pid = max(known)
+    if sum(1 for s, _ in known if s == chips) > 1:
+        return None
     return pid, chips
 
 
