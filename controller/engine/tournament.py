@@ -298,8 +298,10 @@ class Tournament:
             return 0  # a play day's games have no common bubble (003 6)
         from controller.engine.rules import rounds
 
-        if rounds.independent(self):
-            return 0  # a multi-round final's tables each play for their own places (000 4.19)
+        if rounds.independent(self) or rounds.preliminary(self):
+            # a multi-round final's tables each play for their own places (000 4.19); in a
+            # preliminary round nobody is out of the tournament yet (000 4.14, 4.19)
+            return 0
         share = isinstance(self.settings.points.places, str)
         try:
             return scoring_places(self.settings.points,

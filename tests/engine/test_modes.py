@@ -23,7 +23,7 @@ def _all_counts(t: Tournament, leader: str | None = None, bonus: int = 0) -> lis
     total = t.chips
     each = (total - bonus) // len(ins)
     counts = [{"player": p.id, "chips": each} for p in ins]
-    counts[0]["chips"] += total - each * len(ins)
+    counts[0]["chips"] += (total - bonus) - each * len(ins)
     if leader is not None:
         for c in counts:
             if c["player"] == t.player(leader).id:
@@ -270,3 +270,33 @@ def test_multi_round_points_per_round_then_the_best_on_points_meet_at_table_1():
     assert sorted(places.values()) == list(range(1, 13))
     assert places[at1[5]] == 1 and places[at1[4]] == 2
     replay_equal(t)
+
+
+def test_a_rounds_end_is_said_in_words_and_can_be_undone():
+    """The director's answer names what happened; an undo takes the round's end back
+    (its seats, counts and round number) and the log replays to the same state."""
+    from controller.engine import history
+
+    t = _ptc(6)
+    before = t.fingerprint()
+    events = t.execute({"cmd": "end_round", "counts": _all_counts(t, "Player 3", 6_000)},
+                       2 + 90 * MIN)
+    words = [p.text for p in history.said(t, events)]
+    assert "6 stacks counted" in words and "round 1 over: new seats by lot" in words
+    t.execute({"cmd": "undo"}, 2 + 91 * MIN)
+    after = t.fingerprint()
+    assert after["rounds"] == before["rounds"] and after["tables"] == before["tables"]
+    replay_equal(t)
+
+
+def test_no_bubble_in_a_preliminary_round():
+    """000 4.14: a player out in the first round plays the second: no hand-for-hand bubble
+    until the preliminary rounds are over."""
+    t = _restart(8)
+    assert t.bubble_places() == 0
+    structure = tuple(Level("level", 90 * 60, 100, 200) for _ in range(3))
+    from controller.engine.settings import Points
+
+    ptc = new_tournament(8, structure=structure, mode=Mode(kind="play_the_clock"),
+                         points=Points(system="psc_ranking"))
+    assert ptc.bubble_places() > 0  # play the clock: a bust is out for good (000 9.1)
