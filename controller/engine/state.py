@@ -31,6 +31,9 @@ class Player:
     #: ``counted_at`` equals the player's buy-ins (entries + rebuys + add-on) then
     stack: int | None = None
     counted_at: int = 0
+    #: the seq of the event that counted ``stack`` (a count since the hand in play began is
+    #: that hand's starting stack)
+    counted_seq: int = 0
     #: the player's own start stack (Landesliga final, 000 4.18); ``None``: the tournament's
     start_stack: int | None = None
 

@@ -97,3 +97,19 @@ def test_two_busts_of_one_hand_are_ranked_by_the_counted_stacks():
     assert places[t.player("Player 2").id] == 3
     assert places[t.player("Player 1").id] == 4
     replay_equal(t)
+
+
+def test_a_count_from_before_the_hand_does_not_rank_its_busts():
+    """000 9.5 ranks by the stacks at the start of the hand: a count from hands ago is not
+    that; the later report gets the better place as without stacks."""
+    t = new_tournament(4)
+    t.execute({"cmd": "chip_counts", "counts": [
+        {"player": "Player 1", "chips": 5_000}, {"player": "Player 2", "chips": 8_000},
+        {"player": "Player 3", "chips": 12_000}, {"player": "Player 4", "chips": 15_000}]}, 50.0)
+    t.execute({"cmd": "hand_done", "table": 1}, 55.0)  # a new hand since the count
+    t.execute({"cmd": "bust", "player": "Player 2"}, 60.0)
+    t.execute({"cmd": "bust", "player": "Player 1", "same_hand": True}, 60.0)
+    places = t.places()
+    # by the old count Player 2 (8,000) would rank above Player 1 (5,000)
+    assert places[t.player("Player 1").id] == 3  # reported later: the better place
+    assert places[t.player("Player 2").id] == 4

@@ -102,8 +102,9 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
         t.emit(ev.HandDone, now, table=tab.number, missed=True)
     from controller.engine.rules import chip_counts
 
-    # without the dealer's stack, a counted one ranks a same-hand bust (000 9.5)
-    stack = c.stack if c.stack is not None else chip_counts.known_stack(t, p.id)
+    # without the dealer's stack, one counted since the hand began ranks a same-hand bust
+    # (000 9.5)
+    stack = c.stack if c.stack is not None else chip_counts.hand_stack(t, p.id)
     t.emit(ev.Busted, now, player=p.id, table=tab.number, seat=p.seat, stack=stack,
            hand=list(hand_key(t, tab)), by=knocker)
 

@@ -4,7 +4,7 @@ Floorman does not follow the chips hand by hand; a count is what the floor
 counted at one moment. The wall shows the average and the chip leader from
 it; play the clock (000 4.15) and restart (000 4.14) decide with it; the
 same-hand tie-break by stack (000 9.5, ``cross_table_busts: stack``) uses a
-known count when the dealer gives none.
+count taken since the hand began when the dealer gives no stack.
 
 A count must fit the chips in play (:func:`chips_in_play`: the start stacks
 of the entries, rebuys and add-ons, less what left with removed ghosts and
@@ -55,6 +55,17 @@ def known_stack(t: Tournament, pid: int) -> int | None:
     if p.out or p.stack is None or p.counted_at != buy_ins(p):
         return None
     return p.stack
+
+
+def hand_stack(t: Tournament, pid: int) -> int | None:
+    """The player's stack at the start of the hand in play at their table, when a count
+    was taken since that hand began (counts are taken between hands, at a break or a
+    round's end); otherwise ``None`` (000 9.5: the dealer says the stacks)."""
+    p = t.players[pid]
+    tab = t.tables.get(p.table) if p.table is not None else None
+    if tab is None or p.counted_seq < tab.hand_id:
+        return None
+    return known_stack(t, pid)
 
 
 def in_play(t: Tournament) -> list[Player]:
@@ -126,6 +137,7 @@ def on_counted(t: Tournament, e: ev.ChipsCounted) -> None:
             raise ev.InvalidEvent(f"player {pid} is not in: no stack to count")
         p.stack = chips
         p.counted_at = buy_ins(p)
+        p.counted_seq = e.seq
 
 
 # ---------------------------------------------------------------------- read

@@ -65,6 +65,7 @@ def on_start_stacks(t: Tournament, e: ev.StartStacks) -> None:
         t.chips += chips - p.chips
         p.chips = p.start_stack = p.stack = chips
         p.counted_at = chip_counts.buy_ins(p)
+        p.counted_seq = e.seq
 
 
 COMMANDS = {cmd.LandesligaPoints: landesliga_points}

@@ -350,6 +350,7 @@ def _fold_restart(t: Tournament, e: ev.RoundEnded) -> None:
                 busts.unbust(t, p.id)
             p.chips = p.stack = going_on[p.id]
             p.counted_at = chip_counts.buy_ins(p)
+            p.counted_seq = e.seq
         elif not p.out:
             if not p.ghost:
                 raise ev.InvalidEvent(f"{p.name} is in, but has no stack for the next round")
