@@ -215,5 +215,14 @@ def clock(seconds: float | None) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
 
 
+def level_clock(seconds: float | None) -> str:
+    """The big clock: ``17:59``, and an hour or more as minutes too, ``89:59`` (a
+    play-the-clock round of 1.5 h, 000 4.15): as wide as any level's, so as large."""
+    if seconds is None:
+        return "∞"
+    m, sec = divmod(shown_seconds(seconds), 60)
+    return f"{m:02d}:{sec:02d}"
+
+
 def minutes(seconds: float | None) -> str:
     return "?" if seconds is None else str(round(seconds / 60))

@@ -132,7 +132,7 @@ def frame_of(view: ScreenView, default_lang: str, mono: float, size: tuple[int, 
         mode = "clock"
     if cn is not None:
         colour = FG if cn.running else GOLD
-        values["clock"] = (i18n.clock(cn.remaining), colour)
+        values["clock"] = (i18n.level_clock(cn.remaining), colour)
         if cn.break_in and not cn.level.get("is_break"):
             values["break"] = (i18n.clock(cn.break_in), FG)
     if tc is not None:

@@ -78,7 +78,8 @@ EXPECT: dict[str, list[str]] = {
     "wall_long_names": [],
     # play the clock (000 4.15) and restart (000 4.14): the round, the count's leader, the
     # new seats
-    "table_round_end": ["TABLE 1", "ROUND 2 OF 3", "LEVEL 2", "100 / 200", "→ arriving"],
+    "table_round_end": ["TABLE 1", "ROUND 2 OF 3", "LEVEL 2", "100 / 200", "89:25",
+                        "→ arriving"],
     "wall_round_end": ["Round", "2 of 3", "Chip leader", "41,300", "Emil Braun", "Moves"],
     "table_restart": ["TABLE 1", "ROUND 2 OF 2", "PAUSED", "LEVEL 1", "18:00", "→ arriving"],
     "wall_restart": ["Round", "2 of 2", "PAUSED", "Players left", "27", "Moves"],
@@ -104,8 +105,6 @@ EXPECT_DE: dict[str, list[str]] = {
     "wall_round_end": ["Runde", "2 von 3", "Chipleader", "41.300", "Emil Braun"],
 }
 
-#: moments whose level lasts more than an hour (the clock shows hours)
-HOUR_CLOCK = ("table_round_end", "wall_round_end")
 #: moments whose main picture is the level clock
 CLOCK_MOMENTS = [n for n in shots.MOMENTS
                  if n not in ("table_waiting", "table_time_call", "table_time_call_red",
@@ -140,7 +139,7 @@ def check_layout(r: Renderer, size: tuple[int, int]) -> None:
 
 
 def clock_item(r: Renderer, view) -> tuple[str, pygame.Rect]:
-    shown = i18n.clock(clock_now(view).remaining)
+    shown = i18n.level_clock(clock_now(view).remaining)
     hits = [(t, rc) for t, rc in r.items if t == shown]
     assert hits, f"remaining time {shown!r} not drawn"
     return max(hits, key=lambda h: h[1].height)
@@ -170,10 +169,7 @@ def test_every_moment(name, size, tmp_path):
     if name in CLOCK_MOMENTS:
         _, rect = clock_item(r, view)
         if size == BIG:
-            # a play-the-clock round is one 90-minute level (000 4.15): its time reads
-            # H:MM:SS, two characters wider, so the same width holds a smaller clock
-            least = 200 if name in HOUR_CLOCK else 270
-            assert rect.height >= least, f"clock only {rect.height} px tall"
+            assert rect.height >= 270, f"clock only {rect.height} px tall"
         # the remaining time is the biggest text on the screen
         assert rect.height == max(rc.height for _, rc in r.items)
 
@@ -644,3 +640,12 @@ def test_a_banner_whose_time_ran_out_is_not_drawn():
     assert common.announcement_of(view) == "Add-on jetzt möglich"
     view.now = until
     assert common.announcement_of(view) is None
+
+
+def test_the_big_clock_counts_an_hour_and_more_in_minutes():
+    """000 4.15: a play-the-clock round is one level of 1.5 h; its clock reads 89:59 as
+    wide as any level's 17:59, never 1:29:59 (smaller in the same width)."""
+    assert i18n.level_clock(90 * 60 - 1) == "89:59"
+    assert i18n.level_clock(17 * 60 + 59) == "17:59"
+    assert i18n.level_clock(None) == "∞"
+    assert i18n.clock(90 * 60 - 1) == "1:29:59"  # a break's "in 1:29:59" keeps its hours
