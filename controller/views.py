@@ -125,13 +125,16 @@ def _chip_leader(t: Tournament) -> dict[str, Any] | None:
 
 
 def _round(t: Tournament) -> dict[str, Any] | None:
-    """The round in play of play the clock, restart or multi-round (rules/rounds.py)."""
+    """The round in play of play the clock, restart or multi-round (rules/rounds.py); past
+    the preliminary rounds only multi-round's final is one."""
     from controller.engine.rules import rounds
 
     kind = t.settings.mode.kind
     if kind not in rounds.ROUND_MODES:
         return None
     of = rounds.RESTART_ROUNDS if kind == rounds.RESTART else t.settings.mode.rounds
+    if t.rounds.number > of and kind != rounds.MULTI_ROUND:
+        return None  # the preliminary rounds are over: a tournament like any other
     return {"mode": kind, "number": t.rounds.number, "of": of}
 
 

@@ -45,7 +45,6 @@ LABELS: dict[str, tuple[str, str]] = {
     "round": ("Round", "Runde"),
     "round_of": ("{n} of {of}", "{n} von {of}"),
     "round_final": ("Final", "Finale"),
-    "round_on": ("Play on", "Weiterspiel"),
     "table": ("Table", "Tisch"),
     "table_n": ("TABLE {n}", "TISCH {n}"),
     "seat": ("Seat", "Platz"),

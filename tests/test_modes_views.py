@@ -28,3 +28,16 @@ def test_summary_shows_the_round_of_play_the_clock():
     s = summary_view(t)
     assert s["round"]["number"] == 2
     protocol.validate_state("summary", s)
+
+
+def test_summary_has_no_round_once_the_restart_plays_on():
+    """000 4.14: after the second count the tournament goes on like any other."""
+    from tests.engine.test_modes import _all_counts, _past_level, _restart
+
+    t = _restart(4)
+    assert summary_view(t)["round"] == {"mode": "restart", "number": 1, "of": 2}
+    end1 = _past_level(t, 8)
+    t.execute({"cmd": "end_round", "counts": _all_counts(t)}, end1)
+    t.execute({"cmd": "start"}, end1 + 1)
+    t.execute({"cmd": "end_round", "counts": _all_counts(t)}, _past_level(t, 8, end1 + 1))
+    assert summary_view(t)["round"] is None

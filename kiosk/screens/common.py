@@ -201,10 +201,10 @@ def tick(seconds: float | None) -> float | None:
 # ---------------------------------------------------------------- panels
 def round_text(rnd: dict[str, Any], lang: str) -> str:
     """The round of a mode (summary ``round``): "2 of 3"; past the preliminary rounds the
-    multi-round final or the restart's play on (000 4.14, 4.15, 4.19)."""
+    multi-round final (000 4.14, 4.15, 4.19)."""
     if rnd["number"] <= rnd["of"]:
         return tr("round_of", lang, n=rnd["number"], of=rnd["of"])
-    return tr("round_final" if rnd["mode"] == "multi_round" else "round_on", lang)
+    return tr("round_final", lang)
 
 
 def header(c: Canvas, rect: pygame.Rect, title: str, middle: str,
