@@ -782,7 +782,12 @@ def _check(doc: _Node, main_file: str, problems: list[ConfigProblem], preset_ok:
     tc = s.time_call
     if "red_seconds" not in data.get("time_call", {}):  # the default never exceeds the call
         tc = dataclasses.replace(tc, red_seconds=min(tc.red_seconds, tc.seconds + tc.countdown))
-    return dataclasses.replace(s, final_table_size=final, time_call=tc)
+    structure = s.structure
+    if s.mode.kind == "cannonball":  # 000 4.16: the durations grow, written into the levels
+        from controller.engine.cannonball import structure as cannonball
+
+        structure = cannonball(s.structure, s.mode)
+    return dataclasses.replace(s, final_table_size=final, time_call=tc, structure=structure)
 
 
 

@@ -455,7 +455,9 @@ CLOCK = {"v": _V, "level": int, "running": bool, "started": bool, "ends_at": _NU
 SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": bool,
            "champion": (str, None), "players_left": int, "entries": int, "average_stack": int,
            "chips_in_play": int, "places_paid": int, "tables": [int],
-           "final_table": _INT_OR_NULL, "hand_for_hand": _HFH, "hands_left": _INT_OR_NULL}
+           "final_table": _INT_OR_NULL, "hand_for_hand": _HFH, "hands_left": _INT_OR_NULL,
+           "chip_leader": ({"name": str, "chips": int}, None),
+           "round": ({"mode": str, "number": int, "of": int}, None)}
 MOVES = {"v": _V, "pending": [_MOVE], "recent": [_MOVE], "plan": _PLAN}
 RESULTS = {"v": _V, "finished": bool, "rows": [(
     # scored (the points system knows this field size) ...

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.engine.results import ResultRow, results_json, score
-from controller.engine.rules import entries
+from controller.engine.rules import chip_counts, entries, rounds
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Event, Tournament
 from controller.floor import Floor
@@ -112,6 +112,8 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
 
     late = players // 10 if settings.entries.late_registration_levels else 0
     run({"cmd": "register", "names": [f"Player {i:04d}" for i in range(1, players - late + 1)]})
+    if settings.mode.kind == "landesliga_final":
+        _landesliga_points(floor, rng, now)
     drawn = floor.execute({"cmd": "draw", "seed": rng.randrange(2**32)}, now)
     if not drawn["ok"]:
         floor.close()
@@ -126,6 +128,8 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
         sim.rounds += 1
         now += HAND_SECONDS
         run({"cmd": "tick"})
+        if _end_round(floor, rng, now):
+            continue
         if late_no < players and entries.late_open(t, now) and rng.random() < 0.3:
             late_no += 1
             run({"cmd": "late", "name": f"Player {late_no:04d}"})
@@ -162,6 +166,49 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
     sim.tournament = t
     floor.close()
     return sim
+
+
+def _landesliga_points(floor: Floor, rng: random.Random, now: float) -> None:
+    """000 4.18: the sit & go round's places give the points (20-17-15-…, then 0)."""
+    from controller.engine.points import landesliga_points
+
+    ids = sorted(p.id for p in floor.tournament.players.values())
+    rng.shuffle(ids)
+    per = floor.tournament.settings.players_per_table
+    rows = [{"player": pid, "points": landesliga_points(i % per + 1)} for i, pid in enumerate(ids)]
+    floor.execute({"cmd": "landesliga_points", "points": rows}, now)
+
+
+def _end_round(floor: Floor, rng: random.Random, now: float) -> bool:
+    """Play the clock, restart, multi-round (000 4.14, 4.15, 4.19): the director ends a round
+    once its time is played (or its last player won it), with every stack counted where the
+    round's end counts them; a restarted clock is started again. Whether a round ended."""
+    t = floor.tournament
+    kind = t.settings.mode.kind
+    if kind not in rounds.ROUND_MODES or t.finished:
+        return False
+    if kind != rounds.PLAY_THE_CLOCK and not rounds.preliminary(t):
+        return False
+    if rounds.round_due(t, now) is not None:
+        return False
+    decided = sum(1 for p in t.players.values() if not p.out and not p.ghost) <= 1
+    counts = [] if decided and kind == rounds.MULTI_ROUND else _counts(t, rng)
+    answer = floor.execute({"cmd": "end_round", "counts": counts}, now)
+    if not answer["ok"]:
+        raise RuntimeError(f"the round's end was refused: {answer['reason']}")
+    if not floor.tournament.clock.running and not floor.tournament.finished:
+        floor.execute({"cmd": "resume"}, now)
+    return True
+
+
+def _counts(t: Tournament, rng: random.Random) -> list[dict[str, int]]:
+    """Every stack in play, drawn at random, adding up to the chips in play."""
+    ins = sorted(p.id for p in chip_counts.in_play(t))
+    total = chip_counts.chips_in_play(t)
+    weights = [rng.randint(1, 100) for _ in ins]
+    chips = [max(1, total * w // sum(weights)) for w in weights]
+    chips[chips.index(max(chips))] += total - sum(chips)
+    return [{"player": pid, "chips": c} for pid, c in zip(ins, chips, strict=True)]
 
 
 def _next_table_game(floor: Floor, rng: random.Random, now: float, players: int) -> bool:
@@ -217,6 +264,8 @@ def _deal_hand(floor: Floor, number: int, rng: random.Random, now: float, sim: S
 
 def sim_bust_rate(t: Tournament) -> float:
     """Chance that a hand at one table loses a player: steady, a little higher short-handed."""
+    if t.settings.mode.kind == "play_the_clock":
+        return 0.03  # 000 4.15: no blind raise, players lose their stacks slowly
     return 0.12 if t.remaining > 2 else 0.3
 
 

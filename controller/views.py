@@ -111,7 +111,31 @@ def summary_view(t: Tournament) -> dict[str, Any]:
         "final_table": t.final_table,
         "hand_for_hand": hfh_view(t),
         "hands_left": t.hands_left,
+        "chip_leader": _chip_leader(t),
+        "round": _round(t),
     }
+
+
+def _chip_leader(t: Tournament) -> dict[str, Any] | None:
+    """The most chips among the known counts (rules/chip_counts.py), for the wall."""
+    from controller.engine.rules import chip_counts
+
+    lead = chip_counts.leader(t)
+    return None if lead is None else {"name": _name(t, lead[0]), "chips": lead[1]}
+
+
+def _round(t: Tournament) -> dict[str, Any] | None:
+    """The round in play of play the clock, restart or multi-round (rules/rounds.py); past
+    the preliminary rounds only multi-round's final is one."""
+    from controller.engine.rules import rounds
+
+    kind = t.settings.mode.kind
+    if kind not in rounds.ROUND_MODES:
+        return None
+    of = rounds.RESTART_ROUNDS if kind == rounds.RESTART else t.settings.mode.rounds
+    if t.rounds.number > of and kind != rounds.MULTI_ROUND:
+        return None  # the preliminary rounds are over: a tournament like any other
+    return {"mode": kind, "number": t.rounds.number, "of": of}
 
 
 def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None,

@@ -181,8 +181,10 @@ REASONS_DE: dict[str, str] = {
     "the seats are already drawn": "die Plätze sind schon ausgelost",
     "at least two players must be registered before the draw":
         "vor der Auslosung müssen mindestens zwei Spieler angemeldet sein",
-    "the tables of this play day are not balanced (play_day.balancing, 003 13)":
-        "die Tische dieses Spieltags werden nicht ausgeglichen (play_day.balancing, 003 13)",
+    "these tables each play for themselves and are not balanced (play_day.balancing, 003 13; "
+    "a multi-round final, 000 4.19)":
+        "diese Tische spielen jeder für sich und werden nicht ausgeglichen (play_day.balancing, "
+        "003 13; ein Mehrrunden-Finale, 000 4.19)",
     "the tables are balanced: no move is needed":
         "die Tische sind ausgeglichen: kein Umsetzen nötig",
     "seated takes a player, or a table whose arrivals have all sat down":
@@ -227,10 +229,55 @@ REASONS_DE: dict[str, str] = {
         "davon ab: {steps}. Erst diese zurücknehmen, die neuesten zuerst ({first}), dann "
         "diesen (Hand fertig an Tisch {tables} wird mit zurückgenommen: dort noch einmal "
         "drücken)",
+    # chip counts (chip_counts.py)
+    "the counts add up to {total:,} chips, but {chips:,} are in play (entries, rebuys and "
+    "add-ons, less what left with ghosts): count again":
+        "die Zählung ergibt {total:,} Chips, im Spiel sind aber {chips:,} (Buy-ins, Rebuys und "
+        "Add-ons, abzüglich was mit Geistern ging): neu zählen",
+    "the counts add up to {total:,} chips, more than the {chips:,} in play: count again":
+        "die Zählung ergibt {total:,} Chips, mehr als die {chips:,} im Spiel: neu zählen",
+    "{player} is out: no chips to count": "{player} ist ausgeschieden: keine Chips zu zählen",
+    "{player} is counted twice": "{player} ist doppelt gezählt",
+    "a count names a player, or a table and a seat, not both":
+        "eine Zählung nennt einen Spieler oder Tisch und Platz, nicht beides",
+    "a count needs a player, or a table and a seat":
+        "eine Zählung braucht einen Spieler oder Tisch und Platz",
+    "seat {seat} at table {table} is empty: nobody there to count":
+        "Platz {seat} an Tisch {table} ist frei: dort ist niemand zu zählen",
+    # modes (landesliga.py, rounds.py)
+    "{command} belongs to {what} (mode.kind: {kind}); this tournament is {mode}":
+        "{command} gehört zu {what} (mode.kind: {kind}); dieses Turnier ist {mode}",
+    "the start stacks are set before the draw of the final (000 4.18)":
+        "die Startstacks werden vor der Auslosung des Finales gesetzt (000 4.18)",
+    "{player} has points twice": "{player} hat doppelt Punkte",
+    "round {round} stops after level {last} (000 4.14); the clock is in level {level}":
+        "Runde {round} endet nach Level {last} (000 4.14); die Uhr steht in Level {level}",
+    "end_round belongs to play the clock, restart or multi-round (mode.kind: play_the_clock, "
+    "restart or multi_round); this tournament is {mode}":
+        "end_round gehört zu Play the Clock, Restart oder Mehrrunden (mode.kind: "
+        "play_the_clock, restart oder multi_round); dieses Turnier ist {mode}",
+    "both preliminary rounds are over (000 4.14): the tournament plays on to its end":
+        "beide Vorrunden sind vorbei (000 4.14): das Turnier wird zu Ende gespielt",
+    "the {rounds} preliminary rounds are over (000 4.19): every table of the final plays to "
+    "its last player": "die {rounds} Vorrunden sind vorbei (000 4.19): jeder Finaltisch "
+                       "spielt bis zum letzten Spieler",
+    "round {round} ends after {minutes} minutes of play ({rule}); {left} are still to play":
+        "Runde {round} endet nach {minutes} Minuten Spielzeit ({rule}); noch {left} zu spielen",
     "undo takes a target or a table, not both":
         "Rücknahme nimmt ein Ziel oder einen Tisch, nicht beides",
     "nothing to undo at table {table}": "an Tisch {table} gibt es nichts zurückzunehmen",
     "there is nothing to undo": "es gibt nichts zurückzunehmen",
+}
+
+#: words a reason passes as a value (a mode's name): English → German
+WORDS_DE: dict[str, str] = {
+    "a Landesliga final": "einem Landesliga-Finale",  # "gehört zu …"
+    "tournament": "ein normales Turnier",
+    "play the clock": "Play the Clock",
+    "restart": "Restart",
+    "multi round": "Mehrrunden",
+    "landesliga final": "Landesliga-Finale",
+    "cannonball": "Cannonball",
 }
 
 #: lists inside a reason (controller.engine.commands.Each): English template → German
@@ -341,6 +388,12 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "addon": lambda p: f"Add-on: je {p['chips']} Chips für {p['players']} Spieler",
     "ghosts_removed": lambda p: f"{p['count']} Geisterplätze entfernt",
     "heads_up": lambda p: "Heads-up",
+    "chips_counted": lambda p: f"{p['count']} Stacks gezählt",
+    "round_ended": lambda p: f"Runde {p['round']} vorbei: " + {
+        "chips": "die Chips entscheiden", "points": "die Finaltische nach Punkten",
+        "lot": "neue Plätze per Los"}.get(p.get("how", ""), "neu gesetzt"),
+    "start_stacks": lambda p: f"Startstacks aus Punkten für {p['count']} Spieler",
+    "table_decided": lambda p: f"Tisch {p['table']} entschieden: {p['player']}",
     # the change itself is said in English (clock.py builds it from the new level)
     "structure_changed": lambda p: f"Struktur: {p['change']}",
     "time_added": _time_added,
@@ -414,4 +467,17 @@ def _value(v: Any) -> Any:
         return ", ".join(template.format(**item) for item in v.get("items", []))
     if isinstance(v, list) and all(isinstance(i, Mapping) and "event" in i for i in v):
         return "; ".join(f"#{i['event']} {phrase(i, 'de')}" for i in v)
+    if isinstance(v, str):
+        return WORDS_DE.get(v, v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return _Number(v)
     return v
+
+
+class _Number(int):
+    """A whole number written the German way where the template groups it: ``{n:,}`` →
+    ``23.500``."""
+
+    def __format__(self, spec: str) -> str:
+        text = format(int(self), spec)
+        return text.replace(",", ".") if "," in spec else text

@@ -178,6 +178,8 @@ class Demo:
         self.console_password: str | None = None
         self._console: Any = None
         self._console_thread: threading.Thread | None = None
+        #: the round, level and players left the last end_round was tried at
+        self._round_tried: tuple[Any, ...] | None = None
 
     def stop(self, signum: int | None = None) -> None:
         """Ask the demo to end (any thread, or a signal handler): :meth:`run` returns 0
@@ -302,6 +304,7 @@ class Demo:
                 self._start_backend,
                 self._start_console,
                 lambda: self._director("register", names=NAMES[:27]),
+                self._landesliga_points,
                 lambda: self._director("draw"),
                 lambda: self._director("start"),
                 self._start_screens,
@@ -360,10 +363,65 @@ class Demo:
                 pg.event.post(ev)  # looked at with the others (a quit among them)
         return 0
 
+    # ------------------------------------------------- the modes (000 4.14-4.19)
+    def _landesliga_points(self) -> None:
+        """A Landesliga final (000 4.18): the sit & go round's points, before the draw."""
+        if self.settings.mode.kind != "landesliga_final":
+            return
+        from controller.engine.points import landesliga_points
+
+        order = list(NAMES[:27])
+        self.rng.shuffle(order)
+        self._director("landesliga_points", points=[
+            {"player": name, "points": landesliga_points(i % 9 + 1)}
+            for i, name in enumerate(order)])
+
+    def _end_round(self, state: Mapping[str, Any]) -> bool:
+        """Play the clock, restart, multi-round (000 4.14, 4.15, 4.19): the director ends the
+        round once the clock has moved on (its time may be up) or one player has every chip,
+        with every stack counted, and starts the clock again. Whether a round ended."""
+        from controller.director import send
+
+        summary, clock = state.get("summary") or {}, state.get("clock") or {}
+        rnd = summary.get("round")
+        if not rnd or summary.get("finished"):
+            return False
+        if rnd["number"] > rnd["of"] and rnd["mode"] != "play_the_clock":
+            return False  # the preliminary rounds are over
+        key = (rnd["number"], clock.get("level"), summary.get("players_left"))
+        if key == self._round_tried:
+            return False
+        self._round_tried = key
+        decided = summary.get("players_left") == 1
+        counts = [] if decided and rnd["mode"] == "multi_round" else self._counts(state)
+        answer = send(self.broker, "end_round", {"counts": counts}, timeout=15)
+        if not answer.get("ok"):
+            return False  # its time is not up yet: the reason says how long
+        log.info("round %s over", rnd["number"])
+        if rnd["mode"] != "play_the_clock":
+            self._director("start")  # a restarted round's clock waits, paused
+        return True
+
+    def _counts(self, state: Mapping[str, Any]) -> list[dict[str, int]]:
+        """Every stack in play, drawn at random, adding up to the chips in play."""
+        summary = state.get("summary") or {}
+        ins = sorted({s["player_id"] for n in summary.get("tables", [])
+                      for s in (state.get(f"table/{n}") or {}).get("seats", [])
+                      if s.get("player_id") is not None})
+        total = int(summary.get("chips_in_play") or 0)
+        if not ins or total < len(ins):
+            return []
+        weights = [self.rng.randint(1, 100) for _ in ins]
+        chips = [max(1, total * w // sum(weights)) for w in weights]
+        chips[chips.index(max(chips))] += total - sum(chips)
+        return [{"player": pid, "chips": c} for pid, c in zip(ins, chips, strict=True)]
+
     def _deal(self) -> None:
         """The simulated dealers: every table plays a hand."""
         state = self.panels[0].link.state
         summary = state.get("summary") or {}
+        if self._end_round(state):
+            return
         if summary.get("finished") or on_break(self.panels[0].view):
             return  # no hands are played during a break
         links = {p.table: p.link for p in self.panels if p.table}
@@ -386,6 +444,8 @@ class Demo:
                 continue
             seats = [s["seat"] for s in tv.get("seats", []) if not s.get("incoming")]
             rate = 0.3 if len(summary.get("tables", [])) == 1 else 0.18
+            if summary.get("round"):
+                rate = 0.06  # a round's time runs out before its field (000 4.14-4.19)
             if tv.get("time_call"):
                 link.press("time")  # the player acted: cancel
             elif self.rng.random() < 0.04:
@@ -413,6 +473,8 @@ class Demo:
             "break": bool((clock.get("current") or {}).get("is_break")),
             "hand-for-hand": bool((summary.get("hand_for_hand") or {}).get("on")),
             "final-table": summary.get("final_table") is not None,
+            # play the clock, restart, multi-round: the first round is over (000 4.14-4.19)
+            "round-end": ((summary.get("round") or {}).get("number") or 0) >= 2,
             "champion": bool(summary.get("finished")),
         }
         for name, hit in checks.items():

@@ -40,6 +40,11 @@ LABELS: dict[str, tuple[str, str]] = {
     "entries": ("Entries", "Teilnehmer"),
     "average": ("Average", "Durchschnitt"),
     "places_paid": ("Points places", "Punkteplätze"),
+    # chip counts and the rounds of a mode (000 4.14, 4.15, 4.19)
+    "chip_leader": ("Chip leader", "Chipleader"),
+    "round": ("Round", "Runde"),
+    "round_of": ("{n} of {of}", "{n} von {of}"),
+    "round_final": ("Final", "Finale"),
     "table": ("Table", "Tisch"),
     "table_n": ("TABLE {n}", "TISCH {n}"),
     "seat": ("Seat", "Platz"),
@@ -207,6 +212,15 @@ def clock(seconds: float | None) -> str:
     h, rest = divmod(s, 3600)
     m, sec = divmod(rest, 60)
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
+
+
+def level_clock(seconds: float | None) -> str:
+    """The big clock: ``17:59``, and an hour or more as minutes too, ``89:59`` (a
+    play-the-clock round of 1.5 h, 000 4.15): as wide as any level's, so as large."""
+    if seconds is None:
+        return "∞"
+    m, sec = divmod(shown_seconds(seconds), 60)
+    return f"{m:02d}:{sec:02d}"
 
 
 def minutes(seconds: float | None) -> str:

@@ -428,6 +428,58 @@ def wall_announcement() -> ScreenView:
     return v
 
 
+def _counts(t: Tournament, lead: int = 0) -> list[dict[str, int]]:
+    """Every stack in play, a little different each, adding up to the chips in play; the
+    ``lead``-th player (by id) holds the most."""
+    ins = sorted(p.id for p in t.players.values() if not p.out and p.table is not None)
+    chips = [10_000 + ((i * 3_700) % 9_000) - 4_500 for i in range(len(ins))]
+    chips[lead] += 30_000
+    chips[-1] += t.chips - sum(chips)
+    return [{"player": pid, "chips": c} for pid, c in zip(ins, chips, strict=True)]
+
+
+def _play_the_clock() -> Game:
+    """Play the clock (000 4.15): round 1 is over after 90 minutes, the room redrawn."""
+    g = Game(config=resources.folder("tournaments") / "psc-play-the-clock.yaml")
+    g.start()
+    g.bust_down(25, step=600.0)
+    g.do("end_round", at=START + 90 * 60 + 30.0, counts=_counts(g.t, lead=4))
+    return g
+
+
+def _restart() -> Game:
+    """Restart (000 4.14): after level 8 every stack counted, everybody back at level 1."""
+    g = Game(config=resources.folder("tournaments") / "psc-restart.yaml")
+    g.start()
+    g.bust_down(23, step=600.0)
+    g.do("end_round", at=START + (8 * 18 + 10) * 60 + 30.0, counts=_counts(g.t, lead=2))
+    return g
+
+
+def table_round_end() -> ScreenView:
+    """Play the clock: round 1 is over; the table shows who leaves and who arrives."""
+    g = _play_the_clock()
+    return g.view(now=g.now + 5.0)
+
+
+def wall_round_end() -> ScreenView:
+    """Play the clock: round 2 of 3, the chip leader of the count, the new seats."""
+    g = _play_the_clock()
+    return g.view(now=g.now + 5.0, role="wall")
+
+
+def table_restart() -> ScreenView:
+    """Restart: level 1 again, paused; the table's new players on their way."""
+    g = _restart()
+    return g.view(now=g.now + 5.0)
+
+
+def wall_restart() -> ScreenView:
+    """Restart: the second preliminary round, everybody back, the new seats."""
+    g = _restart()
+    return g.view(now=g.now + 5.0, role="wall")
+
+
 MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_waiting": waiting,
     "table_before_start": before_start,
@@ -470,6 +522,10 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_finished_long": wall_finished_long,
     "wall_long_names": wall_long_names,
     "wall_announcement": wall_announcement,
+    "table_round_end": table_round_end,
+    "wall_round_end": wall_round_end,
+    "table_restart": table_restart,
+    "wall_restart": wall_restart,
 }
 
 #: every moment is shot in both languages

@@ -40,3 +40,25 @@ def test_demo_headless_runs_to_a_champion_with_screenshots(tmp_path):
     assert img.get_size() == (960, 540)
     colours = {img.get_at((x, y))[:3] for x in range(0, 960, 37) for y in range(0, 540, 29)}
     assert len(colours) > 3
+
+
+@pytest.mark.timeout_demo
+@pytest.mark.parametrize("config", ["psc-restart", "psc-play-the-clock"])
+def test_demo_headless_plays_a_mode_to_its_end(config, tmp_path):
+    """000 4.14 / 4.15: the demo's director ends each round when it is due, with every
+    stack counted, and the tournament still ends with a champion; the screens show the
+    round's end."""
+    shots = tmp_path / "shots"
+    r = subprocess.run(
+        [sys.executable, "-m", "controller", "demo", "--config", config, "--simulate",
+         "--speed", "600", "--headless", "--screenshots", str(shots), "--seed", "4",
+         "--timeout", "420"],
+        cwd=ROOT, capture_output=True, text=True, timeout=480,
+        env={"PATH": "/usr/sbin:/usr/bin:/bin", "SDL_VIDEODRIVER": "dummy",
+             "SDL_AUDIODRIVER": "dummy", "HOME": str(tmp_path)})
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "round 1 over" in r.stderr and "round 2 over" in r.stderr
+    files = sorted(p.name for p in shots.glob("*.png"))
+    for moment in ("round-end", "champion"):
+        for who in ("wall", "table1"):
+            assert any(f.endswith(f"-{moment}-{who}.png") for f in files), (moment, who, files)

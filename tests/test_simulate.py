@@ -24,6 +24,10 @@ def test_every_preset_has_a_sample_tournament():
 #: a play day (003 6) is table games, not one tournament; a qualifier seats 6-10 (001 §2 III)
 PLAY_DAY = "ace-of-spades-playday"
 QUALIFIER = "pokerlounge-qualifier"
+#: 000 4.15 / 4.14: the chip counts decide (play the clock) or bring players back (restart)
+PLAY_THE_CLOCK = "psc-play-the-clock"
+MULTI_ROUND = "psc-multi-round"
+COUNTED = (PLAY_THE_CLOCK, "psc-restart", MULTI_ROUND)
 
 
 @pytest.mark.parametrize("players", [27, 300])
@@ -52,7 +56,8 @@ def test_simulate_finishes_with_one_champion(path, players, capsys):
     for m in moves:
         assert {"player", "from", "to", "reason"} <= set(m)
         assert m["from"] != m["to"]
-    if players == 300:
+    # 000 4.15: the count ends play the clock; 000 4.19: each final table plays for itself
+    if players == 300 and path.stem not in (PLAY_THE_CLOCK, MULTI_ROUND):
         assert summary["tables_broken"] > 0 and summary["final_table"]
 
 
@@ -129,6 +134,9 @@ def test_forgetful_dealers_still_give_places_in_bust_order_000_9_5_000_3_11(path
     if path.stem == PLAY_DAY:  # 003 6: each table game has its own winner and places
         check_play_day(out, players)
         return
+    if path.stem in COUNTED:  # not in bust order: see test_simulate_play_the_clock/_restart
+        assert out["summary"]["champion"]
+        return
     summary, results, events = out["summary"], out["results"], out["events"]
     firsts = [r for r in results if r["place"] == 1]
     assert len(firsts) == 1 and firsts[0]["name"] == summary["champion"]
@@ -160,3 +168,108 @@ def test_simulate_forgetful_share_is_checked(capsys):
     assert main(["simulate", str(ROOT / "config/tournaments/sample.yaml"), "--players", "10",
                  "--forgetful", "1.5"]) == 2
     assert "--forgetful" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ modes of PSC Five Spades
+def _run(stem: str, players: int, capsys, seed: int = 11) -> dict:
+    path = ROOT / "config/tournaments" / f"{stem}.yaml"
+    assert main(["simulate", str(path), "--players", str(players), "--seed", str(seed),
+                 "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_simulate_play_the_clock_000_4_15(capsys):
+    """000 4.15: three rounds of 1.5 h, a reseat by lot between them with the stacks; at
+    the end the counts decide the places (the most chips win, 000 4.4)."""
+    out = _run("psc-play-the-clock", 40, capsys)
+    events = out["events"]
+    ended = [e for e in events if e["type"] == "round_ended"]
+    assert [e["round"] for e in ended] == [1, 2, 3]
+    # the rounds end after 90, 180 and 270 minutes of play, never before
+    assert all(e["seats"] for e in ended[:2]) and ended[2]["seats"] == []
+    standings = ended[2]["standings"]
+    assert events[-1]["type"] == "finished" and events[-1]["winner"] == standings[0][0]
+    place = {r["player_id"]: r["place"] for r in out["results"]}
+    chips = [c for _, c in standings]
+    assert chips == sorted(chips, reverse=True)
+    for (a, ca), (b, cb) in zip(standings, standings[1:], strict=False):
+        assert place[a] <= place[b] and (place[a] == place[b]) == (ca == cb)
+    # the count adds up to the chips in play (every player still in)
+    counted = [e for e in events if e["type"] == "chips_counted"][-1]
+    assert sum(c for _, c in counted["stacks"]) == 40 * 10_000
+    # busted players rank below everybody counted
+    assert max(place[p] for p, _ in standings) < min(
+        place[e["player"]] for e in events if e["type"] == "busted")
+
+
+def test_simulate_restart_000_4_14(capsys):
+    """000 4.14: counted after level 8, everybody back at level 1, counted after level 8
+    again, on at level 9 with each player's higher stack; out of both rounds is out."""
+    out = _run("psc-restart", 40, capsys)
+    events = out["events"]
+    ended = [e for e in events if e["type"] == "round_ended"]
+    assert [e["round"] for e in ended] == [1, 2]
+    assert len(ended[0]["stacks"]) == 40  # everybody restarts
+    assert {c for _, c in ended[0]["stacks"]} == {10_000}
+    counts = [dict(map(tuple, e["stacks"])) for e in events if e["type"] == "chips_counted"]
+    first, second = counts[0], counts[1]
+    for pid, chips in ended[1]["stacks"]:
+        assert chips == max(first.get(pid, 0), second.get(pid, 0)) > 0
+    out_of_both = set(range(1, 41)) - {pid for pid, _ in ended[1]["stacks"]}
+    assert out_of_both and not out_of_both & (set(first) | set(second))
+    after = [e for e in events if e["seq"] > ended[1]["seq"] and e["type"] == "level_started"]
+    assert after[0]["number"] == 9
+    assert out["summary"]["champion"] and events[-1]["type"] == "finished"
+    place = {r["player_id"]: r["place"] for r in out["results"]}
+    assert all(place[p] > 40 - len(out_of_both) for p in out_of_both)
+
+
+def test_simulate_landesliga_final_000_4_18(capsys):
+    """000 4.18: 1,000 start chips a point of the sit & go round, 5,000-20,000."""
+    out = _run("psc-landesliga-final", 27, capsys)
+    stacks = [e for e in out["events"] if e["type"] == "start_stacks"][0]["stacks"]
+    assert len(stacks) == 27
+    for _pid, points, chips in stacks:
+        assert chips == max(5_000, min(20_000, points * 1_000))
+    assert {c for *_, c in stacks} >= {20_000, 5_000}
+    assert out["summary"]["champion"]
+
+
+def test_simulate_cannonball_000_4_16(capsys):
+    """000 4.16: the levels last longer and longer."""
+    settings = load_tournament(ROOT / "config/tournaments/psc-cannonball.yaml")
+    minutes = [lv.seconds // 60 for lv in settings.structure if not lv.is_break]
+    assert minutes[:4] == [10, 12, 14, 16] and minutes[-1] == 30
+    assert all(a <= b for a, b in zip(minutes, minutes[1:], strict=False))
+    assert _run("psc-cannonball", 27, capsys)["summary"]["champion"]
+
+
+def test_simulate_multi_round_000_4_19(capsys):
+    """000 4.19: points per preliminary round, a new draw after each, then the best nine on
+    points at table 1 playing for places 1-9, the others at the next tables for theirs."""
+    out = _run("psc-multi-round", 40, capsys)
+    events = out["events"]
+    ended = [e for e in events if e["type"] == "round_ended"]
+    assert [e["round"] for e in ended] == [1, 2, 3]
+    totals: dict[int, int] = {}
+    for e in ended:
+        assert len(e["points"]) == 40 and len(e["seats"]) == 40
+        assert sorted(p for _, _, p in e["points"])[-10:][0] >= 1  # ten places score
+        for pid, _place, points in e["points"]:
+            totals[pid] = totals.get(pid, 0) + points
+    final = ended[-1]
+    assert final["tables"][0] == [1, 1] and final["tables"][1] == [2, 10]
+    at_1 = {pid for pid, table, _ in final["seats"] if table == 1}
+    assert len(at_1) == 9 and min(totals[p] for p in at_1) >= max(
+        totals[p] for p in totals if p not in at_1)
+    place = {r["player_id"]: r["place"] for r in out["results"]}
+    assert sorted(place[p] for p in at_1) == list(range(1, 10))
+    assert len(place) == 40  # two out in one hand with equal stacks share (000 9.5)
+    for table, best in final["tables"]:
+        size = sum(1 for _, n, _ in final["seats"] if n == table)
+        mine = [place[pid] for pid, n, _ in final["seats"] if n == table]
+        assert min(mine) == best and max(mine) <= best + size - 1
+    decided = [e for e in events if e["type"] == "table_decided"]
+    assert len(decided) == len(final["tables"]) and events[-1]["type"] == "finished"
+    assert out["summary"]["balancing_moves"] == 0 or all(
+        e["seq"] < final["seq"] for e in events if e["type"] == "moved")

@@ -156,3 +156,21 @@ def test_an_unknown_reason_or_phrase_stays_english():
     assert wording.reason({"reason": "old answer without why"}, "de") == "old answer without why"
     odd = {"key": "busted", "params": {"nothing": 1}, "text": "Anna out"}
     assert wording.phrase(odd, "de") == "Anna out"  # values missing: the English, no crash
+
+
+def test_a_count_that_does_not_add_up_is_said_with_german_thousands():
+    # chip counts (000 4.15: the counts are the chips in play)
+    exc = Rejected("the counts add up to {total:,} chips, more than the {chips:,} in play: count "
+                   "again", total=123500, chips=120000)
+    assert str(exc).startswith("the counts add up to 123,500 chips")
+    german = wording.reason({"reason": str(exc), "why": exc.as_dict()}, "de")
+    assert german == "die Zählung ergibt 123.500 Chips, mehr als die 120.000 im Spiel: neu zählen"
+
+
+def test_a_mode_is_named_in_german():
+    exc = Rejected("{command} belongs to {what} (mode.kind: {kind}); this tournament is {mode}",
+                   command="landesliga_points", what="a Landesliga final",
+                   kind="landesliga_final", mode="play the clock")
+    german = wording.reason({"reason": str(exc), "why": exc.as_dict()}, "de")
+    assert german == ("landesliga_points gehört zu einem Landesliga-Finale (mode.kind: "
+                      "landesliga_final); dieses Turnier ist Play the Clock")

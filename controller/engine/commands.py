@@ -340,11 +340,56 @@ class Announce(Command):
     clear: bool = False
 
 
+# ------------------------------------------------------------- chip counts
+class ChipCount(BaseModel):
+    """One counted stack: a ``player``, or a ``table`` and ``seat``; ``chips`` at least 1."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    player: PlayerRef | None = None
+    table: TableNo | None = None
+    seat: SeatNo | None = None
+    chips: Annotated[int, Field(ge=1, le=10**12, description="chips")]
+
+
+class ChipCounts(Command):
+    summary: ClassVar[str] = ("players' counted stacks (at a break, a round's end, or by the "
+                              "director): each by `player` or `table`+`seat`; together they "
+                              "cannot exceed the chips in play, and all of them must equal it")
+    cmd: Literal["chip_counts"] = "chip_counts"
+    counts: Annotated[list[ChipCount], Field(min_length=1, max_length=2000)]
+
+
+# -------------------------------------------------------------------- modes
+class EndRound(Command):
+    summary: ClassVar[str] = ("play the clock (000 4.15) or restart (000 4.14): the round is "
+                              "over (not before its time); `counts` are the stacks of every "
+                              "player still in where the round's end counts them")
+    cmd: Literal["end_round"] = "end_round"
+    counts: Annotated[list[ChipCount], Field(max_length=2000)] = []
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+
+
+class PointsOf(BaseModel):
+    """A player's points from the Landesliga sit & go round (000 4.18)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    player: PlayerRef
+    points: Annotated[int, Field(ge=0, le=1000)]
+
+
+class LandesligaPoints(Command):
+    summary: ClassVar[str] = ("Landesliga final (000 4.18): the players' points of the sit & "
+                              "go round, before the draw; each starts with 1,000 chips a point "
+                              "(5,000-20,000)")
+    cmd: Literal["landesliga_points"] = "landesliga_points"
+    points: Annotated[list[PointsOf], Field(min_length=1, max_length=2000)]
+
+
 ALL: tuple[type[Command], ...] = (
     Register, Late, Draw, Start, Pause, Resume, Level, Time, Structure, Tick, HandDone, Bust,
     MoveApply, Seated, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand, TimeCall,
     HandsLeft, Undo, Rename, Unregister, DrawnNames, MysteryList, Absent, TableGame,
-    Announce,
+    Announce, ChipCounts, EndRound, LandesligaPoints,
 )
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}

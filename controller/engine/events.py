@@ -334,12 +334,58 @@ class Announced(Event):
     until: float | None = None
 
 
+class ChipsCounted(Event):
+    """Counted stacks, ``[player, chips]`` each (chip counts); ``reason``: who counted or
+    when (``director``, ``round 1``…)."""
+
+    type: Literal["chips_counted"] = "chips_counted"
+    stacks: list[list[int]]
+    reason: str
+
+
+class RoundEnded(Event):
+    """A round of play the clock (000 4.15) or restart (000 4.14) is over. ``seats``:
+    ``[player, table, seat]`` of the new draw (``seed``, ``button``); empty at the end.
+    ``stacks``: ``[player, chips]`` each player starts the next part with (restart);
+    ``standings``: ``[player, chips]`` by the final count, the most first (play the clock).
+    Multi-round (000 4.19): ``points`` ``[player, place, points]`` of the round; ``tables``
+    ``[table, best place]`` of the final round's tables (table 1: the best on points)."""
+
+    type: Literal["round_ended"] = "round_ended"
+    round: int
+    seed: int
+    seats: list[list[int]]
+    button: int
+    stacks: list[list[int]] | None = None
+    standings: list[list[int]] | None = None
+    points: list[list[int]] | None = None
+    tables: list[list[int]] | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("stacks", "standings", "points", "tables")
+
+
+class TableDecided(Event):
+    """A multi-round final table (000 4.19) has one player left: ``winner`` takes its best
+    place; the table is free."""
+
+    type: Literal["table_decided"] = "table_decided"
+    table: int
+    winner: int
+
+
+class StartStacks(Event):
+    """Each player's own start stack, ``[player, points, chips]`` (000 4.18 Landesliga)."""
+
+    type: Literal["start_stacks"] = "start_stacks"
+    stacks: list[list[int]]
+
+
 ALL: tuple[type[Event], ...] = (
     Opened, Registered, SeatsDrawn, ClockChanged, LevelStarted, StructureChanged, HandDone,
     Moved, TableBroken, TableOpened, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
     GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
     Finished, Undo, Renamed, Unregistered, NamesListed, Absent, AbsentRemoved,
-    TableGameStarted, TableGameOver, Announced,
+    TableGameStarted, TableGameOver, Announced, ChipsCounted, RoundEnded, StartStacks,
+    TableDecided,
 )
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}

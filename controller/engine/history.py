@@ -202,6 +202,25 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
         who = name(t, e["winner"])
         return Phrase("table_game_over", {"game": e["game"], "player": who},
                       f"table game {e['game']} won by {who}")
+    if typ == "chips_counted":  # chip counts (rules/chip_counts.py)
+        n = len(e["stacks"])
+        return Phrase("chips_counted", {"count": n, "reason": e["reason"]},
+                      f"{n} stack{'s' if n != 1 else ''} counted")
+    if typ == "round_ended":  # play the clock, restart, multi-round (rules/rounds.py)
+        how = ("chips" if e.get("standings") is not None
+               else "points" if e.get("tables") is not None else "lot")
+        said = {"chips": "the chips decide", "points": "the final tables by points",
+                "lot": "new seats by lot"}[how]
+        return Phrase("round_ended", {"round": e["round"], "how": how},
+                      f"round {e['round']} over: {said}")
+    if typ == "start_stacks":  # a Landesliga final (rules/landesliga.py)
+        n = len(e["stacks"])
+        return Phrase("start_stacks", {"count": n},
+                      f"start stacks from points for {n} player{'s' if n != 1 else ''}")
+    if typ == "table_decided":
+        who = name(t, e["winner"])
+        return Phrase("table_decided", {"table": e["table"], "player": who},
+                      f"table {e['table']} decided: {who}")
     if typ == "absent":
         who = name(t, e["player"])
         return Phrase("absent", {"player": who, "on": e["on"]},

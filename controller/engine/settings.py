@@ -332,6 +332,59 @@ class ChipRace:
 
 
 @dataclass(frozen=True)
+class Mode:
+    """A mode of PSC Five Spades (000 4.14-4.19); ``kind`` ``"tournament"`` is none.
+
+    ``"play_the_clock"`` (000 4.4, 4.15, 9.1): ``rounds`` (3) rounds of
+    ``round_minutes`` (90) of net playing time, the players reseated by lot
+    between rounds with their stacks; at the end of the last round the chip
+    counts decide the places. ``"restart"`` (000 4.14): play stops after level
+    ``round_levels`` (8), the stacks are counted, everybody restarts at level 1
+    with the start stack and new seats; after level ``round_levels`` again the
+    stacks are counted and play goes on at the next level with each player's
+    higher stack. ``"multi_round"`` (000 4.19, 3+1 / 2+1): ``rounds`` (3 or 2)
+    preliminary rounds of at most ``round_minutes`` each, everybody with the
+    start stack and drawn seats; each round's places score 18+2-18-15-…-1; then
+    the best ``final_table_size`` on points meet at the final table and the
+    others play at the next tables for the places after theirs.
+    ``"landesliga_final"`` (000 4.18): each player's start stack
+    is ``chips_per_point`` (1,000) per point of the sit & go round, at least
+    ``min_stack`` (5,000) and at most ``max_stack`` (20,000).
+    ``"cannonball"`` (000 4.16): the playing levels last ``first_minutes``
+    (10), each ``step_minutes`` (2) longer than the one before, at most
+    ``max_minutes`` (40); the tournament file's loader writes the durations.
+    """
+
+    __pydantic_config__ = _CONFIG
+    kind: Literal["tournament", "play_the_clock", "restart", "multi_round", "landesliga_final",
+                  "cannonball"] = "tournament"
+    rounds: Annotated[int, Strict(), Field(ge=1, le=10)] = 3
+    round_minutes: Annotated[int, Strict(), Field(ge=1, le=600)] = 90
+    round_levels: Annotated[int, Strict(), Field(ge=1, le=MAX_LEVELS),
+                            _rule(_restart_levels)] = 8
+    chips_per_point: Positive = 1_000
+    min_stack: Positive = 5_000
+    max_stack: Annotated[Positive, _rule(_max_stack)] = 20_000
+    first_minutes: Annotated[int, Strict(), Field(ge=1, le=600)] = 10
+    step_minutes: Annotated[int, Strict(), Field(ge=0, le=60)] = 2
+    max_minutes: Annotated[int, Strict(), Field(ge=1, le=600)] = 40
+
+
+def _restart_levels(levels: int, info: ValidationInfo) -> None:
+    # 000 4.14: play goes on at the level after the preliminary rounds: the structure has it
+    n = (info.context or {}).get("levels")
+    if info.data.get("kind") == "restart" and n is not None and levels >= n:
+        raise problem(f"a restart tournament goes on at level {levels + 1} after the "
+                      f"preliminary rounds (000 4.14); the structure has only {n} levels")
+
+
+def _max_stack(value: int, info: ValidationInfo) -> None:
+    low = info.data.get("min_stack")
+    if low is not None and value < low:
+        raise problem(f"must be at least min_stack ({low}), got {value}")
+
+
+@dataclass(frozen=True)
 class BrokerSettings:
     """Where the MQTT broker is (deployment, not rules; the engine never reads it).
 
@@ -389,6 +442,8 @@ class TournamentSettings:
     broker: BrokerSettings = field(default_factory=BrokerSettings)
     chip_race: ChipRace = field(default_factory=ChipRace)
     play_day: PlayDay = field(default_factory=PlayDay)
+    #: a PSC Five Spades mode (play the clock, restart, Landesliga final, cannonball)
+    mode: Mode = field(default_factory=Mode)
 
 
 def _start_stack(stack: int, info: ValidationInfo) -> None:

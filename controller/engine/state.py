@@ -27,6 +27,15 @@ class Player:
     #: net playing time (s) when the player left and was played as a ghost (000 9.5)
     absent_since: float | None = None
     absent_stack: int | None = None
+    #: the last counted stack (chip counts), ``None``: never counted; valid while
+    #: ``counted_at`` equals the player's buy-ins (entries + rebuys + add-on) then
+    stack: int | None = None
+    counted_at: int = 0
+    #: the seq of the event that counted ``stack`` (a count since the hand in play began is
+    #: that hand's starting stack)
+    counted_seq: int = 0
+    #: the player's own start stack (Landesliga final, 000 4.18); ``None``: the tournament's
+    start_stack: int | None = None
 
 
 @dataclass
@@ -81,3 +90,22 @@ class Announcement:
     text: str
     since: float
     until: float | None = None
+
+
+@dataclass
+class RoundsState:
+    """Play the clock (000 4.15), restart (000 4.14), multi-round (000 4.19): ``number`` of
+    the round in play (1-based), net playing seconds when it ``began``, the controller times
+    the rounds ``ended``, each round's ``counts`` (player → chips at its end; 0 for a
+    player out) and multi-round ``points`` (player → points of the round). The multi-round
+    final: ``final`` table → its best place, ``final_from`` the bust counter when it began,
+    ``decided`` table → its last player."""
+
+    number: int = 1
+    began: float = 0.0
+    ended: list[float] = field(default_factory=list)
+    counts: list[dict[int, int]] = field(default_factory=list)
+    points: list[dict[int, int]] = field(default_factory=list)
+    final: dict[int, int] = field(default_factory=dict)
+    final_from: int = 0
+    decided: dict[int, int] = field(default_factory=dict)

@@ -35,7 +35,7 @@ from controller.engine.commands import Rejected
 from controller.engine.events import InvalidEvent, Record
 from controller.engine.results import Finish, ResultRow, score
 from controller.engine.settings import TournamentSettings, from_data, to_data
-from controller.engine.state import Announcement, HandForHandState, Move, Player
+from controller.engine.state import Announcement, HandForHandState, Move, Player, RoundsState
 from controller.engine.table import Table
 
 __all__ = ["Event", "InvalidEvent", "Move", "Player", "Rejected", "Tournament"]
@@ -97,6 +97,8 @@ class Tournament:
         self.games: dict[int, Any] = {}
         #: the banner on every screen (rules/announcements.py), None: none
         self.announcement: Announcement | None = None
+        #: the rounds of play the clock and restart (rules/rounds.py)
+        self.rounds = RoundsState()
         self.log: list[Record] = []
         #: the hash chain's value after the last event (:mod:`~controller.engine.chain`)
         self._chain = chain.GENESIS
@@ -295,6 +297,12 @@ class Tournament:
 
         if self.settings.play_day.enabled:
             return 0  # a play day's games have no common bubble (003 6)
+        from controller.engine.rules import rounds
+
+        if rounds.independent(self) or rounds.preliminary(self):
+            # a multi-round final's tables each play for their own places (000 4.19); in a
+            # preliminary round nobody is out of the tournament yet (000 4.14, 4.19)
+            return 0
         share = isinstance(self.settings.points.places, str)
         try:
             return scoring_places(self.settings.points,
@@ -305,6 +313,11 @@ class Tournament:
     # ------------------------------------------------------------------- read
     def places(self) -> dict[int, int]:
         """Every finished player's place; the winner (or, before the end, nobody) is 1."""
+        from controller.engine.rules import rounds
+
+        final = rounds.final_places(self)  # a multi-round final: each table its own (000 4.19)
+        if final is not None:
+            return final
         res = plc.places(self.groups, self.remaining,
                          self.settings.hand_for_hand.cross_table_busts)
         if self.finished and self.winner is not None:
@@ -385,4 +398,5 @@ class Tournament:
             "names": [sorted(self.drawn_names.items()), sorted(self.mystery_lists.items())],
             "games": [asdict(g) for _, g in sorted(self.games.items())],
             "announcement": None if self.announcement is None else asdict(self.announcement),
+            "rounds": asdict(self.rounds),
         }

@@ -132,7 +132,7 @@ def frame_of(view: ScreenView, default_lang: str, mono: float, size: tuple[int, 
         mode = "clock"
     if cn is not None:
         colour = FG if cn.running else GOLD
-        values["clock"] = (i18n.clock(cn.remaining), colour)
+        values["clock"] = (i18n.level_clock(cn.remaining), colour)
         if cn.break_in and not cn.level.get("is_break"):
             values["break"] = (i18n.clock(cn.break_in), FG)
     if tc is not None:
@@ -199,6 +199,14 @@ def tick(seconds: float | None) -> float | None:
 
 
 # ---------------------------------------------------------------- panels
+def round_text(rnd: dict[str, Any], lang: str) -> str:
+    """The round of a mode (summary ``round``): "2 of 3"; past the preliminary rounds the
+    multi-round final (000 4.14, 4.15, 4.19)."""
+    if rnd["number"] <= rnd["of"]:
+        return tr("round_of", lang, n=rnd["number"], of=rnd["of"])
+    return tr("round_final", lang)
+
+
 def header(c: Canvas, rect: pygame.Rect, title: str, middle: str,
            badges: list[tuple[str, Colour, Colour]], title_colour: Colour = GOLD) -> None:
     """Top bar: title left, a name in the middle, badges (text, fg, bg) right."""

@@ -91,6 +91,10 @@ def draw(c: Canvas, frame: Frame) -> None:
         badges.insert(0, (tr("final_table", lang).upper(), BLACK, GOLD))
     if closed and frame.mode not in ("wait", "champion"):
         badges.insert(0, (tr("closed", lang).upper(), FG, DARKRED))
+    rnd = frame.summary.get("round")
+    if rnd and frame.mode != "champion":  # play the clock, restart, multi-round
+        badges.append((f"{tr('round', lang)} {common.round_text(rnd, lang)}".upper(), BLACK,
+                       GOLD))
     title = tr("table_n", lang, n=view.table if view.table is not None else "?")
     common.header(c, pygame.Rect(0, 0, W, header_h), title, frame.summary.get("name") or "",
                   badges)

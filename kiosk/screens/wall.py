@@ -200,6 +200,7 @@ def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
     c.fill(rect, PANEL, radius=c.px(12))
     inner = inset(rect, c.px(24), c.px(16))
     rows: list[tuple[str, str]] = []
+    leader_row = -1
     if s:
         rows.append((tr("players_left", lang), f"{i18n.num(s.get('players_left'), lang)}"))
         rows.append((tr("entries", lang), i18n.num(s.get("entries"), lang)))
@@ -207,18 +208,31 @@ def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
             rows.append((tr("average", lang), i18n.num(s.get("average_stack"), lang)))
         if s.get("places_paid"):
             rows.append((tr("places_paid", lang), i18n.num(s.get("places_paid"), lang)))
+        lead = s.get("chip_leader")
+        if lead:  # the last counts (chip_counts, a round's end): the count, the name below
+            rows.append((tr("chip_leader", lang), i18n.num(lead["chips"], lang)))
+            leader_row = len(rows)
+            rows.append(("", lead["name"]))
+        rnd = s.get("round")
+        if rnd:
+            rows.append((tr("round", lang), common.round_text(rnd, lang)))
     res = (frame.state.get("results") or {}).get("rows") or []
     specs = [(c.px(70), 1.0)] * len(rows) + ([(c.px(190), 2.2)] if res else [])
     parts = stack(inner, specs, c.px(6)) if specs else []
     if rows:
         rh = min(p.height for p in parts[: len(rows)])
         lw = round(inner.width * 0.6)
+        table = [row for i, row in enumerate(rows) if i != leader_row]
         # one size for all labels and one for all values: the block reads as a table
         lsize = min(c.fit_size(label, COND, lw - c.px(10), rh, "line", round(rh * 0.6))
-                    for label, _ in rows)
+                    for label, _ in table)
         vsize = min(c.fit_size(value, BOLD, inner.width - lw, rh, "line", round(rh * 0.85))
-                    for _, value in rows)
-        for r, (label, value) in zip(parts, rows, strict=False):
+                    for _, value in table)
+        for i, (r, (label, value)) in enumerate(zip(parts, rows, strict=False)):
+            if i == leader_row:  # the leader's name has the whole width, never cut short
+                c.text(value, r, colour=FG, bg=PANEL, align="right",
+                       max_size=max(vsize, c.min_size))
+                continue
             c.text(label, pygame.Rect(r.x, r.y, lw, r.height), face=COND, colour=DIM, bg=PANEL,
                    size=max(lsize, c.min_size))
             c.text(value, pygame.Rect(r.x + lw, r.y, r.width - lw, r.height), colour=FG,

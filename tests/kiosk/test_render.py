@@ -76,6 +76,13 @@ EXPECT: dict[str, list[str]] = {
                  "… playing"],
     "wall_finished": ["CHAMPION", "Results", "1.", "18 pts"],
     "wall_long_names": [],
+    # play the clock (000 4.15) and restart (000 4.14): the round, the count's leader, the
+    # new seats
+    "table_round_end": ["TABLE 1", "ROUND 2 OF 3", "LEVEL 2", "100 / 200", "89:25",
+                        "→ arriving"],
+    "wall_round_end": ["Round", "2 of 3", "Chip leader", "41,300", "Emil Braun", "Moves"],
+    "table_restart": ["TABLE 1", "ROUND 2 OF 2", "PAUSED", "LEVEL 1", "18:00", "→ arriving"],
+    "wall_restart": ["Round", "2 of 2", "PAUSED", "Players left", "27", "Moves"],
 }
 
 EXPECT_DE: dict[str, list[str]] = {
@@ -94,6 +101,8 @@ EXPECT_DE: dict[str, list[str]] = {
                      "Platz"],
     "wall_hfh": ["HAND FÜR HAND", "Hand 1", "✓ fertig", "… spielt"],
     "wall_finished": ["SIEGER", "Ergebnis", "18 Pkt."],
+    "table_round_end": ["TISCH 1", "RUNDE 2 VON 3", "→ kommt"],
+    "wall_round_end": ["Runde", "2 von 3", "Chipleader", "41.300", "Emil Braun"],
 }
 
 #: moments whose main picture is the level clock
@@ -130,7 +139,7 @@ def check_layout(r: Renderer, size: tuple[int, int]) -> None:
 
 
 def clock_item(r: Renderer, view) -> tuple[str, pygame.Rect]:
-    shown = i18n.clock(clock_now(view).remaining)
+    shown = i18n.level_clock(clock_now(view).remaining)
     hits = [(t, rc) for t, rc in r.items if t == shown]
     assert hits, f"remaining time {shown!r} not drawn"
     return max(hits, key=lambda h: h[1].height)
@@ -631,3 +640,12 @@ def test_a_banner_whose_time_ran_out_is_not_drawn():
     assert common.announcement_of(view) == "Add-on jetzt möglich"
     view.now = until
     assert common.announcement_of(view) is None
+
+
+def test_the_big_clock_counts_an_hour_and_more_in_minutes():
+    """000 4.15: a play-the-clock round is one level of 1.5 h; its clock reads 89:59 as
+    wide as any level's 17:59, never 1:29:59 (smaller in the same width)."""
+    assert i18n.level_clock(90 * 60 - 1) == "89:59"
+    assert i18n.level_clock(17 * 60 + 59) == "17:59"
+    assert i18n.level_clock(None) == "∞"
+    assert i18n.clock(90 * 60 - 1) == "1:29:59"  # a break's "in 1:29:59" keeps its hours

@@ -29,14 +29,17 @@ from typing import TYPE_CHECKING, Any
 from controller.engine.rules import (
     announcements,
     busts,
+    chip_counts,
     clock,
     entries,
     ghosts,
     hand_for_hand,
     hands,
+    landesliga,
     names,
     play_day,
     qualifier,
+    rounds,
     seating,
     time_calls,
     undo,
@@ -53,7 +56,7 @@ Reaction = Callable[["Tournament", float], None]
 RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
     clock, ghosts, qualifier, play_day, busts, seating, hand_for_hand, entries, hands,
-    time_calls, undo, names, announcements,
+    time_calls, undo, names, announcements, chip_counts, rounds, landesliga,
 )
 
 

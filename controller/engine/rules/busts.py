@@ -102,7 +102,12 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
         # the table forgot "hand done" after the hand of the bust before: catch it up,
         # so button and blinds advance once and this bust opens a group of its own
         t.emit(ev.HandDone, now, table=tab.number, missed=True)
-    t.emit(ev.Busted, now, player=p.id, table=tab.number, seat=p.seat, stack=c.stack,
+    from controller.engine.rules import chip_counts
+
+    # without the dealer's stack, one counted since the hand began ranks a same-hand bust
+    # (000 9.5)
+    stack = c.stack if c.stack is not None else chip_counts.hand_stack(t, p.id)
+    t.emit(ev.Busted, now, player=p.id, table=tab.number, seat=p.seat, stack=stack,
            hand=list(hand_key(t, tab)), by=knocker)
 
 
@@ -173,7 +178,10 @@ def on_finished(t: Tournament, e: ev.Finished) -> None:
 # ----------------------------------------------------------------- reactions
 def finish(t: Tournament, now: float) -> None:
     """The last player left wins (a play day's games end by themselves, 003 6)."""
-    if t.drawn and t.remaining == 1 and not t.finished and not t.settings.play_day.enabled:
+    from controller.engine.rules import rounds
+
+    if t.drawn and t.remaining == 1 and not t.finished and not t.settings.play_day.enabled \
+            and not rounds.holds_finish(t):  # a restart's round waits for its end (000 4.14)
         winner = next(p.id for p in t.players.values() if not p.out and not p.ghost)
         t.emit(ev.Finished, now, winner=winner)
 

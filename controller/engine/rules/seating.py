@@ -24,6 +24,14 @@ if TYPE_CHECKING:
 
 
 # ------------------------------------------------------------------ commands
+def _independent(t: Tournament) -> bool:
+    """Tables that play for themselves: a play day's (003 13) or a multi-round final's
+    (000 4.19); nobody is moved between them."""
+    from controller.engine.rules import rounds
+
+    return play_day.independent(t) or rounds.independent(t)
+
+
 def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
     if t.drawn:
         raise Rejected("the seats are already drawn")
@@ -51,8 +59,9 @@ def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
 def move_apply(t: Tournament, c: cmd.MoveApply, now: float) -> None:
     """Carry out the balancing plan now, each donor's next big blind first."""
     t.require_running()
-    if play_day.independent(t):
-        raise Rejected("the tables of this play day are not balanced (play_day.balancing, 003 13)")
+    if _independent(t):
+        raise Rejected("these tables each play for themselves and are not balanced "
+                       "(play_day.balancing, 003 13; a multi-round final, 000 4.19)")
     plan = algo.balance_plan(t.counts(), t.settings.balancing.tolerance)
     if not plan:
         raise Rejected("the tables are balanced: no move is needed")
@@ -156,7 +165,7 @@ def balancing_moves_from(t: Tournament, now: float, table: Table) -> None:
     a donor), and, when it is short (TDA 11D), those that come to it: its next hand waits
     for them, so they are decided now, before it (the donor's player moves when the
     donor's hand is over)."""
-    if t.final_table is not None or break_due(t) is not None or play_day.independent(t):
+    if t.final_table is not None or break_due(t) is not None or _independent(t):
         return
     tolerance = t.settings.balancing.tolerance
     for frm, to in algo.balance_plan(t.counts(), tolerance):
@@ -323,11 +332,11 @@ def final_table_due(t: Tournament) -> bool:
     """
     return (t.final_table is None and t.seated() <= t.settings.final_table_size
             and (len(t.tables) > 1 or bool(t.broken)) and not _keep_tables(t)
-            and not play_day.independent(t))
+            and not _independent(t))
 
 
 def break_due(t: Tournament) -> int | None:
-    if t.final_table is not None or len(t.tables) < 2 or play_day.independent(t):
+    if t.final_table is not None or len(t.tables) < 2 or _independent(t):
         return None
     if t.seated() > (len(t.tables) - 1) * t.settings.players_per_table:
         return None  # the other tables cannot seat any table's players yet

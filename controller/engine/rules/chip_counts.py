@@ -1,0 +1,159 @@
+"""Chip counts: the players' stacks, counted at a break, at a round's end or by the director.
+
+Floorman does not follow the chips hand by hand; a count is what the floor
+counted at one moment. The wall shows the average and the chip leader from
+it; play the clock (000 4.15) and restart (000 4.14) decide with it; the
+same-hand tie-break by stack (000 9.5, ``cross_table_busts: stack``) uses a
+count taken since the hand began when the dealer gives no stack.
+
+A count must fit the chips in play (:func:`chips_in_play`: the start stacks
+of the entries, rebuys and add-ons, less what left with removed ghosts and
+absent players): the counts of every player still in add up to exactly that,
+a part of them to no more. A count for an empty seat, a player who is out or
+a player named twice is refused with the reason, and nothing changes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from controller.engine import commands as cmd
+from controller.engine import events as ev
+from controller.engine.commands import Rejected
+
+if TYPE_CHECKING:
+    from controller.engine.state import Player
+    from controller.engine.tournament import Tournament
+
+
+def chips_in_play(t: Tournament) -> int:
+    """Chips in the tournament now: start stacks of entries, rebuys, add-ons, less what
+    left with removed ghosts and absent players (000 9.5). The one place that says it."""
+    return t.chips
+
+
+def start_stack(t: Tournament, player: int | None = None) -> int:
+    """The stack ``player`` starts with: their own (Landesliga final, 000 4.18) or the
+    tournament's. The one place to look a start stack up."""
+    if player is not None and player in t.players:
+        own = t.players[player].start_stack
+        if own is not None:
+            return own
+    return t.settings.start_stack
+
+
+def buy_ins(p: Player) -> int:
+    """How many times ``p`` bought chips (entries, rebuys, the add-on): a count made
+    before the latest is stale."""
+    return p.entries + p.rebuys + (1 if p.addon else 0)
+
+
+def known_stack(t: Tournament, pid: int) -> int | None:
+    """The player's last counted stack while it still holds: the player is in and has
+    bought no chips since (chips, or ``None``)."""
+    p = t.players[pid]
+    if p.out or p.stack is None or p.counted_at != buy_ins(p):
+        return None
+    return p.stack
+
+
+def hand_stack(t: Tournament, pid: int) -> int | None:
+    """The player's stack at the start of the hand in play at their table, when a count
+    was taken since that hand began (counts are taken between hands, at a break or a
+    round's end); otherwise ``None`` (000 9.5: the dealer says the stacks)."""
+    p = t.players[pid]
+    tab = t.tables.get(p.table) if p.table is not None else None
+    if tab is None or p.counted_seq < tab.hand_id:
+        return None
+    return known_stack(t, pid)
+
+
+def in_play(t: Tournament) -> list[Player]:
+    """The players whose chips are in play: everyone still in, ghosts included."""
+    return [p for p in t.players.values() if not p.out and p.table is not None]
+
+
+def resolve(t: Tournament, counts: list[cmd.ChipCount]) -> dict[int, int]:
+    """The counts as ``player id → chips``; refuses an empty seat, a player who is out,
+    a player named twice or an entry that names nobody."""
+    out: dict[int, int] = {}
+    for c in counts:
+        if c.player is not None:
+            if c.table is not None or c.seat is not None:
+                raise Rejected("a count names a player, or a table and a seat, not both")
+            p = t.player(c.player)
+        else:
+            if c.table is None or c.seat is None:
+                raise Rejected("a count needs a player, or a table and a seat")
+            tab = t.table(c.table)
+            if c.seat not in tab.occupant:
+                raise Rejected("seat {seat} at table {table} is empty: nobody there to count",
+                               seat=c.seat, table=c.table)
+            p = t.players[tab.occupant[c.seat]]
+        if p.out or p.table is None:
+            raise Rejected("{player} is out: no chips to count", player=p.name)
+        if p.id in out:
+            raise Rejected("{player} is counted twice", player=p.name)
+        out[p.id] = c.chips
+    return out
+
+
+def check_total(t: Tournament, stacks: dict[int, int], *, complete: bool = False) -> None:
+    """Counts of everybody in must add up to the chips in play, a part of them to no more.
+    ``complete``: every player still in must be counted (a round's end)."""
+    total = sum(stacks.values())
+    chips = chips_in_play(t)
+    missing = [p.name for p in in_play(t) if p.id not in stacks]
+    if complete and missing:
+        raise Rejected(f"count every player still in: {', '.join(sorted(missing)[:5])}"
+                       + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+                       + " not counted")
+    if not missing and total != chips:
+        raise Rejected("the counts add up to {total:,} chips, but {chips:,} are in play (entries, "
+                       "rebuys and add-ons, less what left with ghosts): count again",
+                       total=total, chips=chips)
+    if missing and total > chips:
+        raise Rejected("the counts add up to {total:,} chips, more than the {chips:,} in play: "
+                       "count again", total=total, chips=chips)
+
+
+def emit_counts(t: Tournament, stacks: dict[int, int], now: float, reason: str) -> None:
+    t.emit(ev.ChipsCounted, now, stacks=[[pid, chips] for pid, chips in sorted(stacks.items())],
+           reason=reason)
+
+
+# ------------------------------------------------------------------ commands
+def chip_counts(t: Tournament, c: cmd.ChipCounts, now: float) -> None:
+    t.require_running()
+    stacks = resolve(t, c.counts)
+    check_total(t, stacks)
+    emit_counts(t, stacks, now, "director")
+
+
+# --------------------------------------------------------------------- folds
+def on_counted(t: Tournament, e: ev.ChipsCounted) -> None:
+    for pid, chips in e.stacks:
+        p = t.players.get(pid)
+        if p is None or p.out:
+            raise ev.InvalidEvent(f"player {pid} is not in: no stack to count")
+        p.stack = chips
+        p.counted_at = buy_ins(p)
+        p.counted_seq = e.seq
+
+
+# ---------------------------------------------------------------------- read
+def leader(t: Tournament) -> tuple[int, int] | None:
+    """The chip leader among the known counts, ``(player, chips)``; ``None`` before any
+    count, or when the most chips are shared (after a restart everybody has the same)."""
+    known = [(s, p.id) for p in t.players.values()
+             if not p.ghost and (s := known_stack(t, p.id)) is not None]
+    if not known:
+        return None
+    chips, pid = max(known)
+    if sum(1 for s, _ in known if s == chips) > 1:
+        return None
+    return pid, chips
+
+
+COMMANDS = {cmd.ChipCounts: chip_counts}
+FOLDS = {ev.ChipsCounted: on_counted}
