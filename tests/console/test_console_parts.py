@@ -252,3 +252,31 @@ def test_the_console_publishes_its_players_page_for_the_wall(console):
         table.close()
     assert public_url("192.168.1.10", 8080) == "http://192.168.1.10:8080/p"
     assert public_url("0.0.0.0", 8080).endswith(":8080/p")
+
+
+def test_the_penalty_forms_become_the_clis_commands():
+    """000 3.6-3.8, 4.11: sit-out, warning, owed blinds and disqualification from the console."""
+    assert actions.command("penalty", {"player": "Tom", "length": "1", "unit": "orbits",
+                                       "reason": " swearing "}) == \
+        ("penalty", {"player": "Tom", "orbits": 1, "reason": "swearing"})
+    assert actions.command("penalty", {"player_id": "7", "length": "2,5", "unit": "minutes"}) == \
+        ("penalty", {"player": 7, "minutes": 2.5})
+    assert actions.command("penalty_warning", {"player": "Tom", "length": ""}) == \
+        ("penalty", {"player": "Tom", "kind": "warning"})
+    assert actions.command("penalty_owed_blinds", {"player": "Tom"}) == \
+        ("penalty", {"player": "Tom", "kind": "owed_blinds"})
+    assert actions.command("disqualify", {"player": "Jan", "stack": "12500", "reason": "x"}) == \
+        ("disqualify", {"player": "Jan", "stack": 12500, "reason": "x"})
+    for bad in ({"player": "Tom", "length": "", "unit": "hands"},
+                {"player": "Tom", "length": "zwei", "unit": "hands"},
+                {"player": "Tom", "length": "2", "unit": "days"}):
+        with pytest.raises(actions.FormError):
+            actions.command("penalty", bad)
+
+
+def test_the_export_lists_the_disqualified_after_the_places():
+    from controller.console.app import results_csv
+
+    text = results_csv([{"place": 8, "name": "Anna"}], sep=",", bom=False,
+                       disqualified=[{"player_id": 3, "name": "Jan", "reason": "chips"}])
+    assert text.splitlines() == ["place,name", "8,Anna", "DQ,Jan"]

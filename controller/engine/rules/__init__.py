@@ -30,11 +30,14 @@ from controller.engine.rules import (
     announcements,
     busts,
     clock,
+    dealing,
     entries,
+    field_size,
     ghosts,
     hand_for_hand,
     hands,
     names,
+    penalties,
     play_day,
     qualifier,
     seating,
@@ -53,7 +56,7 @@ Reaction = Callable[["Tournament", float], None]
 RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
     clock, ghosts, qualifier, play_day, busts, seating, hand_for_hand, entries, hands,
-    time_calls, undo, names, announcements,
+    time_calls, undo, names, announcements, penalties, field_size, dealing,
 )
 
 

@@ -171,6 +171,8 @@ def _may_come_back(p: Player) -> None:
         raise Rejected(f"{p.name} is a ghost seat, not a player")
     if not p.out:
         raise Rejected(f"{p.name} is still in the tournament")
+    if p.disqualified:
+        raise Rejected(f"{p.name} is disqualified (000 3.8): no rebuy, no re-entry")
 
 
 def addon(t: Tournament, c: cmd.Addon, now: float) -> None:
