@@ -364,12 +364,15 @@ def seating_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> int:
         r = inset(r, c.px(8), max(1, lh // 10))
         nr = pygame.Rect(r.x, r.y, r.width - 2 * num_w - c.px(8), r.height)
         mark = duties.wall_mark(frame.state, table, seat, frame.view.now, lang)
-        if mark is not None:  # a sit-out penalty (000 3.8): in red after the name
-            msize = c.min_size  # the name keeps the room it can
-            mw = min(c.fonts.get(COND, msize).size(mark)[0], nr.width * 2 // 5)
-            c.text(mark, pygame.Rect(nr.right - mw, nr.y, mw, nr.height), face=COND,
-                   colour=RED, bg=bg, align="right", max_size=msize)
-            nr.width = max(0, nr.width - mw - c.px(12))
+        if mark is not None:  # a sit-out penalty (000 3.8): the name in red, and what is
+            # left after it where the whole name still fits beside it (a name is never cut
+            # for it: on a narrow wall the red name alone says it)
+            small = c.fonts.get(COND, c.min_size)
+            mw = small.size(mark)[0]
+            if small.size(name)[0] + mw + c.px(12) <= nr.width:
+                c.text(mark, pygame.Rect(nr.right - mw, nr.y, mw, nr.height), face=COND,
+                       colour=RED, bg=bg, align="right", max_size=c.min_size)
+                nr.width = max(0, nr.width - mw - c.px(12))
         fits = c.fonts.get(COND, name_size).size(name)[0] <= nr.width
         c.text(name, nr, face=COND, colour=RED if mark else FG, bg=bg,
                size=name_size if fits else None, max_size=name_size)

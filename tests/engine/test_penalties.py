@@ -219,3 +219,11 @@ def test_a_negative_length_is_refused(length):
 def test_no_penalty_before_the_draw():
     t = new_tournament(9, draw=False, start=False)
     rejected(t, {"cmd": "penalty", "player": 1, "kind": "warning"}, 1.0, match="not been drawn")
+
+
+def test_the_disqualified_are_listed_in_the_order_of_their_disqualification():
+    t = new_tournament(9)
+    t.execute({"cmd": "disqualify", "player": 5}, 10.0)
+    t.execute({"cmd": "disqualify", "player": 3}, 11.0)
+    assert [p.id for p in penalties.disqualified(t)] == [5, 3]
+    assert t.remaining == 7 and set(t.places()) == set()

@@ -68,10 +68,18 @@ def test_a_minute_penalty_counts_down_and_goes_by_itself():
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_wall_marks_a_penalised_player(size):
+def test_the_wall_marks_a_penalised_player_in_red_and_never_cuts_the_name(size):
     view = shots.moment("wall_penalty")
-    _, drawn = texts(view, size)
-    assert "7 min" in drawn
+    r, drawn = texts(view, size)
+    assert "Ben Weber" in drawn  # whole
+    surface = pygame.Surface(size)
+    r.draw(surface, view)
+    rect = next(rc for t, rc in r.items if t == "Ben Weber")
+    colours = {tuple(surface.get_at((x, y)))[:3] for x in range(rect.x, rect.right)
+               for y in range(rect.y, rect.bottom)}
+    assert duties.RED in colours  # the name is red
+    if size == (1920, 1080):
+        assert "7 min" in drawn  # and what is left, where it fits
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

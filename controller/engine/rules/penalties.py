@@ -178,9 +178,11 @@ def sit_outs(t: Tournament, tab: Table, now: float) -> list[dict[str, object]]:
 
 def disqualified(t: Tournament) -> list[Player]:
     """The disqualified players, in the order of their disqualification."""
+    out = [p for p in t.players.values() if p.disqualified]
+    if len(out) < 2:  # the log is read only to order several (a publish reads this)
+        return out
     order = {e["player"]: e["seq"] for e in t.log if e["type"] == "disqualified"}
-    return sorted((p for p in t.players.values() if p.disqualified),
-                  key=lambda p: order.get(p.id, 0))
+    return sorted(out, key=lambda p: order.get(p.id, 0))
 
 
 COMMANDS = {cmd.Penalty: penalty, cmd.Disqualify: disqualify}
