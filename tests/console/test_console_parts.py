@@ -280,3 +280,28 @@ def test_the_export_lists_the_disqualified_after_the_places():
     text = results_csv([{"place": 8, "name": "Anna"}], sep=",", bom=False,
                        disqualified=[{"player_id": 3, "name": "Jan", "reason": "chips"}])
     assert text.splitlines() == ["place,name", "8,Anna", "DQ,Jan"]
+
+
+def test_a_penalty_and_a_disqualification_through_the_console(console):
+    """000 3.8 through the whole path: the console's forms, the controller, the results
+    page and the export list the disqualified player (no place)."""
+    url = console.url
+    c, csrf = _signed_in(url)
+    h = {"Accept": "application/json", "X-CSRF-Token": csrf, "Origin": url}
+    names = "\n".join(f"Player {i}" for i in range(1, 10))
+    assert c.post("/act/register", data={"names": names}, headers=h).json()["ok"]
+    assert c.post("/act/draw", data={}, headers=h).json()["ok"]
+    r = c.post("/act/penalty", data={"player": "Player 3", "length": "1", "unit": "orbits",
+                                     "reason": "swearing"}, headers=h).json()
+    assert r["ok"] and "Player 3 sits out 1 orbit" in r["message"]
+    r = c.post("/act/disqualify", data={"player": "Player 4", "reason": "chips passed"},
+               headers=h).json()
+    assert r["ok"] and "Player 4 disqualified" in r["message"]
+    r = c.post("/act/penalty", data={"player": "Player 4", "length": "2", "unit": "hands"},
+               headers=h).json()
+    assert r["ok"] is False and "disqualified" in r["reason"]
+    assert status(console.broker)["summary"]["players_left"] == 8
+    # the console's state follows the controller's retained topics
+    wait_for(lambda: "Player 4 (chips passed)" in c.get("/results").text, 10,
+             "the disqualified on the results page", every=0.1)
+    assert "DQ,Player 4" in c.get("/results.csv?sep=,").text
