@@ -88,6 +88,25 @@ def test_a_second_sit_out_adds_up_002():
     rejected(t, {"cmd": "penalty", "player": 3, "hands": 1}, 300.0, match="in minutes too")
 
 
+def test_a_sit_out_counts_the_last_hand_at_the_old_table_and_the_new_ones():
+    t = new_tournament(18)
+    t.execute({"cmd": "bust", "player": t.tables[1].occupant[min(t.tables[1].occupant)]}, 10.0)
+    t.execute({"cmd": "bust", "player": t.tables[1].occupant[min(t.tables[1].occupant)]}, 11.0)
+    mover_seat = t.tables[2].next_big_blind()
+    assert mover_seat is not None
+    mover = t.tables[2].occupant[mover_seat]  # 000 4.9: the next big blind moves
+    t.execute({"cmd": "penalty", "player": mover, "hands": 3}, 11.5)
+    t.execute({"cmd": "hand_done", "table": 2}, 12.0)
+    assert t.moves[-1].player == mover and t.players[mover].table == 1
+    assert t.players[mover].sit_out_hands == 2  # the hand at table 2 counted
+    t.execute({"cmd": "seated", "player": mover}, 13.0)
+    t.execute({"cmd": "hand_done", "table": 2}, 14.0)  # the old table: no longer counts
+    assert t.players[mover].sit_out_hands == 2
+    t.execute({"cmd": "hand_done", "table": 1}, 15.0)
+    assert t.players[mover].sit_out_hands == 1  # dealt in at once at table 1
+    replay_equal(t)
+
+
 def test_a_sit_out_counts_at_the_table_a_move_takes_the_player_to():
     t = new_tournament(18)
     t.execute({"cmd": "penalty", "player": 1, "hands": 3}, 10.0)

@@ -56,7 +56,7 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     tab = t.tables.get(e.table)
     if tab is None:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
-    penalties.hand_played(t, tab)  # a sit-out counts the hands dealt to the seat (000 3.8)
+    penalties.hand_played(t, tab, e.group)  # a sit-out counts the hands dealt (000 3.8)
     tab.advance()
     tab.hand_id = e.seq
     if not t.hfh.on:

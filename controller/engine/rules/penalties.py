@@ -145,13 +145,15 @@ def on_disqualified(t: Tournament, e: ev.Disqualified) -> None:
     t.remaining -= 1
 
 
-def hand_played(t: Tournament, tab: Table) -> None:
-    """The hand in play at ``tab`` is over (its "hand done", before the button moves):
-    a dealt-in sit-out counts one hand, owed blinds were posted in it."""
-    for seat, pid in tab.occupant.items():
+def hand_played(t: Tournament, tab: Table, group: int) -> None:
+    """The hand in play at ``tab`` is over (its "hand done" of command ``group``, before the
+    button moves): a dealt-in sit-out counts one hand, owed blinds were posted in it. A
+    player this hand done moves away (a balancing move of the same command) played it here."""
+    played = [pid for seat, pid in tab.occupant.items() if tab.dealt(seat)]
+    played += [m.player for m in t.pending.values()
+               if m.from_table == tab.number and m.seq >= group]
+    for pid in played:
         p = t.players[pid]
-        if not tab.dealt(seat):
-            continue
         p.owes_blinds = False
         if p.sit_out_hands is not None:
             p.sit_out_hands -= 1
