@@ -451,6 +451,16 @@ def wall_penalty() -> ScreenView:
     return g.view(now=START + 250.0, role="wall")
 
 
+def table_dealer_button() -> ScreenView:
+    """No croupier (000 3.11), nobody out yet: the player on the button deals."""
+    from controller.engine.settings import Dealing
+
+    g = Game(dealing=Dealing(players_deal=True))
+    g.start()
+    g.do("hand_done", at=START + 120.0, table=1)
+    return g.view(now=START + 130.0)
+
+
 def table_dealer() -> ScreenView:
     """No croupier (000 3.11): the first player out at this table deals, standing."""
     from controller.engine.settings import Dealing
@@ -495,6 +505,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_announcement": table_announcement,
     "table_penalty": table_penalty,
     "table_dealer": table_dealer,
+    "table_dealer_button": table_dealer_button,
     "wall_before_start": wall_before_start,
     "wall_running": wall_running,
     "wall_page2": wall_page2,
