@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from controller.engine.commands import BadCommand
+from controller.engine.commands import BadCommand, Rejected
 from controller.engine.rules import penalties
 from controller.engine.settings import Entries, Points
 from controller.engine.tournament import Tournament
+from tests.engine.test_place_properties import build, step
 from tests.support.settings import new_tournament, rejected, replay_equal
 
 
@@ -246,3 +249,59 @@ def test_the_disqualified_are_listed_in_the_order_of_their_disqualification():
     t.execute({"cmd": "disqualify", "player": 3}, 11.0)
     assert [p.id for p in penalties.disqualified(t)] == [5, 3]
     assert t.remaining == 7 and set(t.places()) == set()
+
+
+def test_a_disqualification_closes_up_the_places_of_those_out_before_000_3_8():
+    """000 3.8 "aus der Wertung genommen": the list has no line for the disqualified player,
+    so the players out before move up one place (the ranking of 8, not of 9)."""
+    t = new_tournament(9)
+    bust(t, 1, 10.0)
+    assert t.places()[1] == 9
+    t.execute({"cmd": "disqualify", "player": 2}, 20.0)
+    assert t.places()[1] == 8
+
+
+# ------------------------------------------------------------------ properties
+PENALTY_ACTIONS = ["bust", "bust", "same_hand", "hand_done", "hand_done", "undo", "tick",
+                   "move_apply", "penalty", "penalty", "warning", "disqualify"]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(min_value=4, max_value=30),
+    per=st.sampled_from([6, 9]),
+    seed=st.integers(min_value=0, max_value=2**20),
+    steps=st.lists(st.tuples(st.sampled_from(PENALTY_ACTIONS), st.integers(0, 10**6),
+                             st.floats(min_value=0.0, max_value=300.0)), max_size=50),
+)
+def test_penalties_never_move_a_place_and_a_disqualification_is_never_ranked(
+        players, per, seed, steps):
+    """A warning or a sit-out changes no place and no seat (000 3.8: the seat stays dealt
+    in); a disqualified player never has a place; the log replays to the same state."""
+    t = build(players, per, False, None, seed, "share")
+    now, late_no = 10.0, [0]
+    for action, pick, dt in steps:
+        now += dt
+        playing = sorted(p.id for p in t.players.values() if not p.out and not p.ghost)
+        who = playing[pick % len(playing)] if playing else 1
+        before, seats = dict(t.places()), {n: dict(x.occupant) for n, x in t.tables.items()}
+        try:
+            if action == "penalty":
+                length = [{"hands": 1 + pick % 9}, {"orbits": 1}, {"minutes": 1 + pick % 20}]
+                t.execute({"cmd": "penalty", "player": who, **length[pick % 3]}, now)
+            elif action == "warning":
+                t.execute({"cmd": "penalty", "player": who, "kind": "warning"}, now)
+            elif action == "disqualify":
+                t.execute({"cmd": "disqualify", "player": who}, now)
+            else:
+                step(t, action, pick, now, late_no)
+                continue
+        except Rejected:
+            continue
+        if action != "disqualify":
+            assert t.places() == before
+            assert {n: dict(x.occupant) for n, x in t.tables.items()} == seats
+        assert not any(p.disqualified and p.id in t.places() for p in t.players.values())
+        assert all(p.sit_out_hands is None or p.sit_out_hands > 0 for p in t.players.values())
+    replay_equal(t)

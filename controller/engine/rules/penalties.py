@@ -22,7 +22,8 @@ The floor (the director) gives them; the engine records them and tells the scree
 - **disqualification** ("aus der Wertung genommen und seine Chips eingezogen",
   000 3.8; 001 §5; 003 25; 004 7): the player leaves the table and the
   tournament, takes no place and no points (unlike a bust, the places of the
-  others are counted as if the player had never been in the ranking), cannot
+  others are counted as if the player had never been in the ranking: those
+  already out move up one place, the list has no gap), cannot
   rebuy or re-enter, and the stack leaves play (``stack`` when counted, else the
   average stack at that moment, recorded in the event).
 
