@@ -101,3 +101,13 @@ def test_no_table_of_the_draw_is_below_the_minimum_002():
                        final_table_size=3, field_size=FieldSize(min_per_table=3))
     reason = rejected(t, {"cmd": "draw"}, 1.0)
     assert "a table of 2" in reason
+
+
+def test_the_draws_answer_says_the_warning_001_2_i():
+    from controller.engine import history
+
+    t = new_tournament(10, draw=False, start=False,
+                       field_size=FieldSize(min_players=12, max_players=40))
+    events = t.execute({"cmd": "draw"}, 1.0)
+    assert "warning: 10 players, this tournament is made for 12-40 (001 §2)" in \
+        history.line(history.said(t, events))
