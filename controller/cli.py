@@ -321,6 +321,15 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         if args.minutes is not None:
             a["minutes"] = args.minutes
         return "announce", a
+    if v == "penalty":
+        return "penalty", _penalty_args(args)
+    if v == "disqualify":
+        a = {"player": _player(args.name)}
+        if args.stack is not None:
+            a["stack"] = args.stack
+        if args.reason:
+            a["reason"] = args.reason
+        return "disqualify", a
     if v in ("rebuy", "reentry", "seated"):
         return v, {"player": " ".join(args.name)}
     if v == "hfh":
@@ -356,6 +365,21 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
     if v == "send":
         return args.command.replace("-", "_"), dict(_key_value(kv) for kv in args.args)
     return v.replace("-", "_"), {}
+
+
+def _penalty_args(args: argparse.Namespace) -> dict:
+    """``penalty NAME --hands N | --orbits N | --minutes M | --warning | --owed-blinds``."""
+    a: dict = {"player": _player(args.name)}
+    if args.warning or args.owed_blinds:
+        if args.warning and args.owed_blinds:
+            raise ValueError("penalty takes --warning or --owed-blinds, not both")
+        a["kind"] = "warning" if args.warning else "owed_blinds"
+    for key in ("hands", "orbits", "minutes"):
+        if getattr(args, key) is not None:
+            a[key] = getattr(args, key)
+    if args.reason:
+        a["reason"] = args.reason
+    return a
 
 
 def _player(words: list[str]) -> int | str:
@@ -467,12 +491,16 @@ def _print_results(result: dict, csv: bool) -> None:
         print(f"{r['place']:>4}. {r['name']}{pts}{day}")
     if not rows:
         print("nobody has finished yet")
+    for d in result.get("disqualified", []):  # out of the ranking (000 3.8)
+        why = f" ({d['reason']})" if d.get("reason") else ""
+        print(f"  DQ  {d['name']}{why}")
 
 
 def _print_players(result: dict) -> None:
     for p in result["players"]:
         where = {"seated": f"table {p['table']} seat {p['seat']}",
-                 "out": f"out in place {p['place']}"}.get(p["status"], "registered")
+                 "out": f"out in place {p['place']}",
+                 "disqualified": "disqualified"}.get(p["status"], "registered")
         guest = "" if p["member"] else " (guest)"
         print(f"{p['name']}{guest}: {where}")
     if not result["players"]:
@@ -619,6 +647,21 @@ def build_parser() -> argparse.ArgumentParser:
         d.add_argument("name", nargs="+")
         d.add_argument("--names", nargs="+", help="the names on the list, each quoted")
         d.add_argument("--clear", action="store_true", help="empty the list")
+    d = director("penalty", "a penalty (000 3.6-3.8, 4.11): penalty NAME --hands N | "
+                 "--orbits N | --minutes M (a sit-out), --warning, or --owed-blinds")
+    d.add_argument("name", nargs="+", help="the player (NAME or #ID)")
+    d.add_argument("--hands", type=int, help="sit out N hands (the seat stays dealt in)")
+    d.add_argument("--orbits", type=int, help="sit out N orbits (000 3.8: the button once round)")
+    d.add_argument("--minutes", type=float, help="sit out M minutes")
+    d.add_argument("--warning", action="store_true", help="a warning only")
+    d.add_argument("--owed-blinds", action="store_true",
+                   help="dodged the blinds on a move: owes them (000 4.11)")
+    d.add_argument("--reason", help="why, as said at the table")
+    d = director("disqualify", "disqualify NAME [--stack N] [--reason TEXT]: out of the "
+                 "ranking, the chips leave play (000 3.8)")
+    d.add_argument("name", nargs="+", help="the player (NAME or #ID)")
+    d.add_argument("--stack", type=int, help="the chips that leave play (default: the average)")
+    d.add_argument("--reason", help="why")
     d = director("hfh", "hand-for-hand on|off")
     d.add_argument("state", choices=["on", "off"])
     director("moves", "the pending moves and the balancing plan")

@@ -469,7 +469,7 @@ RESULTS = {"v": _V, "finished": bool, "rows": [(
      "game": _INT_OR_NULL, "attendance": int, "tables_played": int},
     # ... or places only
     {"place": int, "name": str},
-)]}
+)], "disqualified": [{"player_id": int, "name": str, "reason": str}]}
 PRESENCE = {"v": _V, "clients": _Map(_CLIENT_STATE)}
 TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size": int,
          "seats": [{"seat": int, "player_id": int, "name": str, "ghost": bool, "waiting": bool,
@@ -484,7 +484,10 @@ TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size"
          "time_call": ({"started_at": float, "seconds": int, "countdown": int,
                         "seat": _INT_OR_NULL}, None),
          "hand_busts": [{"player_id": int, "name": str, "seat": _INT_OR_NULL}],
-         "asks_same_hand": bool, "hand_done_due": bool}
+         "asks_same_hand": bool, "hand_done_due": bool,
+         "penalties": [{"seat": int, "player_id": int, "hands_left": _INT_OR_NULL,
+                        "until": _NUM_OR_NULL, "owes_blinds": bool}],
+         "dealer": ({"player_id": int, "name": str, "seat": _INT_OR_NULL}, None)}
 #: a table that is not (or no longer) in play: broken, or merged into the final table
 TABLE_GONE = {"v": _V, "table": int, "in_play": _Enum((False,)), "broken": bool,
               "final_table": _INT_OR_NULL, "moves_out": [_MOVE], "seats": [None]}  # always []
@@ -503,7 +506,8 @@ STATE: dict[str, Any] = {
 #: the ``players`` query (director only: full names, never retained on a public topic)
 PLAYERS = {"v": _V, "players": [{
     "player_id": int, "name": str, "member": bool,
-    "status": _Enum(("registered", "seated", "out")), "table": (int, None), "seat": (int, None),
+    "status": _Enum(("registered", "seated", "out", "disqualified")),
+    "table": (int, None), "seat": (int, None),
     "place": (int, None), "entries": int, "rebuys": int, "addon": bool}]}
 STATUS_RESULT = {"summary": SUMMARY, "clock": CLOCK, "presence": _Map(_CLIENT_STATE),
                  "offline": [str], "server_time": float}

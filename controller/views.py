@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.engine import clock as clk
 from controller.engine.points import public_name
-from controller.engine.rules import busts, hands
+from controller.engine.rules import busts, dealing, hands, penalties
 from controller.engine.settings import Level
 from controller.engine.tournament import Tournament
 
@@ -200,7 +200,19 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
         "asks_same_hand": busts.asks_same_hand(t, tab),
         # no "hand done" for a while: the table seems to have forgotten it
         "hand_done_due": now is not None and hands.hand_done_due(t, number, now),
+        # sit-out penalties (hands left or until, controller time) and owed blinds (000 3.8)
+        "penalties": penalties.sit_outs(t, tab, now if now is not None else t.played_at or 0.0),
+        "dealer": _dealer(t, tab),
     }
+
+
+def _dealer(t: Tournament, tab: Any) -> dict[str, Any] | None:
+    """Who deals the next hand where the players deal (000 3.11); ``seat`` ``None``: a
+    player who is out deals standing."""
+    d = dealing.dealer(t, tab)
+    if d is None:
+        return None
+    return {"player_id": d[0], "name": _name(t, d[0]), "seat": d[1]}
 
 
 def moves_view(t: Tournament, recent: int = 20) -> dict[str, Any]:
@@ -223,21 +235,32 @@ def results_view(t: Tournament) -> dict[str, Any]:
         places = t.places()
         rows = [{"place": pl, "name": _name(t, pid)}
                 for pid, pl in sorted(places.items(), key=lambda x: x[1])]
-    return {"v": SCHEMA, "finished": t.finished, "rows": rows}
+    # out of the ranking (000 3.8), listed apart: no place, no points
+    dq = [{"player_id": p.id, "name": _name(t, p.id), "reason": _dq_reason(t, p.id)}
+          for p in penalties.disqualified(t)]
+    return {"v": SCHEMA, "finished": t.finished, "rows": rows, "disqualified": dq}
+
+
+def _dq_reason(t: Tournament, pid: int) -> str:
+    undone = {e["target"] for e in t.log if e["type"] == "undo"}
+    found = [e for e in t.log if e["type"] == "disqualified" and e["player"] == pid
+             and e["group"] not in undone]
+    return str(found[-1].get("reason", "")) if found else ""
 
 
 def players_view(t: Tournament) -> dict[str, Any]:
     """Every registered player (ghosts are no players) with full name, for the director's
     ``players`` query only: never a retained topic, which every screen may read (000 5.8).
 
-    ``status``: ``registered`` (not seated yet), ``seated`` (``table``, ``seat``) or ``out``
-    (``place``); ``entries`` counts re-entries too."""
+    ``status``: ``registered`` (not seated yet), ``seated`` (``table``, ``seat``), ``out``
+    (``place``) or ``disqualified`` (000 3.8, no place); ``entries`` counts re-entries too."""
     places = t.places()
     rows = []
     for p in sorted(t.players.values(), key=lambda p: p.id):
         if p.ghost or p.removed:
             continue
-        status = "out" if p.out else "seated" if p.table is not None else "registered"
+        status = ("disqualified" if p.disqualified else "out" if p.out
+                  else "seated" if p.table is not None else "registered")
         rows.append({"player_id": p.id, "name": p.name, "member": p.member, "status": status,
                      "table": p.table if status == "seated" else None,
                      "seat": p.seat if status == "seated" else None,

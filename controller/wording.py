@@ -263,6 +263,31 @@ REASONS_DE: dict[str, str] = {
                        "spielt bis zum letzten Spieler",
     "round {round} ends after {minutes} minutes of play ({rule}); {left} are still to play":
         "Runde {round} endet nach {minutes} Minuten Spielzeit ({rule}); noch {left} zu spielen",
+    # penalties and disqualification (penalties.py), field sizes (field_size.py)
+    "{player} is disqualified (000 3.8): no rebuy, no re-entry":
+        "{player} ist disqualifiziert (000 3.8): kein Rebuy, kein Re-Entry",
+    "a table starts with at least {least} players (002); {players} players would make a table "
+    "of {smallest}": "ein Tisch beginnt mit mindestens {least} Spielern (002); {players} "
+                     "Spieler ergäben einen Tisch mit {smallest}",
+    "{player} is a ghost seat, not a player: no {what}":
+        "{player} ist ein Geisterplatz, kein Spieler: keine {what}",
+    "{player} is disqualified already": "{player} ist schon disqualifiziert",
+    "{player} is out (not playing): no {what}":
+        "{player} ist ausgeschieden (spielt nicht): keine {what}",
+    "a sit-out needs one length: hands, orbits or minutes (got {given})":
+        "eine Aussetzstrafe braucht genau eine Länge: Hände, Runden oder Minuten ({given})",
+    "{player} sits out for minutes: give the added penalty in minutes too":
+        "{player} setzt Minuten aus: die zusätzliche Strafe auch in Minuten geben",
+    "{player} is the last player in": "{player} ist der letzte Spieler im Turnier",
+    "a stack of {chips} is more than the {in_play} chips in play":
+        "ein Stack von {chips} ist mehr als die {in_play} Chips im Spiel",
+    "a {what} has no length (got {given})": "eine {what} hat keine Länge ({given})",
+    "{player} sits out {sit_out_hands} more hands: give the added penalty in hands too":
+        "{player} setzt noch {sit_out_hands} Hände aus: die zusätzliche Strafe auch in Händen "
+        "geben",
+    "{player} owes the blinds already": "{player} schuldet die Blinds schon",
+    "{player} has not moved tables: there are no blinds to owe (000 4.11)":
+        "{player} hat nicht den Tisch gewechselt: es gibt keine Blinds zu schulden (000 4.11)",
     "undo takes a target or a table, not both":
         "Rücknahme nimmt ein Ziel oder einen Tisch, nicht beides",
     "nothing to undo at table {table}": "an Tisch {table} gibt es nichts zurückzunehmen",
@@ -278,6 +303,11 @@ WORDS_DE: dict[str, str] = {
     "multi round": "Mehrrunden",
     "landesliga final": "Landesliga-Finale",
     "cannonball": "Cannonball",
+    "penalty": "Strafe",  # "keine …"
+    "disqualification": "Disqualifikation",
+    "warning": "Verwarnung",  # "eine … hat keine Länge"
+    "owed blinds": "Blind-Schuld",
+    "none": "keine",
 }
 
 #: lists inside a reason (controller.engine.commands.Each): English template → German
@@ -323,6 +353,27 @@ def _time_added(p: Mapping[str, Any]) -> str:
 def _announced(p: Mapping[str, Any]) -> str:
     seconds = p.get("seconds")
     return f"angesagt: „{p['text']}“" + ("" if seconds is None else f" für {mmss(seconds)}")
+
+
+def _why(p: Mapping[str, Any]) -> str:
+    """A penalty's reason as the director typed it, in brackets."""
+    return f" ({p['reason']})" if p.get("reason") else ""
+
+
+def _field_warning(p: Mapping[str, Any]) -> str:
+    lo, hi = p.get("min"), p.get("max")
+    span = f"{lo or 1}-{hi}" if hi is not None else f"mindestens {lo}"
+    return f"Achtung: {p['players']} Spieler, dieses Turnier ist für {span} gemacht (001 §2)"
+
+
+def _sit_out(p: Mapping[str, Any]) -> str:
+    if p.get("minutes") is not None:
+        length = f"{mmss(float(p['minutes']) * 60)} Min."
+    elif p.get("orbits"):
+        length = f"{p['orbits']} Runde{'n' if p['orbits'] != 1 else ''} ({p['hands']} Hände)"
+    else:
+        length = f"{p['hands']} Hände"
+    return f"{p['player']} setzt {length} aus" + _why(p)
 
 
 def _hand_done(p: Mapping[str, Any]) -> str:
@@ -388,6 +439,12 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "addon": lambda p: f"Add-on: je {p['chips']} Chips für {p['players']} Spieler",
     "ghosts_removed": lambda p: f"{p['count']} Geisterplätze entfernt",
     "heads_up": lambda p: "Heads-up",
+    "field_warning": _field_warning,
+    "disqualified": lambda p: f"{p['player']} disqualifiziert, {p['chips']} Chips verlassen das "
+                              f"Spiel" + _why(p),
+    "penalty_warning": lambda p: f"Verwarnung für {p['player']}" + _why(p),
+    "penalty_owed_blinds": lambda p: f"{p['player']} schuldet die Blinds (000 4.11)" + _why(p),
+    "penalty_sit_out": _sit_out,
     "chips_counted": lambda p: f"{p['count']} Stacks gezählt",
     "round_ended": lambda p: f"Runde {p['round']} vorbei: " + {
         "chips": "die Chips entscheiden", "points": "die Finaltische nach Punkten",

@@ -52,6 +52,17 @@ LABELS: dict[str, tuple[str, str]] = {
     "waits": ("waits for button", "wartet auf Button"),
     "waits_short": ("till button", "bis Button"),
     "incoming": ("arriving", "kommt"),
+    # penalties and who deals (000 3.8, 4.11, 3.11)
+    "penalty_hands": ("penalty: {n} hands", "Strafe: {n} Hände"),
+    "penalty_hand": ("penalty: 1 hand", "Strafe: 1 Hand"),
+    "penalty_minutes": ("penalty: {n} min", "Strafe: {n} Min."),
+    "penalty_hands_short": ("{n} hands", "{n} Hände"),
+    "penalty_hand_short": ("1 hand", "1 Hand"),
+    "penalty_minutes_short": ("{n} min", "{n} Min."),
+    "owes_blinds": ("owes the blinds", "bringt Blinds nach"),
+    "owes_blinds_short": ("owes", "Blinds"),
+    "deals": ("deals", "gibt"),
+    "dealer_standing": ("Dealer: {name} (out)", "Dealer: {name} (ausgeschieden)"),
     # moves: what a player understands
     "move_out": ("Seat {seat} {name} → Table {table}, Seat {to}",
                  "Platz {seat} {name} → Tisch {table}, Platz {to}"),

@@ -478,6 +478,47 @@ def wall_restart() -> ScreenView:
     """Restart: the second preliminary round, everybody back, the new seats."""
     g = _restart()
     return g.view(now=g.now + 5.0, role="wall")
+def _penalties() -> Game:
+    """Two sit-out penalties at table 1 (000 3.8): one orbit, and ten minutes."""
+    g = Game()
+    g.start()
+    tab = g.t.tables[1]
+    g.do("penalty", at=START + 60.0, player=tab.occupant[3], orbits=1, reason="swearing")
+    g.do("penalty", at=START + 70.0, player=tab.occupant[6], minutes=10)
+    g.do("hand_done", at=START + 200.0, table=1)
+    return g
+
+
+def table_penalty() -> ScreenView:
+    """A penalised seat counts down its hands, another its minutes (000 3.8, 001 §5)."""
+    g = _penalties()
+    return g.view(now=START + 250.0)  # 8 hands and 7 minutes left
+
+
+def wall_penalty() -> ScreenView:
+    """The wall's seating list marks the players who sit out a penalty."""
+    g = _penalties()
+    return g.view(now=START + 250.0, role="wall")
+
+
+def table_dealer_button() -> ScreenView:
+    """No croupier (000 3.11), nobody out yet: the player on the button deals."""
+    from controller.engine.settings import Dealing
+
+    g = Game(dealing=Dealing(players_deal=True))
+    g.start()
+    g.do("hand_done", at=START + 120.0, table=1)
+    return g.view(now=START + 130.0)
+
+
+def table_dealer() -> ScreenView:
+    """No croupier (000 3.11): the first player out at this table deals, standing."""
+    from controller.engine.settings import Dealing
+
+    g = Game(dealing=Dealing(players_deal=True))
+    g.start()
+    g.do("bust", at=START + 120.0, table=1, seat=5)
+    return g.view(now=START + 130.0)
 
 
 MOMENTS: dict[str, Callable[[], ScreenView]] = {
@@ -512,6 +553,9 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_finished": finished,
     "table_long_names": long_names,
     "table_announcement": table_announcement,
+    "table_penalty": table_penalty,
+    "table_dealer": table_dealer,
+    "table_dealer_button": table_dealer_button,
     "wall_before_start": wall_before_start,
     "wall_running": wall_running,
     "wall_page2": wall_page2,
@@ -526,6 +570,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_round_end": wall_round_end,
     "table_restart": table_restart,
     "wall_restart": wall_restart,
+    "wall_penalty": wall_penalty,
 }
 
 #: every moment is shot in both languages

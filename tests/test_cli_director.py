@@ -70,3 +70,27 @@ def test_absent_table_game_and_the_lists_have_verbs():
         _cmd("mystery-list", "Anna")
     with pytest.raises(ValueError, match="--names NAME… or --clear"):
         _cmd("drawn-names", "Anna", "--clear", "--names", "Ben")
+def test_penalty_and_disqualify_verbs():
+    """000 3.6-3.8, 4.11: the floor's penalties from the command line."""
+    assert _cmd("penalty", "Tom", "Werner", "--orbits", "1", "--reason", "swearing") == (
+        "penalty", {"player": "Tom Werner", "orbits": 1, "reason": "swearing"})
+    assert _cmd("penalty", "#7", "--minutes", "10") == (
+        "penalty", {"player": 7, "minutes": 10.0})
+    assert _cmd("penalty", "Tom", "--warning") == (
+        "penalty", {"player": "Tom", "kind": "warning"})
+    assert _cmd("penalty", "Tom", "--owed-blinds") == (
+        "penalty", {"player": "Tom", "kind": "owed_blinds"})
+    with pytest.raises(ValueError, match="not both"):
+        _cmd("penalty", "Tom", "--warning", "--owed-blinds")
+    assert _cmd("disqualify", "Jan", "Schwarz", "--stack", "12500", "--reason", "chips") == (
+        "disqualify", {"player": "Jan Schwarz", "stack": 12500, "reason": "chips"})
+    assert _cmd("disqualify", "#3") == ("disqualify", {"player": 3})
+
+
+def test_the_results_list_the_disqualified(capsys):
+    from controller.cli import _print_results
+
+    _print_results({"v": 1, "finished": False, "rows": [{"place": 9, "name": "Anna"}],
+                    "disqualified": [{"player_id": 3, "name": "Jan", "reason": "chips"}]},
+                   csv=False)
+    assert capsys.readouterr().out.splitlines() == ["   9. Anna", "  DQ  Jan (chips)"]

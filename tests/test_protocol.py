@@ -325,9 +325,10 @@ def test_state_names():
 def test_results_rows_have_one_of_two_shapes():
     row = {"place": 1, "player_id": 7, "name": "Felix Schulz", "points": 18.0, "knockouts": 0,
            "knockout_points": 0, "bounty_hits": 0, "prize": None, "member": True}
-    ok = {"v": 1, "finished": True, "rows": [row, {"place": 2, "name": "Anna S."}]}
+    ok = {"v": 1, "finished": True, "rows": [row, {"place": 2, "name": "Anna S."}],
+          "disqualified": [{"player_id": 9, "name": "Tom W.", "reason": "collusion"}]}
     assert protocol.validate_state("results", ok)
-    broken = {"v": 1, "finished": True, "rows": [{**row, "points": "18"}]}
+    broken = {"v": 1, "finished": True, "rows": [{**row, "points": "18"}], "disqualified": []}
     assert "rows[0]" in state_error("results", broken)
 
 
@@ -344,7 +345,7 @@ def test_presence_state_is_a_map_of_clients():
     {"v": 1, "id": "a", "ok": True, "events": [], "message": "ok"},
     {"v": 1, "id": "a", "ok": False, "reason": "seat 1 at table 2 is empty"},
     {"v": 1, "id": "a", "ok": True, "message": "results",
-     "result": {"v": 1, "finished": False, "rows": []}},
+     "result": {"v": 1, "finished": False, "rows": [], "disqualified": []}},
 ])
 def test_valid_acks(ack):
     assert protocol.validate_ack(ack) is ack

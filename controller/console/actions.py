@@ -122,6 +122,35 @@ def _announce(form: Form) -> dict[str, Any]:
     return args
 
 
+def _reason(form: Form, args: dict[str, Any]) -> dict[str, Any]:
+    reason = (form.get("reason") or "").strip()
+    if reason:
+        args["reason"] = reason
+    return args
+
+
+def _penalty(form: Form) -> dict[str, Any]:
+    """A sit-out (000 3.8): ``length`` in ``unit`` (orbits, hands or minutes)."""
+    unit = form.get("unit") or "orbits"
+    if unit not in ("orbits", "hands", "minutes"):
+        raise FormError("bad_choice", field="unit", value=unit)
+    if unit == "minutes":
+        length: float | int | None = _minutes({"minutes": form.get("length") or ""})
+        if length is None:
+            raise FormError("missing", field="length")
+    else:
+        length = _whole(form, "length")
+    return _reason(form, {"player": _player(form), unit: length})
+
+
+def _disqualify(form: Form) -> dict[str, Any]:
+    args: dict[str, Any] = {"player": _player(form)}
+    stack = _whole(form, "stack", optional=True)
+    if stack is not None:
+        args["stack"] = stack
+    return _reason(form, args)
+
+
 def _undo(form: Form) -> dict[str, Any]:
     target = _whole(form, "target", optional=True)
     return {} if target is None else {"target": target}
@@ -155,6 +184,13 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "unregister": ("unregister", lambda f: {"player": _player(f)}),
     "announce": ("announce", _announce),
     "announce_clear": ("announce", lambda f: {"clear": True}),
+    # penalties and disqualification (000 3.6-3.8, 4.11)
+    "penalty": ("penalty", _penalty),
+    "penalty_warning": ("penalty", lambda f: _reason(f, {"player": _player(f),
+                                                          "kind": "warning"})),
+    "penalty_owed_blinds": ("penalty", lambda f: _reason(f, {"player": _player(f),
+                                                              "kind": "owed_blinds"})),
+    "disqualify": ("disqualify", _disqualify),
 }
 
 

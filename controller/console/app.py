@@ -336,7 +336,8 @@ class Console:
                             headers={"Content-Disposition": f'attachment; filename="{name}.json"'})
         german = request.query_params.get("sep", ";") == ";"
         bom = request.query_params.get("bom", "1" if german else "0") == "1"
-        text = results_csv(results["rows"], sep=";" if german else ",", bom=bom)
+        text = results_csv(results["rows"], sep=";" if german else ",", bom=bom,
+                           disqualified=results.get("disqualified", []))
         return Response(text.encode("utf-8"), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
 
@@ -344,9 +345,11 @@ class Console:
         return await self._page("floor")(request)
 
 
-def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True) -> str:
+def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True,
+                disqualified: list[dict[str, Any]] | None = None) -> str:
     """The results as CSV. With ``sep=";"`` (German spreadsheets) points are written with a
-    decimal comma; ``bom``: a UTF-8 byte-order mark first, so Excel reads the umlauts."""
+    decimal comma; ``bom``: a UTF-8 byte-order mark first, so Excel reads the umlauts.
+    ``disqualified`` players (000 3.8) follow the places with ``DQ`` for a place."""
     columns = ["place", "name", "points", "knockouts", "knockout_points", "bounty_hits",
                "prize", "member"]
     if rows:
@@ -363,6 +366,9 @@ def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True)
                                                    else v)
             out.append("" if v is None else v)
         w.writerow(out)
+    for d in disqualified or []:  # out of the ranking: no place, no points
+        w.writerow(["DQ" if c == "place" else d.get("name", "") if c == "name" else ""
+                    for c in columns])
     return ("\ufeff" if bom else "") + buf.getvalue()
 
 

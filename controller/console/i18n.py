@@ -146,6 +146,22 @@ LABELS: dict[str, tuple[str, str]] = {
     "unregister": ("Take off the list", "Von der Liste nehmen"),
     "unregister_hint": ("Before the draw only; after it, bust the player.",
                         "Nur vor der Auslosung; danach den Spieler ausscheiden lassen."),
+    # penalties (000 3.6-3.8, 4.11)
+    "penalty": ("Penalty", "Strafe"),
+    "penalty_length": ("Sit out", "Aussetzen"),
+    "unit_orbits": ("orbits", "Orbits"),
+    "unit_hands": ("hands", "Hände"),
+    "unit_minutes": ("minutes", "Minuten"),
+    "reason": ("Reason", "Grund"),
+    "sit_out": ("Sit out", "Zeitstrafe"),
+    "warning": ("Warning", "Verwarnung"),
+    "owed_blinds": ("Owes the blinds", "Blinds nachbringen"),
+    "disqualify": ("Disqualify", "Disqualifizieren"),
+    "penalty_hint": ("The seat stays dealt in; the table shows the countdown. Disqualified: "
+                     "no place, no points, the chips leave play.",
+                     "Der Platz bekommt weiter Karten; der Tisch zeigt den Countdown. "
+                     "Disqualifiziert: kein Platz, keine Punkte, die Chips werden eingezogen."),
+    "status_disqualified": ("disqualified", "disqualifiziert"),
     # bust dialog
     "bust": ("Bust", "Ausgeschieden"),
     "bust_title": ("{name} is out?", "{name} ist ausgeschieden?"),

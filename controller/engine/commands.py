@@ -321,6 +321,31 @@ class TableGame(Command):
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
 
 
+# ---------------------------------------------------------------- penalties
+class Penalty(Command):
+    summary: ClassVar[str] = ("a penalty (000 3.6-3.8, 001 §5, 002, 003 25, 004 7): a `warning`; "
+                              "a `sit_out` of `hands`, `orbits` or `minutes` (the seat stays "
+                              "dealt in, the table screen counts down); `owed_blinds` after "
+                              "dodging them on a move (000 4.11)")
+    cmd: Literal["penalty"] = "penalty"
+    player: PlayerRef
+    kind: Literal["warning", "sit_out", "owed_blinds"] = "sit_out"
+    hands: Annotated[int, Field(ge=1, le=500)] | None = None
+    orbits: Annotated[int, Field(ge=1, le=50)] | None = None
+    minutes: Annotated[float, Field(gt=0, le=600, allow_inf_nan=False)] | None = None
+    reason: Annotated[str, Field(max_length=120)] = ""
+
+
+class Disqualify(Command):
+    summary: ClassVar[str] = ("disqualify a player (000 3.8, 3.9, 001 §5, 003 25): out of the "
+                              "ranking (no place, no points), the chips leave play (`stack`, "
+                              "default the average stack)")
+    cmd: Literal["disqualify"] = "disqualify"
+    player: PlayerRef
+    stack: Chips | None = None
+    reason: Annotated[str, Field(max_length=120)] = ""
+
+
 # -------------------------------------------------------------------- undo
 class Undo(Command):
     summary: ClassVar[str] = ("take back a command: `target` (its first event), or the last "
@@ -389,7 +414,7 @@ ALL: tuple[type[Command], ...] = (
     Register, Late, Draw, Start, Pause, Resume, Level, Time, Structure, Tick, HandDone, Bust,
     MoveApply, Seated, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand, TimeCall,
     HandsLeft, Undo, Rename, Unregister, DrawnNames, MysteryList, Absent, TableGame,
-    Announce, ChipCounts, EndRound, LandesligaPoints,
+    Announce, ChipCounts, EndRound, LandesligaPoints, Penalty, Disqualify,
 )
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}

@@ -377,6 +377,38 @@ class StartStacks(Event):
 
     type: Literal["start_stacks"] = "start_stacks"
     stacks: list[list[int]]
+class Penalty(Event):
+    """A penalty (000 3.6-3.8, 4.11; 001 §5; 002; 003 25; 004 7): ``what`` ``warning``,
+    ``sit_out`` (for ``hands`` hands at the player's table, ``orbits`` given as that many
+    hands, or until ``until``, controller time in s) or ``owed_blinds`` (000 4.11)."""
+
+    type: Literal["penalty"] = "penalty"
+    player: int
+    what: Literal["warning", "sit_out", "owed_blinds"]
+    hands: int | None = None
+    orbits: int | None = None
+    until: float | None = None
+    reason: str = ""
+    omit_none: ClassVar[tuple[str, ...]] = ("hands", "orbits", "until")
+
+
+class Disqualified(Event):
+    """A player disqualified (000 3.8): out of the ranking; ``chips`` leave play."""
+
+    type: Literal["disqualified"] = "disqualified"
+    player: int
+    chips: int
+    reason: str = ""
+
+
+class FieldWarning(Event):
+    """The draw's field is outside the tournament's ``min_players``-``max_players``
+    (001 §2 I-II): the draw stands, the director is told."""
+
+    type: Literal["field_warning"] = "field_warning"
+    players: int
+    min_players: int | None = None
+    max_players: int | None = None
 
 
 ALL: tuple[type[Event], ...] = (
@@ -385,7 +417,7 @@ ALL: tuple[type[Event], ...] = (
     GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
     Finished, Undo, Renamed, Unregistered, NamesListed, Absent, AbsentRemoved,
     TableGameStarted, TableGameOver, Announced, ChipsCounted, RoundEnded, StartStacks,
-    TableDecided,
+    TableDecided, Penalty, Disqualified, FieldWarning,
 )
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}

@@ -258,6 +258,8 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
                                     "seconds": None if until is None else until - e["at"]},
                       f"announced “{e['text']}”"
                       + ("" if until is None else f" for {mmss(until - e['at'])}"))
+    if typ in ("penalty", "disqualified", "field_warning"):
+        return _floor_duty(t, e)
     if typ == "undo":
         return Phrase("undo", {"event": e["target"]}, f"undone event {e['target']}")
     if typ in ("level_started", "opened"):
@@ -373,3 +375,39 @@ def _undo_row(t: Tournament, e: Record) -> Phrase:
     what = command(t, e["target"], places={})
     return Phrase("undone", {"event": e["target"], "what": what.as_dict()},
                   f"undone: {what.text} (event {e['target']})")
+
+
+def _floor_duty(t: Tournament, e: Record) -> Phrase:
+    """A penalty, a disqualification (rules/penalties.py) or a field warning (field_size)."""
+    from controller.engine.rules.clock import mmss
+
+    typ = e["type"]
+    if typ == "field_warning":
+        lo, hi = e.get("min_players"), e.get("max_players")
+        span = f"{lo or 1}-{hi}" if hi is not None else f"at least {lo}"
+        return Phrase("field_warning", {"players": e["players"], "min": lo, "max": hi},
+                      f"warning: {e['players']} players, this tournament is made for {span} "
+                      "(001 §2)")
+    who = name(t, e["player"])
+    why = f" ({e['reason']})" if e.get("reason") else ""
+    if typ == "disqualified":
+        return Phrase("disqualified", {"player": who, "chips": e["chips"], "reason": e["reason"]},
+                      f"{who} disqualified, {e['chips']} chips leave play{why}")
+    what = e["what"]
+    if what == "warning":
+        return Phrase("penalty_warning", {"player": who, "reason": e["reason"]},
+                      f"warning for {who}{why}")
+    if what == "owed_blinds":
+        return Phrase("penalty_owed_blinds", {"player": who, "reason": e["reason"]},
+                      f"{who} owes the blinds (000 4.11){why}")
+    if e.get("until") is not None:
+        minutes = (e["until"] - e["at"]) / 60
+        length = f"for {mmss(e['until'] - e['at'])} min"
+        params: dict[str, Any] = {"player": who, "minutes": round(minutes, 2)}
+    else:
+        orbits = e.get("orbits")
+        length = (f"{orbits} orbit{'s' if orbits != 1 else ''} ({e['hands']} hands)"
+                  if orbits else f"{e['hands']} hands")
+        params = {"player": who, "hands": e["hands"], "orbits": orbits}
+    return Phrase("penalty_sit_out", {**params, "reason": e["reason"]},
+                  f"{who} sits out {length}{why}")

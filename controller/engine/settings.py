@@ -331,6 +331,44 @@ class ChipRace:
     one_chip_per_player: Flag = True
 
 
+def _not_below_min(most: int | None, info: ValidationInfo) -> None:
+    least = info.data.get("min_players")
+    if most is not None and least is not None and most < least:
+        raise problem(f"must be at least min_players ({least}), got {most}")
+
+
+@dataclass(frozen=True)
+class Dealing:
+    """Who deals where the club plays without a croupier (000 3.11).
+
+    ``players_deal``: the players deal themselves; the table screen names the
+    dealer: the player on the button, moving clockwise every hand, until the
+    first player at that table is out; from then on the player out last at
+    that table deals, until the next one is out (000 3.11). ``False`` (the
+    default): a croupier deals, the screen shows no dealer.
+    """
+
+    __pydantic_config__ = _CONFIG
+    players_deal: Flag = False
+
+
+@dataclass(frozen=True)
+class FieldSize:
+    """The field a tournament is made for (001 §2 I-II, 002).
+
+    ``min_players`` / ``max_players``: the draw of a field outside them is
+    carried out but warned about (001 §2 I freeze-out 12-40, §2 II sit & go
+    8-11); ``None``: no limit. ``min_per_table``: a table starts with at least
+    this many players (002: "Das Spiel an einem Tisch wird erst ab drei
+    Spielgästen begonnen"); the draw of fewer is refused. Default 2.
+    """
+
+    __pydantic_config__ = _CONFIG
+    min_players: Positive | None = None
+    max_players: Annotated[Positive | None, _rule(_not_below_min)] = None
+    min_per_table: Annotated[int, Strict(), Field(ge=2, le=MAX_TABLE_SEATS)] = 2
+
+
 @dataclass(frozen=True)
 class Mode:
     """A mode of PSC Five Spades (000 4.14-4.19); ``kind`` ``"tournament"`` is none.
@@ -444,6 +482,8 @@ class TournamentSettings:
     play_day: PlayDay = field(default_factory=PlayDay)
     #: a PSC Five Spades mode (play the clock, restart, Landesliga final, cannonball)
     mode: Mode = field(default_factory=Mode)
+    dealing: Dealing = field(default_factory=Dealing)
+    field_size: FieldSize = field(default_factory=FieldSize)
 
 
 def _start_stack(stack: int, info: ValidationInfo) -> None:

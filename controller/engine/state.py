@@ -36,6 +36,14 @@ class Player:
     counted_seq: int = 0
     #: the player's own start stack (Landesliga final, 000 4.18); ``None``: the tournament's
     start_stack: int | None = None
+    #: penalties (rules/penalties.py): warnings given, a sit-out's hands left or its end
+    #: (controller time, s), blinds owed after dodging them on a move (000 4.11)
+    warnings: int = 0
+    sit_out_hands: int | None = None
+    sit_out_until: float | None = None
+    owes_blinds: bool = False
+    #: disqualified (000 3.8): out, but out of the ranking too
+    disqualified: bool = False
 
 
 @dataclass

@@ -16,6 +16,7 @@ import pygame
 
 from kiosk import i18n
 from kiosk.i18n import tr
+from kiosk.screens import duties
 from kiosk.screens.widgets import (
     BG,
     BLACK,
@@ -148,6 +149,7 @@ def frame_of(view: ScreenView, default_lang: str, mono: float, size: tuple[int, 
         None if tc is None else (tc.phase, tc.seat),
         tuple(sorted((k, template_of(v[0])) for k, v in values.items())),
         announcement_of(view), public_url_of(view) if view.role == "wall" else None,
+        duties.key_of(view.state, view.now),  # a penalty's minutes counting down
     )
     return Frame(view, lang, cn, mode, values, tc, fb, key)
 

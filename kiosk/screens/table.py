@@ -33,7 +33,7 @@ import pygame
 
 from kiosk import i18n
 from kiosk.i18n import tr
-from kiosk.screens import common
+from kiosk.screens import common, duties
 from kiosk.screens.common import Frame
 from kiosk.screens.widgets import (
     BG,
@@ -142,7 +142,7 @@ def draw(c: Canvas, frame: Frame) -> None:
     else:
         incoming = {seat for m in common.live_moves(frame.state, tab.get("moves_in") or [])
                     if isinstance(seat := (m.get("to") or {}).get("seat"), int)}
-        seats(c, right, tab, view.selected_seat, lang, incoming)
+        seats(c, right, tab, view.selected_seat, lang, incoming, now=view.now)
     if blocks and msgs_h > gap:
         msgs = pygame.Rect(body.x, top.bottom + gap, body.width, msgs_h - gap)
         lay_blocks(c, msgs, blocks, gap)
@@ -150,10 +150,12 @@ def draw(c: Canvas, frame: Frame) -> None:
 
 # ---------------------------------------------------------------- seats
 def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | None,
-          lang: str, incoming: set[int] | None = None) -> None:
-    """Every seat 1..size: number, name, button and blind markers, who waits or arrives.
+          lang: str, incoming: set[int] | None = None, now: float = 0.0) -> None:
+    """Every seat 1..size: number, name, button and blind markers, who waits or arrives,
+    a penalty and who deals (:mod:`kiosk.screens.duties`).
 
-    ``incoming``: seats a live move goes to (the payload's own flag when ``None``)."""
+    ``incoming``: seats a live move goes to (the payload's own flag when ``None``);
+    ``now``: controller time (a penalty in minutes counts down to it)."""
     by_seat = {s["seat"]: s for s in tab.get("seats") or []}
     size = tab.get("size") or max(by_seat, default=9)
     n = max(size, max(by_seat, default=0))
@@ -214,10 +216,15 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
         name = occ.get("name") or "?"
         tags: list[str] = []
         tag_colour = GOLD
-        if occ.get("waiting"):
+        duty = duties.seat_tags(tab, seat, now, lang)  # a penalty first (000 3.8)
+        if duty is not None and duty[1] == RED:
+            tags, tag_colour = duty
+        elif occ.get("waiting"):
             tags = [tr("waits", lang), tr("waits_short", lang)]
         elif (seat in incoming) if incoming is not None else occ.get("incoming"):
             tags, tag_colour = ["→ " + tr("incoming", lang), "→"], BLUE
+        elif duty is not None:
+            tags, tag_colour = duty
         if tags:
             # the state is never cut: the longer wording while the whole name still fits
             # at the smallest size beside it, else the shorter; then the name shrinks, then
@@ -482,6 +489,9 @@ def message_blocks(c: Canvas, frame: Frame, tab: dict[str, Any] | None,
         blocks.append(notice_block(c, tr("table_breaks", lang), FG, DARKRED, width))
     if "final_table_next" in notices:
         blocks.append(notice_block(c, tr("final_table_next", lang), GOLD, PANEL, width))
+    standing = duties.standing_dealer(tab, lang)  # 000 3.11: the player out last deals
+    if standing is not None:
+        blocks.append(notice_block(c, standing, BLACK, GREEN, width))
     hl = tab.get("hands_left")
     if hl is not None:
         text = tr("no_hands_left", lang) if hl == 0 else (

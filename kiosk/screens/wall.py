@@ -24,7 +24,7 @@ import pygame
 
 from kiosk import i18n
 from kiosk.i18n import tr
-from kiosk.screens import common
+from kiosk.screens import common, duties
 from kiosk.screens.common import Frame
 from kiosk.screens.widgets import (
     BG,
@@ -40,6 +40,7 @@ from kiosk.screens.widgets import (
     LINE,
     PANEL,
     PANEL2,
+    RED,
     Canvas,
     inset,
     split_h,
@@ -376,9 +377,19 @@ def seating_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> int:
         c.fill(r, bg)
         r = inset(r, c.px(8), max(1, lh // 10))
         nr = pygame.Rect(r.x, r.y, r.width - 2 * num_w - c.px(8), r.height)
+        mark = duties.wall_mark(frame.state, table, seat, frame.view.now, lang)
+        if mark is not None:  # a sit-out penalty (000 3.8): the name in red, and what is
+            # left after it where the whole name still fits beside it (a name is never cut
+            # for it: on a narrow wall the red name alone says it)
+            small = c.fonts.get(COND, c.min_size)
+            mw = small.size(mark)[0]
+            if small.size(name)[0] + mw + c.px(12) <= nr.width:
+                c.text(mark, pygame.Rect(nr.right - mw, nr.y, mw, nr.height), face=COND,
+                       colour=RED, bg=bg, align="right", max_size=c.min_size)
+                nr.width = max(0, nr.width - mw - c.px(12))
         fits = c.fonts.get(COND, name_size).size(name)[0] <= nr.width
-        c.text(name, nr, face=COND, colour=FG, bg=bg, size=name_size if fits else None,
-               max_size=name_size)
+        c.text(name, nr, face=COND, colour=RED if mark else FG, bg=bg,
+               size=name_size if fits else None, max_size=name_size)
         c.text(str(table), pygame.Rect(r.right - 2 * num_w, r.y, num_w, r.height), colour=GOLD,
                bg=bg, align="right", max_size=size)
         c.text(str(seat), pygame.Rect(r.right - num_w, r.y, num_w, r.height), colour=FG, bg=bg,

@@ -259,3 +259,16 @@ def test_the_complete_example_in_docs_config_md_loads():
     assert s.points.system == "psc_ranking"
     assert s.structure[-1].seconds is None
     assert s.structure[6].seconds == 18 * 60  # from level_minutes
+
+
+def test_field_sizes_and_dealing_of_the_presets():  # 001 §2 I, III; 002; 000 3.11
+    def sample(name: str) -> TournamentSettings:
+        return load_tournament(TOURNAMENTS / f"{name}.yaml")
+
+    berlin = sample("pokerlounge-freezeout")
+    assert (berlin.field_size.min_players, berlin.field_size.max_players) == (12, 40)
+    qualifier = sample("pokerlounge-qualifier")
+    assert (qualifier.field_size.min_players, qualifier.field_size.max_players) == (6, 10)
+    assert sample("venue-faq-main-event").field_size.min_per_table == 3
+    assert not sample("sample").dealing.players_deal  # 000 3.11: only without a croupier
+    assert preset("psc-five-spades").field_size.min_per_table == 2

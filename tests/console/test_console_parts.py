@@ -252,3 +252,56 @@ def test_the_console_publishes_its_players_page_for_the_wall(console):
         table.close()
     assert public_url("192.168.1.10", 8080) == "http://192.168.1.10:8080/p"
     assert public_url("0.0.0.0", 8080).endswith(":8080/p")
+
+
+def test_the_penalty_forms_become_the_clis_commands():
+    """000 3.6-3.8, 4.11: sit-out, warning, owed blinds and disqualification from the console."""
+    assert actions.command("penalty", {"player": "Tom", "length": "1", "unit": "orbits",
+                                       "reason": " swearing "}) == \
+        ("penalty", {"player": "Tom", "orbits": 1, "reason": "swearing"})
+    assert actions.command("penalty", {"player_id": "7", "length": "2,5", "unit": "minutes"}) == \
+        ("penalty", {"player": 7, "minutes": 2.5})
+    assert actions.command("penalty_warning", {"player": "Tom", "length": ""}) == \
+        ("penalty", {"player": "Tom", "kind": "warning"})
+    assert actions.command("penalty_owed_blinds", {"player": "Tom"}) == \
+        ("penalty", {"player": "Tom", "kind": "owed_blinds"})
+    assert actions.command("disqualify", {"player": "Jan", "stack": "12500", "reason": "x"}) == \
+        ("disqualify", {"player": "Jan", "stack": 12500, "reason": "x"})
+    for bad in ({"player": "Tom", "length": "", "unit": "hands"},
+                {"player": "Tom", "length": "zwei", "unit": "hands"},
+                {"player": "Tom", "length": "2", "unit": "days"}):
+        with pytest.raises(actions.FormError):
+            actions.command("penalty", bad)
+
+
+def test_the_export_lists_the_disqualified_after_the_places():
+    from controller.console.app import results_csv
+
+    text = results_csv([{"place": 8, "name": "Anna"}], sep=",", bom=False,
+                       disqualified=[{"player_id": 3, "name": "Jan", "reason": "chips"}])
+    assert text.splitlines() == ["place,name", "8,Anna", "DQ,Jan"]
+
+
+def test_a_penalty_and_a_disqualification_through_the_console(console):
+    """000 3.8 through the whole path: the console's forms, the controller, the results
+    page and the export list the disqualified player (no place)."""
+    url = console.url
+    c, csrf = _signed_in(url)
+    h = {"Accept": "application/json", "X-CSRF-Token": csrf, "Origin": url}
+    names = "\n".join(f"Player {i}" for i in range(1, 10))
+    assert c.post("/act/register", data={"names": names}, headers=h).json()["ok"]
+    assert c.post("/act/draw", data={}, headers=h).json()["ok"]
+    r = c.post("/act/penalty", data={"player": "Player 3", "length": "1", "unit": "orbits",
+                                     "reason": "swearing"}, headers=h).json()
+    assert r["ok"] and "Player 3 setzt 1 Runde (9 Hände) aus" in r["message"]  # German
+    r = c.post("/act/disqualify", data={"player": "Player 4", "reason": "chips passed"},
+               headers=h).json()
+    assert r["ok"] and "Player 4 disqualifiziert" in r["message"]
+    r = c.post("/act/penalty", data={"player": "Player 4", "length": "2", "unit": "hands"},
+               headers=h).json()
+    assert r["ok"] is False and "disqualifiziert" in r["reason"]
+    assert status(console.broker)["summary"]["players_left"] == 8
+    # the console's state follows the controller's retained topics
+    wait_for(lambda: "Player 4 (chips passed)" in c.get("/results").text, 10,
+             "the disqualified on the results page", every=0.1)
+    assert "DQ,Player 4" in c.get("/results.csv?sep=,").text

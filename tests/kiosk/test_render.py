@@ -62,6 +62,11 @@ EXPECT: dict[str, list[str]] = {
     "table_announcement": ["Add-on jetzt möglich", "TABLE 1", "LEVEL 1", "50 / 100"],
     "wall_announcement": ["Add-on jetzt möglich", "Where do I sit?", "Players left", "Moves",
                           "Seating"],
+    # penalties (000 3.8) and who deals (000 3.11), on the table and the wall
+    "table_penalty": ["TABLE 1", "8 hands", "7 min"],
+    "table_dealer": ["Dealer: Nils Hoffmann (out)"],
+    "table_dealer_button": ["deals", "D"],
+    "wall_penalty": ["Seating", "Ben Weber"],
     "wall_running": ["LEVEL 1", "50 / 100", "Players left", "24", "Entries",
                      "27", "Average", "11,250", "Points places", "14", "Moves",
                      "Vera Krüger → Table 2, Seat 8", "Anna Schmidt", "Table", "Seat"],

@@ -31,12 +31,15 @@ from controller.engine.rules import (
     busts,
     chip_counts,
     clock,
+    dealing,
     entries,
+    field_size,
     ghosts,
     hand_for_hand,
     hands,
     landesliga,
     names,
+    penalties,
     play_day,
     qualifier,
     rounds,
@@ -56,7 +59,8 @@ Reaction = Callable[["Tournament", float], None]
 RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
     clock, ghosts, qualifier, play_day, busts, seating, hand_for_hand, entries, hands,
-    time_calls, undo, names, announcements, chip_counts, rounds, landesliga,
+    time_calls, undo, names, announcements, chip_counts, rounds, landesliga, penalties,
+    field_size, dealing,
 )
 
 

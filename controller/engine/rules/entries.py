@@ -180,6 +180,8 @@ def _may_come_back(p: Player) -> None:
         raise Rejected("{player} is a ghost seat, not a player", player=p.name)
     if not p.out:
         raise Rejected("{player} is still in the tournament", player=p.name)
+    if p.disqualified:
+        raise Rejected("{player} is disqualified (000 3.8): no rebuy, no re-entry", player=p.name)
 
 
 def addon(t: Tournament, c: cmd.Addon, now: float) -> None:

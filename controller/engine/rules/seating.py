@@ -15,7 +15,7 @@ from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine import seating as algo
 from controller.engine.commands import Each, Rejected
-from controller.engine.rules import play_day, qualifier
+from controller.engine.rules import field_size, play_day, qualifier
 from controller.engine.state import Move, Player
 from controller.engine.table import Table
 
@@ -39,6 +39,7 @@ def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
     if len(real) < 2:
         raise Rejected("at least two players must be registered before the draw")
     qualifier.check_field(t, len(real))
+    field_size.check_draw(t, len(real))  # 002: three players a table at least
     if c.seed is None:
         seed, rng = t.rng()
     else:
@@ -54,6 +55,7 @@ def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
         else:
             seats.append([pid, tab, s])
     t.emit(ev.SeatsDrawn, now, seed=seed, seats=seats, button=button)
+    field_size.warn(t, now, len(real))  # 001 §2 I-II: the field the tournament is made for
 
 
 def move_apply(t: Tournament, c: cmd.MoveApply, now: float) -> None:
