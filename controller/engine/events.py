@@ -320,6 +320,29 @@ class TableGameOver(Event):
     winner: int
 
 
+class ChipRaced(Event):
+    """A table's chip race (000 3.17, 003 37): chips of value ``leaving`` go, chips of value
+    ``new`` come. ``seats`` (in dealing order from the start seat), ``leftover`` (their
+    leftover chips) and ``cards`` (one card per chip, e.g. ``"A♠"``) line up; the deck was
+    shuffled with ``seed``. ``winners`` won ``won`` new chips each (same order); ``saved``:
+    seats that lost the race with nothing else left and keep one new chip anyway.
+    ``change``: chips in play after minus before (the rounding's gain or loss)."""
+
+    type: Literal["chip_race"] = "chip_race"
+    table: int
+    level: int
+    leaving: int
+    new: int
+    seed: int
+    seats: list[int]
+    leftover: list[int]
+    cards: list[list[str]]
+    winners: list[int]
+    won: list[int]
+    saved: list[int]
+    change: int
+
+
 class Undo(Event):
     type: Literal["undo"] = "undo"
     target: int
@@ -339,7 +362,7 @@ ALL: tuple[type[Event], ...] = (
     Moved, TableBroken, TableOpened, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
     GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
     Finished, Undo, Renamed, Unregistered, NamesListed, Absent, AbsentRemoved,
-    TableGameStarted, TableGameOver, Announced,
+    TableGameStarted, TableGameOver, Announced, ChipRaced,
 )
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}

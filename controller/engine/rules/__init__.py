@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from controller.engine.rules import (
     announcements,
     busts,
+    chip_race,
     clock,
     entries,
     ghosts,
@@ -53,7 +54,7 @@ Reaction = Callable[["Tournament", float], None]
 RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
     clock, ghosts, qualifier, play_day, busts, seating, hand_for_hand, entries, hands,
-    time_calls, undo, names, announcements,
+    time_calls, undo, names, announcements, chip_race,
 )
 
 
