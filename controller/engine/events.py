@@ -244,7 +244,9 @@ class TimeCall(Event):
     seconds: int | None = None
     countdown: int | None = None
     seat: int | None = None
-    omit_none: ClassVar[tuple[str, ...]] = ("seconds", "countdown")
+    #: the action clock (001 §1 VI, 002 shot clock), not a clock call; absent: a call
+    action: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("seconds", "countdown", "action")
 
 
 class HandsLeft(Event):

@@ -27,6 +27,8 @@ class TimeCallState:
     seconds: int
     countdown: int
     seat: int | None = None
+    #: the action clock (001 §1 VI, 002 shot clock) rather than a clock call
+    action: bool = False
 
 
 @dataclass
