@@ -347,6 +347,9 @@ class ControllerService:
             cmd = {"cmd": "time_call", "table": table, "op": "toggle"}
             if data.get("seat") is not None:  # whose call it is (001 §1 VI: once per hand)
                 cmd["seat"] = data["seat"]
+        elif action == "chip_race":  # the leftover chips the dealer entered (000 3.17)
+            cmd = {"cmd": "chip_race", "table": table, "chips": data["chips"],
+                   "short": data.get("short") or []}
         elif action in ("time_cancel", "time_expire"):
             cmd = {"cmd": "time_call", "table": table, "op": action.split("_")[1]}
         else:  # undo: the engine finds this table's last press that is not undone yet

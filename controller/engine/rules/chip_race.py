@@ -64,9 +64,10 @@ def colour_up(note: str, chips: tuple[int, ...]) -> tuple[int, int] | None:
     return leaving, higher[0]
 
 
-def due(t: Tournament, now: float) -> tuple[int, int, int] | None:
-    """``(level index, leaving, new)`` when the clock stands in a colour-up break at ``now``."""
-    index = clk.at(t.clock, t.settings.structure, now).level
+def due(t: Tournament, now: float | None) -> tuple[int, int, int] | None:
+    """``(level index, leaving, new)`` when the clock stands in a colour-up break at ``now``
+    (``None``: where the last event left it)."""
+    index = (t.clock if now is None else clk.at(t.clock, t.settings.structure, now)).level
     lvl = t.settings.structure[min(index, len(t.settings.structure) - 1)]
     if not t.clock.started or not lvl.is_break:
         return None
