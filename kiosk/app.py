@@ -76,6 +76,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "accepted": ("accepted", "angenommen"),
     "rejected": ("rejected: {reason}", "abgelehnt: {reason}"),
     "no_seat": ("Select a seat first", "Erst einen Platz wählen"),
+    "chip_race": ("Chip race", "Chip Race"),
+    "race_empty": ("Chip race: enter the leftover chips first (◀ ▶ seat, Time +1)",
+                   "Chip Race: erst die Rest-Chips eingeben (◀ ▶ Platz, Zeit +1)"),
+    "race_no_chips": ("Give the seat its leftover chips first (Time +1)",
+                      "Erst die Rest-Chips des Platzes eingeben (Zeit +1)"),
     "no_players": ("No players at this table", "Keine Spieler an diesem Tisch"),
     # a short tap on a hold button
     "hold_bust": ("Hold to bust", "Zum Ausscheiden halten"),
@@ -479,6 +484,10 @@ class KioskApp:
                 self._dirty = True
             if self.controls.selected != v.selected_seat:
                 v.selected_seat = self.controls.selected
+                self._dirty = True
+            race, short = self.controls.race, frozenset(self.controls.race_short)
+            if race != v.race or short != v.race_short:  # the chip race being entered
+                v.race, v.race_short = dict(race), short
                 self._dirty = True
 
     def _sounds(self, now: float) -> None:
