@@ -140,7 +140,7 @@ def bb_ante() -> ScreenView:
 
 
 def break_colour_up() -> ScreenView:
-    """The second break (10 min, "Chipraise 25") with 7:57 left."""
+    """The second break (10 min, "Chipraise 25") with 7:57 left: the chip race is due (000 3.17)."""
     g = Game()
     g.start()
     now = START + 8 * 1080 + 600 + 123.0
@@ -157,8 +157,9 @@ def _colour_up() -> Game:
 
 
 def chip_race_entry() -> ScreenView:
-    """The dealer enters the leftover 25s: seat 1 has 3, seat 2 has 2 (selected), seat 5 one,
-    which is all that player has."""
+    """The dealer enters the leftover 25s (seat 1: 3, seat 2: 2, seat 5: 1, all it has).
+
+    Seat 2 is selected; the sum shows what the leftover chips make (000 3.17)."""
     g = _colour_up()
     seats = sorted(g.t.tables[1].occupant)
     return g.view(selected_seat=seats[1], race={seats[0]: 3, seats[1]: 2, seats[4]: 1},
@@ -187,8 +188,7 @@ def wall_chip_race() -> ScreenView:
 
 
 def action_clock() -> ScreenView:
-    """The action clock (001 §1 VI, 002 shot clock) of 30 s, started by the TIME button for
-    seat 4: 18 s left."""
+    """The action clock (001 §1 VI, 002 shot clock) of 30 s for seat 4: 18 s left."""
     g = Game(time_call=TimeCall(seconds=60, countdown=10, red_seconds=10, action_seconds=30))
     g.start()
     g.do("time_call", at=START + 200.0, table=1, op="toggle", seat=4)
@@ -404,6 +404,7 @@ def wall_running() -> ScreenView:
 
 
 def wall_break() -> ScreenView:
+    """The "Chipraise 25" break on the wall: no table has run its chip race yet."""
     g = Game()
     g.start()
     now = START + 8 * 1080 + 600 + 123.0

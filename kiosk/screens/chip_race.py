@@ -163,12 +163,14 @@ def seat_rows(c: Canvas, rect: pygame.Rect, frame: Frame, race: dict[str, Any]) 
     row_h = min(rect.height // per_col, c.px(150))
     selected = frame.view.selected_seat if result is None else None
     # one size for every name (the list reads as a list)
-    inner_h = row_h - max(2, row_h // 12) - 2 * max(2, row_h // 8)
-    name_w = round((col_w - inner_h * 1.5) * (0.5 if result is None else 0.3))
+    rh = row_h - max(2, row_h // 12)  # as the rows below and one_row lay them out
+    inner_h = rh - 2 * max(2, rh // 8)
+    rest_w = col_w - 2 * max(6, rh // 6) - round(inner_h * 1.1) - inner_h // 4
+    name_w = round(rest_w * (0.5 if result is None else 0.3))
     name_size = min((c.fit_size(s["name"], COND, name_w, inner_h, "line",
                                 round(inner_h * 0.62)) for s in seats),
                     default=c.min_size)
-    name_size = max(name_size, round(inner_h * 0.5), c.min_size)
+    name_size = max(name_size, c.min_size)
     for i, s in enumerate(seats):
         col, row = divmod(i, per_col)
         r = pygame.Rect(rect.x + col * (col_w + gap), rect.y + row * row_h, col_w,
