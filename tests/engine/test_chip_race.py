@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.config import load_tournament_text
 from controller.engine.rules import chip_race as cr
@@ -254,3 +256,36 @@ def test_the_presets_chip_values_are_read():
     e = race(t, [1, 1, 1])
     assert e["new"] == 50 and sum(e["won"]) == 2
     rejected(t, {"cmd": "chip_race", "table": 1, "chips": [2]}, IN_BREAK + 1)
+
+
+# ------------------------------------------------------------------ properties
+
+
+@settings(max_examples=60, deadline=None)
+@given(counts=st.lists(st.integers(0, 3), min_size=9, max_size=9),
+       short=st.sets(st.integers(1, 9)), seed=st.integers(0, 10**6),
+       club=st.sampled_from(["psc-five-spades", "venue-faq", "ace-of-spades"]))
+def test_any_chip_race_follows_its_club_and_eliminates_nobody(counts, short, seed, club):
+    """For any leftover chips: the new chips are the rounded total (000 3.17 / 002), the
+    winners hold better cards than every loser, one chip each (or all to the highest,
+    003 37), and a short seat that wins nothing keeps one (nobody is eliminated)."""
+    if not any(counts):
+        return
+    t = club_tournament(club, seed=seed % 1000 + 1)
+    short = sorted(s for s in short if counts[s - 1])
+    e = race(t, counts, short=short)
+    rules = t.settings.chip_race
+    total = sum(counts) * 25
+    made = cr.new_chips(total, 100, rules.rounding)
+    assert sum(e["won"]) == made
+    strengths = dict(zip(e["seats"], best(e["cards"]), strict=True))
+    losers = [s for s in e["seats"] if s not in e["winners"]]
+    assert all(strengths[w] > strengths[x] for w in e["winners"] for x in losers)
+    if rules.one_chip_per_player:
+        assert set(e["won"]) <= {1}
+    else:
+        assert len(e["winners"]) <= 1
+    assert e["saved"] == [s for s in e["seats"] if s in short and s not in e["winners"]]
+    assert e["change"] == (made + len(e["saved"])) * 100 - total
+    assert sorted(c for cards in e["cards"] for c in cards) == sorted(
+        set(c for cards in e["cards"] for c in cards))  # one deck: no card twice
