@@ -42,7 +42,7 @@ from kiosk.buttons import ButtonBox, Outcome, TableControls
 from kiosk.config import KioskConfig
 from kiosk.link import Link
 from kiosk.sound import Cues, Sounds
-from kiosk.view import Feedback, Role, ScreenView
+from kiosk.view import Feedback, Role, ScreenView, clock_now
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +192,7 @@ class KioskApp:
         self.controls: TableControls | None = None
         self.box: ButtonBox | None = None
         if role == "table":
-            self.controls = TableControls(config.buttons, self._send)
+            self.controls = TableControls(config.buttons, self._send, in_break=self._in_break)
             if config.buttons.pins:
                 try:
                     self.box = ButtonBox(config.buttons, self._edge, clock=clock,
@@ -417,6 +417,11 @@ class KioskApp:
             elif out.kind == "question":
                 self._question = Feedback("info", text(out.message, lang, **out.values), now)
                 self._feedback(self._question)
+
+    def _in_break(self) -> bool:
+        """The clock the screen shows stands in a break (the chip race's buttons, 000 3.17)."""
+        cn = clock_now(self.view)
+        return cn is not None and bool(cn.level.get("is_break"))
 
     def _label(self, out: Outcome) -> str:
         if out.action == "bust":

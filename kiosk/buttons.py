@@ -247,7 +247,7 @@ class TableControls:
     """
 
     def __init__(self, config: ButtonConfig, send: Callable[..., str], *,
-                 keyboard: bool = True) -> None:
+                 keyboard: bool = True, in_break: Callable[[], bool] = lambda: True) -> None:
         self.config = config
         self.send = send
         self.inputs = Inputs()
@@ -269,6 +269,9 @@ class TableControls:
         #: whose leftover chips are all they have; kept until the colour-up break is over,
         #: so an undone race can be corrected rather than typed again
         self.race: dict[int, int] = {}
+        #: whether the clock stands in a break (the app asks the clock it shows): a table
+        #: state left over from the break never turns the buttons into the chip race's
+        self.in_break = in_break
         self.race_short: set[int] = set()
         self._race_of: tuple[Any, Any] | None = None
 
@@ -362,7 +365,7 @@ class TableControls:
         buttons enter the leftover chips (◀ ▶ a seat, Time +1 chip, hold Bust: all they
         have, Hand done: send)."""
         race = (self.table or {}).get("chip_race")
-        return race is not None and race.get("result") is None
+        return race is not None and race.get("result") is None and self.in_break()
 
     def _race_follow(self) -> None:
         """Forget the entry when the break is over (or another colour-up began) and the

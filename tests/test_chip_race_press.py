@@ -38,3 +38,22 @@ def test_a_chip_race_press_without_chips_is_refused_before_the_engine():
     assert not answer["ok"] and "'chips'" in answer["reason"]
     answer = svc.press(1, "hand_done", chips=[1])
     assert not answer["ok"] and "belongs to a chip race" in answer["reason"]
+
+
+def test_the_tables_are_published_again_when_a_colour_up_break_begins_and_ends():
+    """A level change alone republishes only the clock; into or out of a colour-up break
+    the tables' chip race appears or goes, so every table is published again."""
+    svc = _Service()
+    assert svc.order("register", names=[f"Player {i}" for i in range(1, 10)])["ok"]
+    assert svc.order("draw")["ok"] and svc.order("start")["ok"]
+    started = svc.clock[0]
+
+    def tick_at(offset: float) -> set[str] | None:
+        svc.clock[0] = started + offset
+        seqs = svc.floor.execute({"cmd": "tick"}, svc.clock[0])["events"]
+        return svc._touched(seqs)
+
+    assert tick_at(600 + 1) == {"clock"}  # level 2: the clock only
+    assert tick_at(4 * 600 + 1) is None  # the "Chipraise 25" break begins
+    assert tick_at(5 * 600 + 1) is None  # and ends
+    assert tick_at(6 * 600 + 1) == {"clock"}

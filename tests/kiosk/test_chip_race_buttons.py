@@ -92,3 +92,18 @@ def test_a_seat_whose_player_left_loses_its_entry(box):
     box.tap("time")
     box.controls.update_table({**RACING, "seats": RACING["seats"][1:]})  # Anna moved
     assert box.controls.race == {}
+
+
+def test_a_table_state_left_over_from_the_break_never_takes_the_buttons(mock_pins):
+    """After the break the clock says so: TIME is a time call again even before the
+    table's state without the chip race arrives."""
+    b = Box(mock_pins)
+    b.controls.in_break = lambda: False
+    b.controls.update_table(RACING)
+    try:
+        b.tap("seat_next")
+        b.tap("time")
+        assert b.sent == [("time", {"seat": 2})]
+        assert b.controls.race == {}
+    finally:
+        b.box.close()
