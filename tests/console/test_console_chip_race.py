@@ -30,3 +30,29 @@ def test_a_chip_race_form_that_is_no_command_is_refused_before_sending(form, key
         actions.command("chip_race", form)
     assert info.value.key == key
     assert key in LABELS
+
+
+def test_the_table_card_says_whether_its_chip_race_is_done():
+    """The floor page's table card: "Chip race 25 → 100" while it is open, then done."""
+    from jinja2 import Environment, PackageLoader
+
+    from controller.console import pages
+    from controller.console.i18n import tr
+
+    env = Environment(loader=PackageLoader("controller.console", "templates"))
+    race = {"leaving": 25, "new": 100, "start_seat": 1, "start": "seat_1", "rounding": "up",
+            "one_chip_per_player": True, "most": 3, "result": None}
+    table = {"v": 1, "table": 1, "in_play": True, "final": False, "size": 2,
+             "seats": [{"seat": 1, "player_id": 1, "name": "Anna"}], "button": 1,
+             "small_blind": None, "big_blind": None, "notices": [],
+             "hand_for_hand": {"on": False}, "time_call": None, "chip_race": race}
+
+    def card(race_state):
+        tables, _ = pages.tables({"table/1": {**table, "chip_race": race_state}})
+        return env.get_template("_tables.html").render(
+            t=lambda key, **v: tr(key, "en", **v), tables=tables, broken=[])
+
+    assert "Chip race 25 → 100" in card(race)
+    assert "Chip race done" in card({**race, "result": {"seats": [], "new_chips": 0,
+                                                        "change": 0}})
+    assert "Chip race" not in card(None)
