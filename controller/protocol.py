@@ -42,7 +42,8 @@ def valid_prefix(text: object) -> bool:
     """``text`` is a usable topic prefix (the whole text, nothing after it)."""
     return isinstance(text, str) and PREFIX.fullmatch(text) is not None
 
-TABLE_ACTIONS = ("bust", "time", "time_cancel", "time_expire", "hand_done", "seated", "undo")
+TABLE_ACTIONS = ("bust", "time", "time_cancel", "time_expire", "hand_done", "seated", "undo",
+                 "chip_race")
 
 #: read-only director queries (answered by the service, never the engine)
 READ_ONLY = ("status", "results", "moves", "history", "players")
@@ -179,7 +180,7 @@ class TablePress(_Envelope):
     """A dealer's press at a table's button box (``P/cmd/table/N``)."""
 
     action: Annotated[Literal["bust", "time", "time_cancel", "time_expire", "hand_done",
-                              "seated", "undo"],
+                              "seated", "undo", "chip_race"],
                       Field(description="one of " + ", ".join(TABLE_ACTIONS))]
     seat: Annotated[int | None, Field(ge=1, le=99, description="a whole number from 1 to 99")
                     ] = None
@@ -190,6 +191,13 @@ class TablePress(_Envelope):
     same_hand: Annotated[bool | None, Field(description="true or false")] = None
     #: a bust: the player on that seat is still on the way to it, and is out all the same
     confirm: Annotated[bool | None, Field(description="true or false")] = None
+    #: a chip race (000 3.17): the leftover chips by seat (index 0: seat 1) …
+    chips: Annotated[list[Annotated[int, Field(ge=0, le=99)]] | None,
+                     Field(min_length=1, max_length=99,
+                           description="a list of whole numbers from 0 to 99, by seat")] = None
+    #: … and the seats whose leftover chips are all they have
+    short: Annotated[list[Annotated[int, Field(ge=1, le=99)]] | None,
+                     Field(max_length=99, description="a list of seat numbers")] = None
 
 
 class DirectorCommand(_Envelope):
@@ -265,6 +273,12 @@ def parse_table_command(payload: bytes | str, table: str | None) -> dict[str, An
     for key in ("same_hand", "confirm"):
         if press.action != "bust" and getattr(press, key) is not None:
             raise ProtocolError(f"'{key}' belongs to a bust, not to {press.action!r}")
+    if press.action == "chip_race" and press.chips is None:
+        raise ProtocolError("'chips' must be a list of whole numbers from 0 to 99, by seat, "
+                            "got None")
+    for key in ("chips", "short"):
+        if press.action != "chip_race" and getattr(press, key) is not None:
+            raise ProtocolError(f"'{key}' belongs to a chip race, not to {press.action!r}")
     return data
 
 
@@ -471,6 +485,13 @@ RESULTS = {"v": _V, "finished": bool, "rows": [(
     {"place": int, "name": str},
 )], "disqualified": [{"player_id": int, "name": str, "reason": str}]}
 PRESENCE = {"v": _V, "clients": _Map(_CLIENT_STATE)}
+#: a table's chip race in a colour-up break (000 3.17), its result once run
+_CHIP_RACE = {"leaving": int, "new": int, "start_seat": _INT_OR_NULL,
+              "start": _Enum(("seat_1", "left_of_dealer")), "rounding": _Enum(("up", "half_up")),
+              "one_chip_per_player": bool, "most": int,
+              "result": ({"seats": [{"seat": int, "name": str, "leftover": int, "cards": [str],
+                                     "won": int, "saved": bool}],
+                          "new_chips": int, "change": int}, None)}
 TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size": int,
          "seats": [{"seat": int, "player_id": int, "name": str, "ghost": bool, "waiting": bool,
                     "incoming": bool}],
@@ -482,7 +503,8 @@ TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size"
          "notices": [_Enum(("breaks", "final_table", "final_table_next"))],
          "hand_for_hand": {**_HFH, "this_table_done": bool},
          "time_call": ({"started_at": float, "seconds": int, "countdown": int,
-                        "seat": _INT_OR_NULL}, None),
+                        "seat": _INT_OR_NULL, "action": bool}, None),
+         "chip_race": (_CHIP_RACE, None),
          "hand_busts": [{"player_id": int, "name": str, "seat": _INT_OR_NULL}],
          "asks_same_hand": bool, "hand_done_due": bool,
          "penalties": [{"seat": int, "player_id": int, "hands_left": _INT_OR_NULL,

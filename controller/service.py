@@ -26,7 +26,7 @@ import paho.mqtt.client as mqtt
 from controller import inbound, lock, protocol, views
 from controller.engine import clock as clk
 from controller.engine import history
-from controller.engine.rules import hands
+from controller.engine.rules import chip_race, hands
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Tournament
 from controller.floor import Floor, fault_from_env
@@ -348,6 +348,9 @@ class ControllerService:
             cmd = {"cmd": "time_call", "table": table, "op": "toggle"}
             if data.get("seat") is not None:  # whose call it is (001 §1 VI: once per hand)
                 cmd["seat"] = data["seat"]
+        elif action == "chip_race":  # the leftover chips the dealer entered (000 3.17)
+            cmd = {"cmd": "chip_race", "table": table, "chips": data["chips"],
+                   "short": data.get("short") or []}
         elif action in ("time_cancel", "time_expire"):
             cmd = {"cmd": "time_call", "table": table, "op": action.split("_")[1]}
         else:  # undo: the engine finds this table's last press that is not undone yet
@@ -474,6 +477,9 @@ class ControllerService:
         assert self.floor is not None
         events = self.floor.log
         types = {events[s - 1]["type"] for s in seqs if 0 < s <= len(events)}
+        if any(chip_race_edge(self.tournament, events[s - 1]) for s in seqs
+               if 0 < s <= len(events)):
+            return None  # a colour-up break begins or ends: every table's chip race changes
         if types and types <= CLOCK_ONLY_EVENTS:
             return {"clock"}  # time add/set, pause, resume, a level change: no table changed
         return None
@@ -496,6 +502,18 @@ class ControllerService:
             if sent == 2:
                 self.floor.fault("during-publish")  # drills: FLOORMAN_FAULT=during-publish
         return sent
+
+
+def chip_race_edge(t: Tournament, event: dict[str, Any]) -> bool:
+    """``event`` starts a level that begins or ends a colour-up break (000 3.17): the
+    tables' ``chip_race`` appears or goes, so the table views are published again."""
+    if event["type"] != "level_started":
+        return False
+    structure = t.settings.structure
+    here = event["level"]
+    return any(0 <= i < len(structure) and structure[i].is_break
+               and chip_race.colour_up(structure[i].note, t.settings.chip_race.chips)
+               is not None for i in (here, here - 1))
 
 
 class _LogLimiter:

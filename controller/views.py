@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.engine import clock as clk
 from controller.engine.points import public_name
-from controller.engine.rules import busts, dealing, hands, penalties
+from controller.engine.rules import busts, chip_race, dealing, hands, penalties
 from controller.engine.settings import Level
 from controller.engine.tournament import Tournament
 
@@ -193,7 +193,8 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
         "hand_for_hand": {**hfh_view(t), "this_table_done": number in t.hfh.done},
         "time_call": None if tc is None else {
             "started_at": tc.started_at, "seconds": tc.seconds, "countdown": tc.countdown,
-            "seat": tc.seat},
+            "seat": tc.seat, "action": tc.action},
+        "chip_race": chip_race_view(t, tab, now),
         # the busts of the hand in play here; a bust now asks "same hand?" (000 9.5)
         "hand_busts": [{"player_id": b.player, "name": _name(t, b.player), "seat": b.seat}
                        for b in busts_here],
@@ -213,6 +214,34 @@ def _dealer(t: Tournament, tab: Any) -> dict[str, Any] | None:
     if d is None:
         return None
     return {"player_id": d[0], "name": _name(t, d[0]), "seat": d[1]}
+
+
+def chip_race_view(t: Tournament, tab: Any, now: float | None) -> dict[str, Any] | None:
+    """The table's chip race in a colour-up break (000 3.17): what the screen guides with
+    (which chip leaves, which comes, where the cards start, how many chips at most a seat
+    can have left over) and, once the race is run, its result; ``None`` outside such a
+    break."""
+    colour = chip_race.due(t, now)
+    if colour is None:
+        return None
+    level, leaving, new = colour
+    rules = t.settings.chip_race
+    seats = sorted(tab.occupant)
+    order = chip_race.deal_order(seats, tab.size, rules.start, tab.button)
+    e = tab.chip_race if tab.chip_race is not None and tab.chip_race.level == level else None
+    result = None
+    if e is not None:
+        won = dict(zip(e.winners, e.won, strict=True))
+        result = {
+            "seats": [{"seat": s, "name": _name(t, tab.occupant[s]) if s in tab.occupant
+                       else "", "leftover": n, "cards": cards, "won": won.get(s, 0),
+                       "saved": s in e.saved}
+                      for s, n, cards in zip(e.seats, e.leftover, e.cards, strict=True)],
+            "new_chips": sum(e.won) + len(e.saved), "change": e.change}
+    return {"leaving": leaving, "new": new, "start_seat": order[0] if order else None,
+            "start": rules.start, "rounding": rules.rounding,
+            "one_chip_per_player": rules.one_chip_per_player,
+            "most": -(-new // leaving) - 1, "result": result}
 
 
 def moves_view(t: Tournament, recent: int = 20) -> dict[str, Any]:

@@ -288,6 +288,27 @@ REASONS_DE: dict[str, str] = {
     "{player} owes the blinds already": "{player} schuldet die Blinds schon",
     "{player} has not moved tables: there are no blinds to owe (000 4.11)":
         "{player} hat nicht den Tisch gewechselt: es gibt keine Blinds zu schulden (000 4.11)",
+    # the chip race (chip_race.py, 000 3.17)
+    'no colour-up is due: a chip race runs in a break whose note names the chip that leaves '
+    '("Chipraise 25")': "kein Chip-Tausch fällig: ein Chip Race läuft in einer Pause, deren "
+                        "Notiz den Chip nennt, der geht („Chipraise 25“)",
+    "table {table} already had its chip race in this break (undo it first to enter it again)":
+        "Tisch {table} hatte in dieser Pause schon sein Chip Race (erst zurücknehmen, um es neu "
+        "einzugeben)",
+    "table {table} has {seats} seats, got leftover chips for {count}":
+        "Tisch {table} hat {seats} Plätze, Rest-Chips kamen für {count}",
+    "no leftover chips of {leaving} at table {table}: nothing to race":
+        "keine Rest-Chips zu {leaving} an Tisch {table}: kein Chip Race nötig",
+    "{need} leftover chips need {need} cards; a deck has {count}":
+        "{need} Rest-Chips brauchen {need} Karten; ein Deck hat {count}",
+    "seat {seat} at table {table} is empty: no leftover chips there":
+        "Platz {seat} an Tisch {table} ist frei: dort gibt es keine Rest-Chips",
+    "seat {seat}: {chips} chips of {leaving} make at least one {new}; colour those up first "
+    "(at most {most} are left over)":
+        "Platz {seat}: {chips} Chips zu {leaving} ergeben mindestens einen zu {new}; die erst "
+        "tauschen (höchstens {most} bleiben übrig)",
+    "seat {seat} is short, but has no leftover chips of {leaving}":
+        "Platz {seat} ist knapp, hat aber keine Rest-Chips zu {leaving}",
     "undo takes a target or a table, not both":
         "Rücknahme nimmt ein Ziel oder einen Tisch, nicht beides",
     "nothing to undo at table {table}": "an Tisch {table} gibt es nichts zurückzunehmen",
@@ -376,6 +397,13 @@ def _sit_out(p: Mapping[str, Any]) -> str:
     return f"{p['player']} setzt {length} aus" + _why(p)
 
 
+def _chip_race(p: Mapping[str, Any]) -> str:
+    wins = [f"Platz {s} +{n}" for s, n in zip(p["winners"], p["won"], strict=True)]
+    wins += [f"Platz {s} behält einen" for s in p["saved"]]
+    return (f"Tisch {p['table']}: Chip Race {p['leaving']} → {p['new']}: "
+            + (", ".join(wins) or "kein neuer Chip"))
+
+
 def _hand_done(p: Mapping[str, Any]) -> str:
     if "with" in p:  # a hand done as a command, with what it made the floor do
         also = "; ".join(phrase(w, "de") for w in p["with"])
@@ -439,6 +467,8 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "addon": lambda p: f"Add-on: je {p['chips']} Chips für {p['players']} Spieler",
     "ghosts_removed": lambda p: f"{p['count']} Geisterplätze entfernt",
     "heads_up": lambda p: "Heads-up",
+    "action_clock": lambda p: f"Tisch {p['table']}: Action-Clock {p['seconds']} s",
+    "chip_race": _chip_race,
     "field_warning": _field_warning,
     "disqualified": lambda p: f"{p['player']} disqualifiziert, {p['chips']} Chips verlassen das "
                               f"Spiel" + _why(p),

@@ -43,7 +43,7 @@ from kiosk.buttons import ButtonBox, Outcome, TableControls
 from kiosk.config import KioskConfig
 from kiosk.link import Link
 from kiosk.sound import Cues, Sounds
-from kiosk.view import Feedback, Role, ScreenView
+from kiosk.view import Feedback, Role, ScreenView, clock_now
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "accepted": ("accepted", "angenommen"),
     "rejected": ("rejected: {reason}", "abgelehnt: {reason}"),
     "no_seat": ("Select a seat first", "Erst einen Platz wählen"),
+    "chip_race": ("Chip race", "Chip Race"),
+    "race_empty": ("Chip race: enter the leftover chips first (◀ ▶ seat, Time +1)",
+                   "Chip Race: erst die Rest-Chips eingeben (◀ ▶ Platz, Zeit +1)"),
+    "race_no_chips": ("Give the seat its leftover chips first (Time +1)",
+                      "Erst die Rest-Chips des Platzes eingeben (Zeit +1)"),
     "no_players": ("No players at this table", "Keine Spieler an diesem Tisch"),
     # a short tap on a hold button
     "hold_bust": ("Hold to bust", "Zum Ausscheiden halten"),
@@ -192,7 +197,7 @@ class KioskApp:
         self.controls: TableControls | None = None
         self.box: ButtonBox | None = None
         if role == "table":
-            self.controls = TableControls(config.buttons, self._send)
+            self.controls = TableControls(config.buttons, self._send, in_break=self._in_break)
             if config.buttons.pins:
                 try:
                     self.box = ButtonBox(config.buttons, self._edge, clock=clock,
@@ -418,6 +423,11 @@ class KioskApp:
                 self._question = Feedback("info", text(out.message, lang, **out.values), now)
                 self._feedback(self._question)
 
+    def _in_break(self) -> bool:
+        """The clock the screen shows stands in a break (the chip race's buttons, 000 3.17)."""
+        cn = clock_now(self.view)
+        return cn is not None and bool(cn.level.get("is_break"))
+
     def _label(self, out: Outcome) -> str:
         if out.action == "bust":
             return text("bust", self.language, seat=out.seat)
@@ -485,6 +495,10 @@ class KioskApp:
                 self._dirty = True
             if self.controls.selected != v.selected_seat:
                 v.selected_seat = self.controls.selected
+                self._dirty = True
+            race, short = self.controls.race, frozenset(self.controls.race_short)
+            if race != v.race or short != v.race_short:  # the chip race being entered
+                v.race, v.race_short = dict(race), short
                 self._dirty = True
 
     def _sounds(self, now: float) -> None:

@@ -247,7 +247,7 @@ class TableControls:
     """
 
     def __init__(self, config: ButtonConfig, send: Callable[..., str], *,
-                 keyboard: bool = True) -> None:
+                 keyboard: bool = True, in_break: Callable[[], bool] = lambda: True) -> None:
         self.config = config
         self.send = send
         self.inputs = Inputs()
@@ -265,12 +265,22 @@ class TableControls:
         self._bust: dict[str, Any] = {}  #: the held-back bust: seat, player, the answers
         self._asked_at = 0.0
         self._now = 0.0  #: time of the edge or advance being handled
+        #: the chip race being entered (000 3.17): leftover chips by seat, and the seats
+        #: whose leftover chips are all they have; kept until the colour-up break is over,
+        #: so an undone race can be corrected rather than typed again
+        self.race: dict[int, int] = {}
+        #: whether the clock stands in a break (the app asks the clock it shows): a table
+        #: state left over from the break never turns the buttons into the chip race's
+        self.in_break = in_break
+        self.race_short: set[int] = set()
+        self._race_of: tuple[Any, Any] | None = None
 
     # -- state
     def update_table(self, table_state: dict[str, Any] | None) -> bool:
         """A new ``table/N`` payload; clears the selection when its player left the seat
         (a bust must never hit whoever sits down there next). True if the selection changed."""
         self.table = table_state
+        self._race_follow()
         if self.question is not None and self._occupant(self._bust["seat"]) \
                 != self._bust["player"]:
             self._drop()  # the player left the seat: the bust must not hit the next one
@@ -324,6 +334,8 @@ class TableControls:
         """Carry out a confirmed action (a tap of a tap button, a completed hold)."""
         if self.question is not None:
             return self._answer(action)
+        if self.racing() and action in ("time", "bust", "hand_done"):
+            return self._race(action)
         if action in ("seat_next", "seat_prev"):
             seats = occupied_seats(self.table)
             if not seats:
@@ -346,6 +358,50 @@ class TableControls:
             # whose call it is (001 §1 VI: once per player and hand where the preset says)
             return Outcome(action, "sent", cid=self.send(action, seat=self.selected))
         return Outcome(action, "sent", cid=self.send(action))
+
+    # -- the chip race of a colour-up break (000 3.17)
+    def racing(self) -> bool:
+        """The table is in a colour-up break and its chip race is not entered yet: the
+        buttons enter the leftover chips (◀ ▶ a seat, Time +1 chip, hold Bust: all they
+        have, Hand done: send)."""
+        race = (self.table or {}).get("chip_race")
+        return race is not None and race.get("result") is None and self.in_break()
+
+    def _race_follow(self) -> None:
+        """Forget the entry when the break is over (or another colour-up began) and the
+        seats whose player left."""
+        race = (self.table or {}).get("chip_race") or None
+        key = None if race is None else (race.get("leaving"), race.get("new"))
+        if key != self._race_of:
+            self.race, self.race_short, self._race_of = {}, set(), key
+        seats = set(occupied_seats(self.table))
+        self.race = {s: n for s, n in self.race.items() if s in seats}
+        self.race_short &= set(self.race)
+
+    def _race(self, action: str) -> Outcome:
+        race = (self.table or {}).get("chip_race") or {}
+        if action == "hand_done":
+            chips = [self.race.get(n, 0) for n in range(1, max(self.race, default=0) + 1)]
+            if not any(chips):
+                return Outcome("chip_race", "info", message="race_empty")
+            cid = self.send("chip_race", chips=chips, short=sorted(self.race_short))
+            return Outcome("chip_race", "sent", cid=cid)
+        seat = self.selected
+        if seat is None:
+            return Outcome(action, "info", message="no_seat")
+        if action == "time":  # one more leftover chip; past the most a seat can have: 0
+            most = max(1, int(race.get("most") or 1))
+            n = (self.race.get(seat, 0) + 1) % (most + 1)
+            self.race[seat] = n
+            if n == 0:
+                del self.race[seat]
+                self.race_short.discard(seat)
+            return Outcome("race_chips", "selected", seat=seat)
+        # hold Bust: the seat's leftover chips are all the player has (kept by the race)
+        if seat not in self.race:
+            return Outcome("race_short", "info", seat=seat, message="race_no_chips")
+        self.race_short ^= {seat}
+        return Outcome("race_short", "selected", seat=seat)
 
     # -- a bust that needs an answer first
     def _ask_or_send(self) -> Outcome:

@@ -24,6 +24,7 @@ from typing import Any
 from controller import resources, views
 from controller.config import load_tournament
 from controller.engine.rules import busts
+from controller.engine.settings import TimeCall
 from controller.engine.tournament import Tournament
 from kiosk.view import Feedback, FeedbackKind, Role, ScreenView
 
@@ -139,12 +140,59 @@ def bb_ante() -> ScreenView:
 
 
 def break_colour_up() -> ScreenView:
-    """The second break (10 min, "Chipraise 25") with 7:57 left."""
+    """The second break (10 min, "Chipraise 25") with 7:57 left: the chip race is due (000 3.17)."""
     g = Game()
     g.start()
     now = START + 8 * 1080 + 600 + 123.0
     g.do("tick", at=now)
     return g.view(now=now)
+
+
+def _colour_up() -> Game:
+    """The "Chipraise 25" break (000 4.12) with 7:57 left: the chip race is due (000 3.17)."""
+    g = Game()
+    g.start()
+    g.do("tick", at=START + 8 * 1080 + 600 + 123.0)
+    return g
+
+
+def chip_race_entry() -> ScreenView:
+    """The dealer enters the leftover 25s (seat 1: 3, seat 2: 2, seat 5: 1, all it has).
+
+    Seat 2 is selected; the sum shows what the leftover chips make (000 3.17)."""
+    g = _colour_up()
+    seats = sorted(g.t.tables[1].occupant)
+    return g.view(selected_seat=seats[1], race={seats[0]: 3, seats[1]: 2, seats[4]: 1},
+                  race_short=frozenset({seats[4]}))
+
+
+def _chip_race_run() -> Game:
+    g = _colour_up()
+    seats = sorted(g.t.tables[1].occupant)
+    chips = [0] * seats[4]
+    chips[seats[0] - 1], chips[seats[1] - 1], chips[seats[4] - 1] = 3, 2, 1
+    g.do("chip_race", at=g.now + 60.0, table=1, chips=chips, short=[seats[4]])
+    return g
+
+
+def chip_race_result() -> ScreenView:
+    """The chip race of table 1 is run: the cards, who won a 100, who keeps one."""
+    g = _chip_race_run()
+    return g.view(now=g.now + 5.0)
+
+
+def wall_chip_race() -> ScreenView:
+    """The wall in the colour-up break: table 1 ran its chip race, tables 2 and 3 not yet."""
+    g = _chip_race_run()
+    return g.view(now=g.now + 5.0, role="wall")
+
+
+def action_clock() -> ScreenView:
+    """The action clock (001 §1 VI, 002 shot clock) of 30 s for seat 4: 18 s left."""
+    g = Game(time_call=TimeCall(seconds=60, countdown=10, red_seconds=10, action_seconds=30))
+    g.start()
+    g.do("time_call", at=START + 200.0, table=1, op="toggle", seat=4)
+    return g.view(now=START + 212.0)
 
 
 def _bubble() -> Game:
@@ -356,6 +404,7 @@ def wall_running() -> ScreenView:
 
 
 def wall_break() -> ScreenView:
+    """The "Chipraise 25" break on the wall: no table has run its chip race yet."""
     g = Game()
     g.start()
     now = START + 8 * 1080 + 600 + 123.0
@@ -535,6 +584,9 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_time_call": time_call,
     "table_time_call_red": time_call_red,
     "table_time_call_no_seat": time_call_no_seat,
+    "table_action_clock": action_clock,
+    "table_chip_race_entry": chip_race_entry,
+    "table_chip_race_result": chip_race_result,
     "table_moves_out": moves_out,
     "table_moves_in": moves_in,
     "table_broken": table_broken,
@@ -560,6 +612,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_running": wall_running,
     "wall_page2": wall_page2,
     "wall_break": wall_break,
+    "wall_chip_race": wall_chip_race,
     "wall_hfh": wall_hfh,
     "wall_moves": wall_moves,
     "wall_finished": wall_finished,

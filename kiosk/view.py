@@ -55,6 +55,10 @@ class ScreenView:
     language: str = "en"
     #: index of the page of the rotating seating list on the wall screen
     wall_page: int = 0
+    #: the chip race the dealer is entering (000 3.17): leftover chips by seat and the
+    #: seats whose leftover chips are all they have (``TableControls.race``)
+    race: dict[int, int] = field(default_factory=dict)
+    race_short: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)

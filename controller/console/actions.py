@@ -156,6 +156,27 @@ def _undo(form: Form) -> dict[str, Any]:
     return {} if target is None else {"target": target}
 
 
+def _chip_race(form: Form) -> dict[str, Any]:
+    """``table``, ``chips`` typed as seat:count pairs ("1:3 2:2 5:1"), ``short`` as seats
+    ("5"): the leftover chips of a colour-up break (000 3.17), a list by seat for the
+    command."""
+    pairs = (form.get("chips") or "").replace(",", " ").split()
+    if not pairs:
+        raise FormError("missing", field="chips")
+    by_seat: dict[int, int] = {}
+    for pair in pairs:
+        m = re.fullmatch(r"([0-9]{1,2}):([0-9]{1,2})", pair)
+        if m is None or int(m.group(1)) < 1:
+            raise FormError("bad_chips", value=pair)
+        by_seat[int(m.group(1))] = int(m.group(2))
+    short = (form.get("short") or "").replace(",", " ").split()
+    if not all(re.fullmatch(r"[0-9]{1,2}", s) for s in short):
+        raise FormError("not_a_number", field="short", value=" ".join(short))
+    return {"table": _whole(form, "table"),
+            "chips": [by_seat.get(n, 0) for n in range(1, max(by_seat) + 1)],
+            "short": [int(s) for s in short]}
+
+
 #: action name → (command, form → arguments)
 ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "start": ("start", lambda f: {}),
@@ -183,6 +204,7 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "rename": ("rename", lambda f: {"player": _player(f), "name": _text(f, "new_name")}),
     "unregister": ("unregister", lambda f: {"player": _player(f)}),
     "announce": ("announce", _announce),
+    "chip_race": ("chip_race", _chip_race),
     "announce_clear": ("announce", lambda f: {"clear": True}),
     # penalties and disqualification (000 3.6-3.8, 4.11)
     "penalty": ("penalty", _penalty),

@@ -301,6 +301,19 @@ class MysteryList(Command):
     names: Annotated[list[PlayerRef], Field(max_length=20)]
 
 
+# --------------------------------------------------------------- chip race
+class ChipRace(Command):
+    summary: ClassVar[str] = ("the chip race of a colour-up break at `table` (000 3.17, 003 37): "
+                              "`chips` = leftover small chips by seat (`[0, 2, 1]`: seat 2 "
+                              "has 2, seat 3 has 1); `short`: seats whose leftover chips are "
+                              "all they have (nobody is eliminated by a chip race)")
+    cmd: Literal["chip_race"] = "chip_race"
+    table: TableNo
+    chips: Annotated[list[Annotated[int, Field(ge=0, le=99)]], Field(min_length=1,
+                                                                      max_length=99)]
+    short: Annotated[list[SeatNo], Field(max_length=99)] = []
+
+
 # ------------------------------------------------------------------ absent
 class Absent(Command):
     summary: ClassVar[str] = ("a player who left is played as a ghost (000 9.5): removed and "
@@ -414,7 +427,7 @@ ALL: tuple[type[Command], ...] = (
     Register, Late, Draw, Start, Pause, Resume, Level, Time, Structure, Tick, HandDone, Bust,
     MoveApply, Seated, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand, TimeCall,
     HandsLeft, Undo, Rename, Unregister, DrawnNames, MysteryList, Absent, TableGame,
-    Announce, ChipCounts, EndRound, LandesligaPoints, Penalty, Disqualify,
+    Announce, ChipCounts, EndRound, LandesligaPoints, Penalty, Disqualify, ChipRace,
 )
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}

@@ -244,7 +244,9 @@ class TimeCall(Event):
     seconds: int | None = None
     countdown: int | None = None
     seat: int | None = None
-    omit_none: ClassVar[tuple[str, ...]] = ("seconds", "countdown")
+    #: the action clock (001 §1 VI, 002 shot clock), not a clock call; absent: a call
+    action: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("seconds", "countdown", "action")
 
 
 class HandsLeft(Event):
@@ -318,6 +320,29 @@ class TableGameOver(Event):
     type: Literal["table_game_over"] = "table_game_over"
     game: int
     winner: int
+
+
+class ChipRaced(Event):
+    """A table's chip race (000 3.17, 003 37): chips of value ``leaving`` go, chips of value
+    ``new`` come. ``seats`` (in dealing order from the start seat), ``leftover`` (their
+    leftover chips) and ``cards`` (one card per chip, e.g. ``"A♠"``) line up; the deck was
+    shuffled with ``seed``. ``winners`` won ``won`` new chips each (same order); ``saved``:
+    seats that lost the race with nothing else left and keep one new chip anyway.
+    ``change``: chips in play after minus before (the rounding's gain or loss)."""
+
+    type: Literal["chip_race"] = "chip_race"
+    table: int
+    level: int
+    leaving: int
+    new: int
+    seed: int
+    seats: list[int]
+    leftover: list[int]
+    cards: list[list[str]]
+    winners: list[int]
+    won: list[int]
+    saved: list[int]
+    change: int
 
 
 class Undo(Event):
@@ -417,7 +442,7 @@ ALL: tuple[type[Event], ...] = (
     GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
     Finished, Undo, Renamed, Unregistered, NamesListed, Absent, AbsentRemoved,
     TableGameStarted, TableGameOver, Announced, ChipsCounted, RoundEnded, StartStacks,
-    TableDecided, Penalty, Disqualified, FieldWarning,
+    TableDecided, Penalty, Disqualified, FieldWarning, ChipRaced,
 )
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}

@@ -179,9 +179,20 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
                       + (" (the missed one, caught up)" if missed else ""))
     if typ == "hands_left":
         return Phrase("hands_left", {"count": e["count"]}, f"{e['count']} more hands a table")
+    if typ == "time_call" and e.get("action"):  # 001 §1 VI, 002 shot clock
+        return Phrase("action_clock", {"table": e["table"], "seconds": e["seconds"]},
+                      f"table {e['table']}: action clock {e['seconds']} s")
     if typ == "time_call":
         return Phrase("time_call", {"table": e["table"], "op": e["op"]},
                       f"table {e['table']}: time call {e['op']}")
+    if typ == "chip_race":  # 000 3.17
+        wins = [f"seat {s} +{n}" for s, n in zip(e["winners"], e["won"], strict=True)]
+        wins += [f"seat {s} keeps one" for s in e["saved"]]
+        return Phrase("chip_race", {"table": e["table"], "leaving": e["leaving"],
+                                    "new": e["new"], "winners": e["winners"], "won": e["won"],
+                                    "saved": e["saved"]},
+                      f"table {e['table']}: chip race {e['leaving']} → {e['new']}: "
+                      + (", ".join(wins) or "no new chip"))
     if typ == "hfh":
         return Phrase("hfh", {"on": e["on"], "reason": e["reason"]},
                       "hand-for-hand " + ("on" if e["on"] else "off") + f" ({e['reason']})")

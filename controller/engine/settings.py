@@ -135,6 +135,9 @@ class TimeCall:
     002 turbo: 30 s + 5 s. 003 35: 30 s. ``red_seconds`` is how many final
     seconds the screens mark in red. ``once_per_hand``: a player gets the call
     once per hand ("einmalig", 001 §1 VI); the call then names its seat.
+    ``action_seconds``: the action clock (shot clock) the dealer's "time" button
+    (re)starts for each decision (001 §1 VI "xx Sekunden", 002 "Shot Clock");
+    ``None`` (default): no action clock, the button starts the time call.
     """
 
     __pydantic_config__ = _CONFIG
@@ -142,6 +145,7 @@ class TimeCall:
     countdown: Count = 10
     red_seconds: Annotated[Count, _rule(_red_seconds)] = 10
     once_per_hand: Flag = False
+    action_seconds: Annotated[int, Strict(), Field(ge=5, le=600)] | None = None
 
 
 def _red_seconds(value: int, info: ValidationInfo) -> None:
@@ -322,13 +326,25 @@ class ChipRace:
     higher chip (000 3.17) or ``"half_up"`` (commercially, 002: from 250 a
     500 chip). ``one_chip_per_player``: nobody wins more than one new chip
     (000, 001, 002, 004); ``False`` for 003 37, where the highest card takes
-    all the chips still to be exchanged.
+    all the chips still to be exchanged. ``chips``: the club's chip values,
+    ascending; a break's colour-up note names the chip that leaves ("Chipraise
+    25"), the next higher value of ``chips`` is the new chip it races for.
     """
 
     __pydantic_config__ = _CONFIG
     start: Literal["seat_1", "left_of_dealer"] = "seat_1"
     rounding: Literal["up", "half_up"] = "up"
     one_chip_per_player: Flag = True
+    chips: Annotated[tuple[Positive, ...], Field(min_length=2, max_length=20),
+                     AfterValidator(_ascending)] = (
+        1, 5, 25, 100, 500, 1000, 5000, 25000, 100000)
+
+
+def _ascending(chips: tuple[int, ...]) -> tuple[int, ...]:
+    for i in range(1, len(chips)):
+        if chips[i] <= chips[i - 1]:
+            raise problem(f"chip values must rise: {chips[i]} after {chips[i - 1]}", at=(i,))
+    return chips
 
 
 def _not_below_min(most: int | None, info: ValidationInfo) -> None:

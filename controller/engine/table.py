@@ -13,6 +13,10 @@ empty seat).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from controller.engine.events import ChipRaced
 
 
 @dataclass
@@ -23,6 +27,8 @@ class TimeCallState:
     seconds: int
     countdown: int
     seat: int | None = None
+    #: the action clock (001 §1 VI, 002 shot clock) rather than a clock call
+    action: bool = False
 
 
 @dataclass
@@ -57,6 +63,8 @@ class Table:
     #: between hands, the table deals no new hand until the players moving to it with
     #: ``Move.hold`` are seated (TDA 11D: three or more short; a table just opened)
     holds: bool = False
+    #: the table's last chip race (000 3.17); the screens show it while its break lasts
+    chip_race: ChipRaced | None = None
 
     # -- seats -------------------------------------------------------------
     def clockwise(self, after: int) -> list[int]:

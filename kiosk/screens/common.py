@@ -517,6 +517,8 @@ def footer(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         action, progress = view.hold
         label = tr(f"hold_{action}", lang) if f"hold_{action}" in i18n.LABELS else \
             f"{tr('hold', lang)}: {action}"
+        if action == "bust" and racing(frame):  # the chip race: hold Bust = all they have
+            label = tr("hold_race_short", lang)
         seat = view.selected_seat
         if seat is not None and action == "bust":
             label += f" · {tr('seat', lang)} {seat}"
@@ -532,7 +534,7 @@ def footer(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         tab = frame.table
         if tab is not None and tab.get("in_play", True) and frame.mode not in ("wait",
                                                                                 "champion"):
-            hints(c, inner, lang)
+            hints(c, inner, lang, race=racing(frame))
         return
     colour = {"sent": DIM, "accepted": GREEN, "rejected": RED, "info": GOLD}.get(fb.kind, FG)
     mark = pygame.Rect(inner.x, inner.y, max(6, inner.height // 3), inner.height)
@@ -544,14 +546,27 @@ def footer(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
                face=COND, colour=colour, bg=PANEL, min_size=c.need_size("dealer", COND))
 
 
-def hints(c: Canvas, rect: pygame.Rect, lang: str) -> None:
+def racing(frame: Frame) -> bool:
+    """The table's chip race waits for the dealer's entry (the buttons enter chips)."""
+    race = (frame.table or {}).get("chip_race") if frame.view.role == "table" else None
+    return race is not None and race.get("result") is None
+
+
+def hints(c: Canvas, rect: pygame.Rect, lang: str, race: bool = False) -> None:
     """The dealer's reminder of the buttons: ``◀ ▶ seat   BUST hold   TIME   HAND DONE
-    UNDO hold``; the words go before the buttons' names do when the bar is narrow."""
+    UNDO hold``; the words go before the buttons' names do when the bar is narrow.
+    ``race``: what they do while the chip race is entered (``TIME +1 chip`` …)."""
     size = max(c.need_size("dealer", COND), min(c.px(34), rect.height * 7 // 10))
     hold = tr("hint_hold", lang)
     full = [("◀ ▶", tr("hint_seat", lang)), (tr("hint_bust", lang), hold),
             (tr("hint_time", lang), ""), (tr("hint_hand_done", lang), ""),
             (tr("hint_undo", lang), hold)]
+    if race:
+        full = [("◀ ▶", tr("hint_seat", lang)),
+                (tr("hint_time", lang), tr("hint_race_chip", lang)),
+                (tr("hint_bust", lang), f"{hold}: {tr('hint_race_short', lang)}"),
+                (tr("hint_hand_done", lang), tr("hint_race_send", lang)),
+                (tr("hint_undo", lang), hold)]
     gap = c.px(40)
     for words in (True, False):
         parts: list[tuple[str, str, int, Colour]] = []

@@ -33,7 +33,7 @@ import pygame
 
 from kiosk import i18n
 from kiosk.i18n import tr
-from kiosk.screens import common, duties
+from kiosk.screens import chip_race, common, duties
 from kiosk.screens.common import Frame
 from kiosk.screens.widgets import (
     BG,
@@ -114,6 +114,9 @@ def draw(c: Canvas, frame: Frame) -> None:
         return
     if tab is not None and closed:
         closed_table(c, body, frame, tab)
+        return
+    if frame.mode == "break" and chip_race.race_of(frame) is not None:
+        chip_race.draw(c, body, frame, small_clock)  # the colour-up's chip race (000 3.17)
         return
     blocks = message_blocks(c, frame, tab, body.width)
     gap = c.px(8) + 2
@@ -543,6 +546,8 @@ def time_call(c: Canvas, body: pygame.Rect, frame: Frame) -> None:
         head = tr("time_up", lang)
     elif red and tc.countdown and tc.left <= tc.countdown:
         head = tr("countdown", lang)
+    elif ((frame.table or {}).get("time_call") or {}).get("action"):
+        head = tr("action_clock", lang)  # the action clock (001 §1 VI, 002 shot clock)
     else:
         head = tr("time_call", lang)
     if tc.seat is not None:

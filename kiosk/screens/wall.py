@@ -24,7 +24,7 @@ import pygame
 
 from kiosk import i18n
 from kiosk.i18n import tr
-from kiosk.screens import common, duties
+from kiosk.screens import chip_race, common, duties
 from kiosk.screens.common import Frame
 from kiosk.screens.widgets import (
     BG,
@@ -403,6 +403,18 @@ def side(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
     hfh = s.get("hand_for_hand") or {}
     c.fill(rect, PANEL, radius=c.px(12))
     inner = inset(rect, c.px(20), c.px(12))
+    race = chip_race.wall_lines(frame.state, frame.lang) if frame.mode == "break" else []
+    if race:  # a colour-up break: which tables ran their chip race (000 3.17)
+        size = c.need_size("hfh")
+        h = c.fonts.get(BOLD, size).get_height() + c.px(4)
+        with c.key("hfh"):
+            for i, words in enumerate(race):
+                # the title may shrink to fit a small wall; the tables stay at their size
+                c.text(words, pygame.Rect(inner.x, inner.y + i * h, inner.width, h),
+                       colour=GOLD if i == 0 else FG, bg=PANEL,
+                       max_size=size if i == 0 else None, size=None if i == 0 else size)
+        used = len(race) * h + c.px(12)
+        inner = pygame.Rect(inner.x, inner.y + used, inner.width, inner.height - used)
     if not hfh.get("on"):
         moves_list(c, inner, frame)
         return

@@ -31,8 +31,15 @@ EXPECT: dict[str, list[str]] = {
     "table_paused": ["PAUSED", "13:00"],
     "table_ante": ["LEVEL 6", "300 / 600", "Ante 50", "Next level: 400 / 800 · ante 75"],
     "table_bb_ante": ["LEVEL 2", "50 / 100", "ante 100"],
-    "table_break": ["BREAK", "07:57", "Colour-up:", "Chipraise 25",
-                    "Next level: 800 / 1,600 · ante 200"],
+    # the "Chipraise 25" break: the chip race is due (000 3.17), the break's time beside it
+    "table_break": ["CHIP RACE  25 → 100", "Break", "07:57",
+                    "Cards from seat 1 · one card per 25 · best cards win, one 100 each",
+                    "Mia Fischer", "Leftover chips: ◀ ▶ seat, TIME +1"],
+    "table_chip_race_entry": ["CHIP RACE  25 → 100", "3", "2", "1", "all they have",
+                              "6 × 25 = 150 → 2 × 100 · HAND DONE sends"],
+    "table_chip_race_result": ["CHIP RACE  25 → 100", "+1 × 100", "keeps a 100",
+                               "3 new × 100 · chips in play +150"],
+    "table_action_clock": ["ACTION CLOCK · Seat 4 · Frieda Wolf", "18"],
     "table_hfh_playing": ["Hand for hand · hand 2",
                           "When the hand is over, press HAND DONE · table 2 waits for this table"],
     "table_hfh_waiting": ["Waiting for table 2", "PAUSED",
@@ -76,7 +83,8 @@ EXPECT: dict[str, list[str]] = {
     "wall_moves": ["Moves", "+5 more"],
     "wall_finished_long": ["CHAMPION", "Maximilian-Alexander von Hohenzollern-Sigmaringen",
                            "18 pts"],
-    "wall_break": ["BREAK", "Chipraise 25"],
+    "wall_break": ["BREAK", "Chipraise 25", "CHIP RACE 25 → 100", "open: table 1, 2, 3"],
+    "wall_chip_race": ["BREAK", "CHIP RACE 25 → 100", "done: table 1", "open: table 2, 3"],
     "wall_hfh": ["HAND FOR HAND", "Hand 1", "Table 1", "✓ done", "Table 2",
                  "… playing"],
     "wall_finished": ["CHAMPION", "Results", "1.", "18 pts"],
@@ -93,8 +101,10 @@ EXPECT: dict[str, list[str]] = {
 EXPECT_DE: dict[str, list[str]] = {
     "table_running": ["TISCH 1", "LEVEL 1", "17:59", "Nächstes Level: 75 / 150", "Pause in",
                       "Spieler 27 / 27 · Durchschnitt 10.000"],
-    "table_break": ["PAUSE", "07:57", "Chips tauschen:", "Chipraise 25",
-                    "Nächstes Level: 800 / 1.600 · Ante 200"],
+    "table_break": ["Pause", "07:57", "Rest-Chips: ◀ ▶ Platz, ZEIT +1"],
+    "table_chip_race_result": ["behält einen 100er", "3 neue × 100 · Chips im Spiel +150"],
+    "table_action_clock": ["AKTIONSZEIT · Platz 4 · Frieda Wolf"],
+    "wall_chip_race": ["PAUSE", "fertig: Tisch 1", "offen: Tisch 2, 3"],
     "table_hfh_deal": ["GEBEN"],
     "table_hfh_waiting": ["Warten auf Tisch 2", "ANGEHALTEN"],
     "table_time_call_red": ["COUNTDOWN · Platz 4 · Frieda Wolf"],
@@ -113,7 +123,10 @@ EXPECT_DE: dict[str, list[str]] = {
 #: moments whose main picture is the level clock
 CLOCK_MOMENTS = [n for n in shots.MOMENTS
                  if n not in ("table_waiting", "table_time_call", "table_time_call_red",
-                              "table_time_call_no_seat", "table_broken", "table_finished",
+                              "table_time_call_no_seat", "table_action_clock",
+                              # the colour-up break's chip race takes the table over
+                              "table_break", "table_chip_race_entry",
+                              "table_chip_race_result", "table_broken", "table_finished",
                               "wall_finished", "wall_finished_long")]
 
 

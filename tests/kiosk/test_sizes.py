@@ -30,7 +30,14 @@ def test_the_numbers_in_the_docs():
 #: the key items each moment must show (so a test cannot pass by drawing none)
 MUST = {
     "table_running": {"time_left", "blinds", "dealer"},
-    "table_break": {"time_left"},
+    # the colour-up break: the chip race takes the table screen over as a time call does
+    # (the break's time stays on it, small; the wall shows it big): what the dealer is
+    # told is at its size by rule
+    "table_break": {"dealer"},
+    "table_chip_race_entry": {"dealer"},
+    "table_chip_race_result": {"dealer"},
+    "table_action_clock": {"time_call", "dealer"},
+    "wall_chip_race": {"time_left", "hfh"},
     "table_hfh_playing": {"time_left", "blinds", "hfh", "dealer"},
     "table_hfh_waiting": {"hfh", "dealer"},
     "table_hfh_deal": {"hfh", "dealer"},

@@ -30,6 +30,7 @@ from controller.engine.rules import (
     announcements,
     busts,
     chip_counts,
+    chip_race,
     clock,
     dealing,
     entries,
@@ -60,7 +61,7 @@ RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
     clock, ghosts, qualifier, play_day, busts, seating, hand_for_hand, entries, hands,
     time_calls, undo, names, announcements, chip_counts, rounds, landesliga, penalties,
-    field_size, dealing,
+    field_size, dealing, chip_race,
 )
 
 

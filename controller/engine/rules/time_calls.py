@@ -5,6 +5,11 @@ The engine ends a call whose time is up by itself, from the time passed in,
 so a replay and a simulation see the same expiry as the controller did.
 Where the preset says ``once_per_hand`` (001 §1 VI "einmalig"), each player
 gets one call per hand: the call names the seat, a second one is refused.
+
+The action clock (``action_seconds``: 001 §1 VI "xx Sekunden Zeit seinen Spielzug
+zu tätigen", 002 "Shot Clock") is a call of its own kind: the dealer's button
+(``toggle``) starts it for each decision and every tap starts it again; a clock
+call (``start``) replaces it; ``cancel`` and "hand done" end it.
 """
 
 from __future__ import annotations
@@ -24,15 +29,27 @@ def time_call(t: Tournament, c: cmd.TimeCall, now: float) -> None:
     t.require_running()
     tab = t.table(c.table)
     op = c.op
+    action = t.settings.time_call.action_seconds
+    if op == "toggle" and action is not None and (tab.time_call is None
+                                                   or tab.time_call.action):
+        # the action clock (001 §1 VI, 002 shot clock): each tap starts it for the next
+        # decision, a running one starts again
+        if c.seat is not None and not 1 <= c.seat <= tab.size:
+            raise Rejected("seat must be a seat of table {table} (1-{seats}), got {seat!r}",
+                           table=c.table, seats=tab.size, seat=c.seat)
+        t.emit(ev.TimeCall, now, table=c.table, op="start", seconds=action, countdown=0,
+               seat=c.seat, action=True)
+        return
     if op == "toggle":  # the dealer's one "time" button: start, or cancel the running call
         op = "cancel" if tab.time_call is not None else "start"
     if op == "start":
-        if tab.time_call is not None:
-            raise Rejected("a time call is already running at table {table}", table=c.table)
         if c.seat is not None and not 1 <= c.seat <= tab.size:
             raise Rejected("seat must be a seat of table {table} (1-{seats}), got {seat!r}",
                            table=c.table, seats=tab.size, seat=c.seat)
         tc = t.settings.time_call
+        # a clock call replaces a running action clock (the player asked for time)
+        if tab.time_call is not None and not tab.time_call.action:
+            raise Rejected("a time call is already running at table {table}", table=c.table)
         if tc.once_per_hand:
             once_per_hand(t, c.table, c.seat)
         t.emit(ev.TimeCall, now, table=c.table, op="start", seconds=tc.seconds,
@@ -78,9 +95,10 @@ def on_time_call(t: Tournament, e: ev.TimeCall) -> None:
     if tab is None:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
     if e.op == "start":
-        tab.time_call = TimeCallState(e.at, e.seconds or 0, e.countdown or 0, e.seat)
+        tab.time_call = TimeCallState(e.at, e.seconds or 0, e.countdown or 0, e.seat,
+                                      e.action is True)
         pid = tab.occupant.get(e.seat) if e.seat is not None else None
-        if pid is not None and pid not in tab.time_called:
+        if pid is not None and pid not in tab.time_called and not e.action:
             tab.time_called.append(pid)
     else:
         tab.time_call = None

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from controller.engine.tournament import Tournament
 
 #: what a table's buttons make (the first event of the press's group)
-PRESSES = frozenset({"busted", "hand_done", "time_call", "moved"})
+PRESSES = frozenset({"busted", "hand_done", "time_call", "moved", "chip_race"})
 #: events the floor decides from the counts of players at the tables
 DECISIONS = frozenset({"moved", "table_broken", "final_table"})
 
