@@ -98,17 +98,20 @@ def get(db: sqlite3.Connection, player_id: int) -> ClubPlayer:
 
 
 def search(db: sqlite3.Connection, text: str, limit: int = 20) -> list[ClubPlayer]:
-    """Players whose name or an alias contains ``text`` (folded), the best first: names
-    that start with it, then the rest, then similar spellings."""
-    key = fold(text)
+    """Players whose name or an alias contains ``text`` (folded; "mül" finds "Müller",
+    "Mueller" and "Muller"), the best first: a name or word that starts with it, then
+    names that contain it, then similar spellings."""
+    keys = {fold(text), _loose(text)}
     out: list[tuple[int, str, ClubPlayer]] = []
     for p in all_players(db):
-        names = [fold(p.name), *p.aliases]
-        if any(n.startswith(key) or any(w.startswith(key) for w in n.split()) for n in names):
+        names = {fold(p.name), _loose(p.name), *p.aliases, *(_loose(a) for a in p.aliases)}
+        words = [w for n in names for w in n.split()]
+        if any(n.startswith(k) for n in names for k in keys) or \
+                any(w.startswith(k) for w in words for k in keys):
             rank = 0
-        elif any(key in n for n in names):
+        elif any(k in n for n in names for k in keys):
             rank = 1
-        elif key and similar(text, p.name):
+        elif text.strip() and similar(text, p.name):
             rank = 2
         else:
             continue
