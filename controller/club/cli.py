@@ -142,6 +142,53 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from controller import resources
+    from controller.club.db import ClubError
+    from controller.config import ConfigError, load_tournament
+
+    try:
+        return load_tournament(resources.resolve(args.tournament, "tournaments"))
+    except (ConfigError, OSError) as exc:
+        raise ClubError(str(exc).replace("\n", "; ")) from None
+
+
+def _stacks(args: argparse.Namespace) -> int:
+    from controller.club.stacks import start_stacks
+
+    db = _open(args, readonly=True)
+    for name, stack in start_stacks(db, _tournament(args), args.names, args.season).items():
+        print(f"{name}: {stack:,}")
+    return 0
+
+
+def _register(args: argparse.Namespace) -> int:
+    """The players with their stacks from the standings, into the running controller."""
+    from controller.club.db import ClubError
+    from controller.club.stacks import register_commands
+    from controller.director import BrokerUnreachable, NoAnswer, send, with_credentials
+    from controller.mqtt import Broker
+
+    settings = _tournament(args)
+    db = _open(args, readonly=True)
+    commands = register_commands(db, settings, args.names, member=not args.guest,
+                                 season=args.season)
+    try:
+        broker = with_credentials(Broker.from_env(args.broker, args.prefix, settings.broker),
+                                  address_given=bool(args.broker),
+                                  prefix_given=bool(args.prefix))
+        for command in commands:
+            cargs = {k: v for k, v in command.items() if k != "cmd"}
+            answer = send(broker, "register", cargs, timeout=args.timeout)
+            if not answer.get("ok"):
+                raise ClubError(f"the controller refused {', '.join(command['names'])}: "
+                                f"{answer.get('reason')}")
+            print(f"registered {', '.join(command['names'])} with {command['stack']:,} chips")
+    except (ValueError, BrokerUnreachable, NoAnswer) as exc:
+        raise ClubError(str(exc)) from None
+    return 0
+
+
 def _open(args: argparse.Namespace, readonly: bool = False):  # type: ignore[no-untyped-def]
     from controller.club.db import open_club
 
@@ -199,6 +246,21 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--public", action="store_true", help="as on a public list: non-members "
                    "shortened (000 5.8)")
     verb("seasons", _seasons, "the seasons with tournaments")
+    v = verb("stacks", _stacks, "start stacks from the standings for a tournament whose mode "
+             "says so (003 8, 000 4.18): stacks TOURNAMENT NAME…")
+    v.add_argument("tournament", help="the tournament file (or a shipped one's name)")
+    v.add_argument("names", nargs="+")
+    v.add_argument("--season", help="the standings' season (default: the latest)")
+    v = verb("register", _register, "register players into the running controller with "
+             "their stacks from the standings: register TOURNAMENT NAME…")
+    v.add_argument("tournament", help="the tournament file the controller runs")
+    v.add_argument("names", nargs="+")
+    v.add_argument("--season", help="the standings' season (default: the latest)")
+    v.add_argument("--guest", action="store_true", help="not club members")
+    v.add_argument("--broker", help="host:port (default: the tournament file's, "
+                   "$FLOORMAN_BROKER or localhost:1883)")
+    v.add_argument("--prefix", help="topic prefix (default: the tournament file's)")
+    v.add_argument("--timeout", type=float, default=10.0)
     v = verb("backup", _backup, "a consistent copy of the club database: backup FILE")
     v.add_argument("file")
     v = verb("restore", _restore, "replace the club database with a backup: restore FILE")

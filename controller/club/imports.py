@@ -168,11 +168,13 @@ def club_of(db: sqlite3.Connection) -> str | None:
 def _rows(db: sqlite3.Connection, t: Tournament, tid: int | None, rows: list[ResultRow],
           result: Imported) -> None:
     ids: dict[int, int] = {}
+    # a start stack of the player's own (003 8, 000 4.18), as registered
+    stacks = {e["player"]: e["stack"] for e in t.log
+              if e["type"] == "registered" and e.get("stack") is not None}
     for row in rows:
         if row.player_id not in ids:
             ids[row.player_id] = _player(db, row.name, row.member, result)
-        stack = getattr(t.players[row.player_id], "start_stack", None) \
-            if row.player_id in t.players else None
+        stack = stacks.get(row.player_id)
         db.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (tid, ids[row.player_id], row.game or 0, row.place, row.points,
                     row.knockouts, row.knockout_points, row.bounty_hits, row.prize,
