@@ -24,6 +24,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller import inbound, lock, protocol, views
+from controller.club.imports import is_over
+from controller.club.intake import club_path, take_in
 from controller.engine import clock as clk
 from controller.engine import history
 from controller.engine.rules import hands
@@ -87,6 +89,9 @@ class ControllerService:
         self._stop = threading.Event()
         self._connected = threading.Event()
         self.mqtt: mqtt.Client | None = None
+        #: the club database a finished tournament is imported into ($FLOORMAN_CLUB)
+        self.club = club_path()
+        self._club_at = 0  # the log's length when it was last taken into it
 
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:
@@ -366,6 +371,12 @@ class ControllerService:
             answer = {**answer, "message": describe(self.tournament, new, now)}
         if not answer.get("ok"):
             log.info("rejected %s: %s", cmd.get("cmd"), answer.get("reason"))
+        elif self.club is not None and is_over(self.tournament) \
+                and len(self.floor.log) != self._club_at:
+            # the tournament's end (or a change after it): into the club database
+            # (docs/club.md); a failure is logged, the controller goes on
+            self._club_at = len(self.floor.log)
+            take_in(self.club, self.floor.log, self.db)
         return answer
 
     def query(self, cmd: str) -> dict[str, Any]:

@@ -7,7 +7,9 @@ by name or alias, new ones added) and its result rows are written. A tournament 
 known by the hash of its log's first event (``tournaments.opened_hash``, UNIQUE):
 importing the same log again changes nothing, and two imports at once cannot both
 write it (the second waits for the first, then finds it; the UNIQUE constraint holds
-should anything slip past).
+should anything slip past). A log that went on from the version imported (its hash
+chain passes through the imported last hash: an undo after the end, a play day's next
+table game) replaces it; any other copy is refused.
 
 Refused with one line and nothing changed (:class:`ClubError`): a file that is no
 log, a damaged log, a tournament that is not over, a tournament of another club (its
@@ -36,7 +38,8 @@ __all__ = ["Imported", "import_events", "import_log", "is_over", "read_log"]
 
 @dataclass
 class Imported:
-    """What an import did: ``status`` ``"imported"`` or ``"unchanged"`` (taken before);
+    """What an import did: ``status`` ``"imported"``, ``"updated"`` (the log went on
+    from the version taken before, which it replaces) or ``"unchanged"`` (taken before);
     ``new_players``: names added to the club list; ``warnings``: near duplicates."""
 
     path: str
@@ -53,7 +56,7 @@ class Imported:
             return f"{self.path}: {self.tournament} ({self.date}) was imported before; " \
                 "nothing changed"
         new = f", {len(self.new_players)} new players" if self.new_players else ""
-        return (f"{self.path}: imported {self.tournament} ({self.date}, season "
+        return (f"{self.path}: {self.status} {self.tournament} ({self.date}, season "
                 f"{self.season}): {self.rows} results{new}")
 
 
@@ -131,16 +134,24 @@ def import_events(db: sqlite3.Connection, events: list[dict[str, Any]], *, path:
         if held is not None and held != own:
             raise ClubError(f"{path}: {name} is a tournament of {own}, this is the club "
                             f"database of {held}; nothing imported")
-        before = db.execute("SELECT last_hash, date FROM tournaments WHERE opened_hash = ?",
-                            (opened_hash,)).fetchone()
+        before = db.execute("SELECT id, last_hash, date FROM tournaments WHERE "
+                            "opened_hash = ?", (opened_hash,)).fetchone()
         if before is not None:
-            if before[0] != last_hash:
+            if before[1] == last_hash:
+                return Imported(path, "unchanged", name, season.name, before[2])
+            if before[1] not in _chain_values(events):
                 raise ClubError(f"{path}: another copy of {name} (with other events) was "
                                 "imported before; nothing imported")
-            return Imported(path, "unchanged", name, season.name, before[1])
+            # the log goes on from the imported one (an undo after the end, the next
+            # table game of a play day): it replaces it
+            db.execute("DELETE FROM results WHERE tournament_id = ?", (before[0],))
+            db.execute("DELETE FROM tournaments WHERE id = ?", (before[0],))
+            day = datetime.date.fromisoformat(before[2]) if date is None else day
+            season = season_of(day, t.settings.club.seasons)
         if held is None:
             db.execute("INSERT INTO meta VALUES ('club', ?)", (own,))
-        result = Imported(path, "imported", name, season.name, day.isoformat())
+        result = Imported(path, "imported" if before is None else "updated", name,
+                          season.name, day.isoformat())
         try:
             cur = db.execute(
                 "INSERT INTO tournaments (opened_hash, last_hash, name, preset, date, season, "
@@ -153,6 +164,16 @@ def import_events(db: sqlite3.Connection, events: list[dict[str, Any]], *, path:
             return Imported(path, "unchanged", name, season.name, day.isoformat())
         _rows(db, t, cur.lastrowid, rows, result)
     return result
+
+
+def _chain_values(events: list[dict[str, Any]]) -> set[str]:
+    """The hash chain's value after each event: a log that went on from an imported one
+    holds the imported one's last value."""
+    value, out = chain.GENESIS, set()
+    for e in events:
+        value = chain.link(value, e)
+        out.add(value)
+    return out
 
 
 def _club(db: sqlite3.Connection) -> str | None:

@@ -1,0 +1,44 @@
+"""The controller's end-of-tournament import: a finished tournament is taken into the
+club database by itself when one is configured (``$FLOORMAN_CLUB``, docs/club.md).
+
+Never raises: a failure is logged, the controller goes on, and ``floorman club import``
+can do it later (an import is idempotent).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["club_path", "take_in"]
+
+log = logging.getLogger("floorman.club")
+
+
+def club_path() -> str | None:
+    """The club database the controller imports into: ``$FLOORMAN_CLUB``, or ``None``."""
+    return os.environ.get("FLOORMAN_CLUB") or None
+
+
+def take_in(club: str, events: Sequence[dict[str, Any]], source: str) -> bool:
+    """Import the finished tournament ``events`` (the controller's verified, stored log,
+    named ``source``) into ``club``; ``True`` when it is there (now or before)."""
+    from controller.club.db import ClubError, open_club
+    from controller.club.imports import import_events
+
+    try:
+        db = open_club(club)
+        try:
+            done = import_events(db, list(events), path=source)
+        finally:
+            db.close()
+    except ClubError as exc:
+        log.warning("not taken into the club database %s: %s", club, exc)
+        return False
+    except Exception:  # the controller must go on whatever happens here
+        log.exception("not taken into the club database %s", club)
+        return False
+    log.info("club database %s: %s", club, done.line())
+    return True
