@@ -143,3 +143,18 @@ def test_an_import_finds_players_by_alias(tmp_path):
                                   day="2026-01-02")))
     lines = {s.name: s.points for s in standings(db).lines}
     assert lines["Anna Bergmann"] == 6 and "Anna Berg" not in lines
+
+
+def test_another_copy_of_an_imported_tournament_is_refused(tmp_path):
+    """Two logs that start alike (same opening) and then differ: the second is no
+    continuation of the first, so it cannot replace it."""
+    db = open_club(tmp_path / "club.sqlite")
+    one = tournament(tmp_path / "a.sqlite", psc_settings(), SIX, OUT, day="2026-01-02")
+    other = tournament(tmp_path / "b.sqlite", psc_settings(), SIX,
+                       [(p, None) for p in SIX[:5]], day="2026-01-02")
+    import_log(db, str(one))
+    before = counts(db)
+    with pytest.raises(ClubError, match="another copy of .* was imported before; nothing "
+                       "imported"):
+        import_log(db, str(other))
+    assert counts(db) == before
