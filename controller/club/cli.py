@@ -72,6 +72,16 @@ def _add(args: argparse.Namespace) -> int:
     return 0
 
 
+def _member(args: argparse.Namespace) -> int:
+    from controller.club import players
+
+    db = _open(args)
+    p = players.set_member(db, " ".join(args.name), not args.guest, args.since)
+    print(f"{p.name}: " + (f"member since {p.member_since}" if p.member_since else
+                          "member" if p.member else "guest"))
+    return 0
+
+
 def _merge(args: argparse.Namespace) -> int:
     from controller.club import players
 
@@ -231,6 +241,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="NAME is another spelling of this player")
     v.add_argument("--force", action="store_true",
                    help="add it even though it looks like another player's name")
+    v = verb("member", _member, "make a player a member (member NAME [--since DATE]) or a "
+             "guest (member NAME --guest)")
+    v.add_argument("name", nargs="+")
+    v.add_argument("--since", help="member since (YYYY-MM-DD)")
+    v.add_argument("--guest", action="store_true", help="not (any more) a member")
     v = verb("merge", _merge, "one person entered twice: merge NAME --into PLAYER")
     v.add_argument("name", nargs="+")
     v.add_argument("--into", nargs="+", required=True)

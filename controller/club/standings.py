@@ -23,6 +23,7 @@ shorten non-members' names (000 5.8, ``public_short_names``).
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 import sqlite3
@@ -33,6 +34,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from controller.club.db import ClubError
+from controller.club.seasons import season_of
 from controller.engine import points as rules
 from controller.engine.results import ResultRow, ace_of_spades_season, season_totals
 from controller.engine.settings import Club
@@ -57,7 +59,8 @@ class Standing:
 
 @dataclass(frozen=True)
 class Table:
-    """A season's standings: the season's name and dates, the club, its rules, lines."""
+    """A season's standings: the club, the season's name and its first and last day, its
+    rules, the lines and how many tournaments it has had."""
 
     club: str
     season: str
@@ -81,11 +84,23 @@ def _extra_columns(rules_: Club) -> tuple[str, ...]:
 
 
 def seasons(db: sqlite3.Connection) -> list[tuple[str, str, str, int]]:
-    """``(season, first date, last date, tournaments)`` of every season with a tournament,
-    oldest first."""
-    return [(r[0], r[1], r[2], r[3]) for r in db.execute(
-        "SELECT season, MIN(date), MAX(date), COUNT(*) FROM tournaments GROUP BY season "
-        "ORDER BY MIN(date), season")]
+    """``(season, first day, last day, tournaments)`` of every season with a tournament,
+    oldest first; the days are the season's own (by the club's ``seasons`` starts)."""
+    out = []
+    for name, day, count in db.execute(
+            "SELECT season, MAX(date), COUNT(*) FROM tournaments GROUP BY season "
+            "ORDER BY MIN(date), season").fetchall():
+        span = season_of(datetime.date.fromisoformat(day), _rules(db, name).seasons)
+        out.append((name, span.first, span.last, count))
+    return out
+
+
+def _rules(db: sqlite3.Connection, season: str) -> Club:
+    """The club's rules for ``season``: those of its latest tournament (a preset changed
+    mid-season counts from then on for the whole season: the club's last word)."""
+    row = db.execute("SELECT club_rules FROM tournaments WHERE season = ? "
+                     "ORDER BY date DESC, id DESC LIMIT 1", (season,)).fetchone()
+    return TypeAdapter(Club).validate_python(json.loads(row[0]))
 
 
 def _pick_season(db: sqlite3.Connection, season: str | None) -> str:
@@ -124,9 +139,7 @@ def standings(db: sqlite3.Connection, season: str | None = None, *,
     name = _pick_season(db, season)
     tours = db.execute("SELECT id, date, system, club_rules FROM tournaments WHERE season = ? "
                        "ORDER BY date, id", (name,)).fetchall()
-    # the season follows the rules of its latest tournament (a preset changed mid-season
-    # counts from then on for the whole season: the last word of the club)
-    club_rules = TypeAdapter(Club).validate_python(json.loads(tours[-1][3]))
+    club_rules = _rules(db, name)
     members = {r[0]: bool(r[1]) for r in db.execute("SELECT id, member FROM players")}
     nights = [_rows(db, t[0], "r.game = 0") for t in tours]
     if club_rules.standings == "ace_of_spades":
@@ -137,10 +150,10 @@ def standings(db: sqlite3.Connection, season: str | None = None, *,
     if public and club_rules.public_short_names:
         lines = [Standing(s.place, s.player_id, rules.public_name(s.name, s.member), s.member,
                           s.points, s.tournaments, s.extra) for s in lines]
-    first, last = db.execute("SELECT MIN(date), MAX(date) FROM tournaments WHERE season = ?",
-                             (name,)).fetchone()
+    span = season_of(datetime.date.fromisoformat(tours[-1][1]), club_rules.seasons)
     row = db.execute("SELECT value FROM meta WHERE key = 'club'").fetchone()
-    return Table(row[0] if row else "", name, first, last, club_rules, lines, len(tours))
+    return Table(row[0] if row else "", name, span.first, span.last, club_rules, lines,
+                 len(tours))
 
 
 def _played(nights: Sequence[Sequence[ResultRow]]) -> dict[int, int]:

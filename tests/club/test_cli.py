@@ -93,3 +93,19 @@ def test_players_add_backup_restore_export(tmp_path, capsys):
     assert names == {"meta.csv", "players.csv", "aliases.csv", "tournaments.csv",
                      "results.csv", "club.json"}
     assert "Hans Müller" in (tmp_path / "out" / "players.csv").read_text(encoding="utf-8")
+
+
+def test_members_and_seasons(tmp_path, capsys):
+    club = str(tmp_path / "club.sqlite")
+    log = tmp_path / "n.sqlite"
+    run(capsys, "simulate", "sample", "--players", "8", "--store", str(log))
+    run(capsys, "club", "import", str(log), "--date", "2026-03-13", "--club", club)
+    rc, out, _ = run(capsys, "club", "seasons", "--club", club)
+    assert (rc, out) == (0, "2026: 1 tournaments, 2026-01-01 – 2026-12-31\n")  # 000 5.6
+    rc, out, _ = run(capsys, "club", "member", "Player", "0003", "--guest", "--club", club)
+    assert (rc, out) == (0, "Player 0003: guest\n")
+    rc, out, _ = run(capsys, "club", "standings", "--public", "--csv", "--club", club)
+    assert "Player 0." in out and "Player 0003" not in out  # 000 5.8
+    rc, out, _ = run(capsys, "club", "member", "Player", "0003", "--since", "2026-04-01",
+                     "--club", club)
+    assert out == "Player 0003: member since 2026-04-01\n"
