@@ -207,12 +207,18 @@ def _open(args: argparse.Namespace, readonly: bool = False):  # type: ignore[no-
 
 def _run(args: argparse.Namespace) -> int:
     """One verb; a :class:`ClubError` is one line and exit status 1."""
+    import sqlite3
+
     from controller.club.db import ClubError
 
     try:
         return int(args.club_func(args))
     except ClubError as exc:
         print(f"floorman club {args.club_verb}: {exc}", file=sys.stderr)
+        return 1
+    except sqlite3.Error as exc:  # a transaction that failed was rolled back
+        print(f"floorman club {args.club_verb}: {args.club}: the club database cannot be "
+              f"used ({exc}); nothing changed", file=sys.stderr)
         return 1
 
 

@@ -169,6 +169,7 @@ def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     try:
         yield db
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # SQLite may have rolled back already (a full disk)
+            db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")

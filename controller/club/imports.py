@@ -128,6 +128,19 @@ def import_events(db: sqlite3.Connection, events: list[dict[str, Any]], *, path:
         raise ClubError(f"{path}: {name} cannot be scored ({exc}); nothing imported") \
             from None
     day = _date(events, date)
+    try:
+        return _write(db, t, rows, path=path, day=day, date=date, club=club, own=own,
+                      opened_hash=opened_hash, last_hash=last_hash, events=events)
+    except sqlite3.Error as exc:  # locked too long, disk full, damaged: rolled back
+        raise ClubError(f"{path}: the club database cannot be written ({exc}); nothing "
+                        "imported") from None
+
+
+def _write(db: sqlite3.Connection, t: Tournament, rows: list[ResultRow], *, path: str,
+           day: datetime.date, date: datetime.date | None, club: str | None, own: str,
+           opened_hash: str, last_hash: str, events: list[dict[str, Any]]) -> Imported:
+    """The import's one transaction (see :func:`import_events`)."""
+    name = t.settings.name
     season = season_of(day, t.settings.club.seasons)
     with transaction(db):
         held = _club(db) or club
@@ -194,7 +207,8 @@ def _rows(db: sqlite3.Connection, t: Tournament, tid: int | None, rows: list[Res
               if e["type"] == "registered" and e.get("stack") is not None}
     for row in rows:
         if row.player_id not in ids:
-            ids[row.player_id] = _player(db, row.name, row.member, result)
+            ids[row.player_id] = _player(db, row.name, row.member, result,
+                                         taken=set(ids.values()))
         stack = stacks.get(row.player_id)
         db.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (tid, ids[row.player_id], row.game or 0, row.place, row.points,
@@ -203,10 +217,15 @@ def _rows(db: sqlite3.Connection, t: Tournament, tid: int | None, rows: list[Res
         result.rows += 1
 
 
-def _player(db: sqlite3.Connection, name: str, member: bool, result: Imported) -> int:
+def _player(db: sqlite3.Connection, name: str, member: bool, result: Imported,
+            taken: set[int]) -> int:
+    """The club player of a log's name; ``taken``: club players already in this
+    tournament ("Müller" and "Mueller" both played: two people, the second is added)."""
     found = club_players.find(db, name)
-    if found is not None:
+    if found is not None and found.id not in taken:
         return found.id
+    if found is not None and found.name == " ".join(name.split()):
+        raise ClubError(f"{name!r} is twice in the tournament")  # the engine never allows it
     near = club_players.near_duplicates(db, name)
     if near:
         result.warnings.append(f"{name!r} is new and looks like "

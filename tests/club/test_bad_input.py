@@ -158,3 +158,15 @@ def test_another_copy_of_an_imported_tournament_is_refused(tmp_path):
                        "imported"):
         import_log(db, str(other))
     assert counts(db) == before
+
+
+def test_two_spellings_in_one_tournament_are_two_players(tmp_path):
+    """"Hans Müller" and "Hans Mueller" fold alike, but both played the same evening: two
+    people, not one with two results."""
+    db = open_club(tmp_path / "club.sqlite")
+    field = ["Hans Müller", "Hans Mueller", *SIX[2:]]
+    import_log(db, str(tournament(tmp_path / "t.sqlite", psc_settings(), field,
+                                  [(p, None) for p in reversed(field[1:])],
+                                  day="2026-01-02")))
+    lines = {s.name: s.points for s in standings(db).lines}
+    assert lines["Hans Müller"] == 6 and lines["Hans Mueller"] == 3
