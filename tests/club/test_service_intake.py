@@ -90,3 +90,21 @@ def test_a_club_database_that_fails_never_stops_the_controller(tmp_path, monkeyp
     assert "not taken into the club database" in caplog.text
     assert bad.read_bytes() == b"garbage" * 1000
     svc.floor.close()
+
+
+def test_the_wall_is_sent_the_standings(tmp_path, monkeypatch):
+    """state/standings: at the start the season so far (between tournaments), after the
+    end with this tournament in it; public names (000 5.8)."""
+    club = tmp_path / "club.sqlite"
+    monkeypatch.setenv("FLOORMAN_CLUB", str(club))
+    first = Service(str(tmp_path / "a.sqlite"))
+    assert "floorman/test/state/standings" not in first.state_messages()  # nothing yet
+    evening(first)
+    first.floor.close()
+    second = Service(str(tmp_path / "b.sqlite"))
+    wall = second.state_messages()["floorman/test/state/standings"]
+    protocol.validate_state("standings", protocol.dumps(wall))
+    assert (wall["season"], wall["tournaments"]) == ("2026", 1)
+    assert wall["rows"][0] == {"place": 1, "name": "Anna Berg", "points": 6.0,
+                               "tournaments": 1}
+    second.floor.close()
