@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import functools
 import sqlite3
 import unicodedata
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ class ClubPlayer:
     aliases: tuple[str, ...] = ()
 
 
+@functools.lru_cache(maxsize=8192)
 def fold(name: str) -> str:
     """The name as compared: case folded, umlauts written out (ü → ue), other accents
     dropped, spaces collapsed. "Müller" and "MUELLER" fold alike; "Muller" folds to
@@ -47,6 +49,7 @@ def fold(name: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c))
 
 
+@functools.lru_cache(maxsize=8192)
 def _loose(name: str) -> str:
     """Folded further for the near-duplicate check: umlauts as bare vowels ("ue" → "u")."""
     text = fold(name)
@@ -64,7 +67,10 @@ def similar(a: str, b: str) -> bool:
         return True
     if [c for c in la if c.isdigit()] != [c for c in lb if c.isdigit()]:
         return False
-    return difflib.SequenceMatcher(None, la, lb).ratio() >= SIMILAR
+    m = difflib.SequenceMatcher(None, la, lb)
+    # the cheap upper bounds first: most pairs of a big club list are far apart
+    return m.real_quick_ratio() >= SIMILAR and m.quick_ratio() >= SIMILAR \
+        and m.ratio() >= SIMILAR
 
 
 def _row(db: sqlite3.Connection, row: tuple) -> ClubPlayer:
@@ -74,9 +80,13 @@ def _row(db: sqlite3.Connection, row: tuple) -> ClubPlayer:
 
 
 def all_players(db: sqlite3.Connection) -> list[ClubPlayer]:
-    """Every player, by name."""
+    """Every player, by name (one query for the names, one for the aliases)."""
+    aliases: dict[int, list[str]] = {}
+    for alias, pid in db.execute("SELECT alias, player_id FROM aliases ORDER BY alias"):
+        aliases.setdefault(pid, []).append(alias)
     rows = db.execute("SELECT id, name, member, member_since FROM players ORDER BY name, id")
-    return [_row(db, r) for r in rows.fetchall()]
+    return [ClubPlayer(r[0], r[1], bool(r[2]), r[3], tuple(aliases.get(r[0], ())))
+            for r in rows.fetchall()]
 
 
 def find(db: sqlite3.Connection, name: str) -> ClubPlayer | None:
