@@ -76,6 +76,11 @@ EXPECT: dict[str, list[str]] = {
                  "… playing"],
     "wall_finished": ["CHAMPION", "Results", "1.", "18 pts"],
     "wall_long_names": [],
+    # issue 13: the club's season (state/standings); guests shortened (000 5.8)
+    "wall_standings_before": ["NOT STARTED", "Standings 2026", "Anna S.", "47 pts",
+                              "38.5 pts", "Entries", "Seating"],
+    "wall_standings_finished": ["CHAMPION", "Results", "18 pts", "Standings 2026",
+                                "Anna S.", "47 pts"],
 }
 
 EXPECT_DE: dict[str, list[str]] = {
@@ -94,13 +99,15 @@ EXPECT_DE: dict[str, list[str]] = {
                      "Platz"],
     "wall_hfh": ["HAND FÜR HAND", "Hand 1", "✓ fertig", "… spielt"],
     "wall_finished": ["SIEGER", "Ergebnis", "18 Pkt."],
+    "wall_standings_finished": ["SIEGER", "Rangliste 2026", "47 Pkt.", "38,5 Pkt."],
 }
 
 #: moments whose main picture is the level clock
 CLOCK_MOMENTS = [n for n in shots.MOMENTS
                  if n not in ("table_waiting", "table_time_call", "table_time_call_red",
                               "table_time_call_no_seat", "table_broken", "table_finished",
-                              "wall_finished", "wall_finished_long")]
+                              "wall_finished", "wall_finished_long",
+                              "wall_standings_finished")]
 
 
 def render(view, size=BIG, mono=shots.MONO):
@@ -154,7 +161,8 @@ def test_every_moment(name, size, tmp_path):
     if name == "table_moves_in":
         # the arriving players' names are whole, not cut ("Player…")
         assert {"Lars Neumann", "Vera Krüger"} <= set(drawn)
-    if name.startswith("wall") and not name.startswith("wall_finished"):
+    if name.startswith("wall") and name not in ("wall_finished", "wall_finished_long",
+                                                 "wall_standings_finished"):
         page = view.wall_page + 1
         assert any(t.startswith(f"Seating  {page}/") or t == "Seating" for t in drawn)
     if name in CLOCK_MOMENTS:
