@@ -6,7 +6,8 @@ Every verb is registered in :func:`build_parser`:
   ``draw``, ``start``, ``bust``, ``status``, …: commands to a running controller),
   ``broker-config`` (accounts and ACL of a locked-down Mosquitto);
 - the tools: ``check FILE…`` (tournament files and presets), ``verify LOG`` (the event
-  log's hash chain), ``simulate FILE``
+  log's hash chain), ``club …`` (the club database, ``controller/club/cli.py``),
+  ``simulate FILE``
   (a whole night through the real engine), ``files`` (the shipped files);
 - the screens' (defined in ``kiosk/cli.py``): ``kiosk FILE --table N | --wall`` and
   ``demo``.
@@ -686,6 +687,11 @@ def build_parser() -> argparse.ArgumentParser:
     from kiosk.cli import register as register_screens
 
     register_screens(sub)
+
+    # the club database's verbs (docs/club.md), defined next to it: controller/club/cli.py
+    from controller.club.cli import register as register_club
+
+    register_club(sub)
 
     b = sub.add_parser("broker-config", help="Mosquitto password file, ACL and one "
                        "credentials file per client for a locked-down broker")

@@ -518,11 +518,17 @@ TABLE_GONE = {"v": _V, "table": int, "in_play": _Enum((False,)), "broken": bool,
 ANNOUNCEMENT = ({"v": _V, "text": str, "since": float, "until": _NUM_OR_NULL},
                 {"v": _V, "text": None, "since": None, "until": None})
 
+#: the club's season standings for the wall (docs/club.md): public names (000 5.8), the best
+#: :data:`controller.club.intake.WALL_ROWS`; only where a club database is configured
+STANDINGS = {"v": _V, "club": str, "season": str, "first": str, "last": str,
+             "tournaments": int, "rows": [{"place": int, "name": str, "points": float,
+                                           "tournaments": int}]}
+
 #: the retained ``state/<name>`` payloads; ``table`` stands for ``table/<n>``
 STATE: dict[str, Any] = {
     "structure": STRUCTURE, "clock": CLOCK, "summary": SUMMARY, "moves": MOVES,
     "results": RESULTS, "presence": PRESENCE, "table": (TABLE, TABLE_GONE),
-    "announcement": ANNOUNCEMENT,
+    "announcement": ANNOUNCEMENT, "standings": STANDINGS,
 }
 
 #: the ``players`` query (director only: full names, never retained on a public topic)
@@ -681,8 +687,8 @@ def validate_example(kind: str, payload: dict[str, Any] | bytes | str) -> dict[s
 #: (``<n>`` a table number, ``<client>`` a client id)
 EXAMPLE_KINDS = (
     "state/structure", "state/clock", "state/summary", "state/moves", "state/results",
-    "state/presence", "state/announcement", "state/table/<n>", "cmd/director",
-    "cmd/table/<n>", "ack/<client>",
+    "state/presence", "state/announcement", "state/standings", "state/table/<n>",
+    "cmd/director", "cmd/table/<n>", "ack/<client>",
     "time/request/<client>", "time/response/<client>", "presence/<client>",
 )
 

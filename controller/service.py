@@ -24,6 +24,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller import inbound, lock, protocol, views
+from controller.club.imports import is_over
+from controller.club.intake import club_path, standings_view, take_in
 from controller.engine import clock as clk
 from controller.engine import history
 from controller.engine.rules import chip_race, hands
@@ -87,6 +89,11 @@ class ControllerService:
         self._stop = threading.Event()
         self._connected = threading.Event()
         self.mqtt: mqtt.Client | None = None
+        #: the club database a finished tournament is imported into ($FLOORMAN_CLUB)
+        self.club = club_path()
+        self._club_at = 0  # the log's length when it was last taken into it
+        #: the season's standings for the wall (state/standings), None: no club database
+        self.standings = standings_view(self.club) if self.club else None
 
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:
@@ -372,6 +379,14 @@ class ControllerService:
                       "phrases": [p.as_dict() for p in said]}
         if not answer.get("ok"):
             log.info("rejected %s: %s", cmd.get("cmd"), answer.get("reason"))
+        elif self.club is not None and is_over(self.tournament) \
+                and len(self.floor.log) != self._club_at:
+            # the tournament's end (or a change after it): into the club database
+            # (docs/club.md); a failure is logged, the controller goes on
+            self._club_at = len(self.floor.log)
+            if take_in(self.club, self.floor.log, self.db):
+                self.standings = standings_view(self.club)
+                self.publish_state(only={"standings"})
         return answer
 
     def query(self, cmd: str) -> dict[str, Any]:
@@ -471,6 +486,8 @@ class ControllerService:
         for name, make in rest:
             if only is None or name in only:
                 yield top.state(name), make()
+        if self.standings is not None and (only is None or "standings" in only):
+            yield top.state("standings"), self.standings  # the club's (docs/club.md)
 
     def _touched(self, seqs: list[int]) -> set[str] | None:
         """The state names events ``seqs`` can have changed; ``None``: any of them."""

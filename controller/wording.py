@@ -130,6 +130,9 @@ REASONS_DE: dict[str, str] = {
     "name {start!r}… is longer than {limit} characters":
         "der Name {start!r}… ist länger als {limit} Zeichen",
     "{player} is already registered": "{player} ist schon angemeldet",
+    "a start stack of its own is given at registration, before the draw (003 8, 000 4.18)":
+        "ein eigener Startstack wird bei der Anmeldung vor der Auslosung angegeben (003 8, "
+        "000 4.18)",
     "name {name!r} has a character that cannot be shown (U+{code:04X}); type the name again":
         "der Name {name!r} hat ein Zeichen, das nicht angezeigt werden kann (U+{code:04X}); "
         "den Namen neu eingeben",

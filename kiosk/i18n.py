@@ -147,6 +147,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "finished": ("Tournament over", "Turnier beendet"),
     "results": ("Results", "Ergebnis"),
     "out": ("Out", "Ausgeschieden"),
+    "standings": ("Standings {season}", "Rangliste {season}"),  # the club's (docs/club.md)
     "points": ("{p} pts", "{p} Pkt."),
     "point": ("{p} pt", "{p} Pkt."),
     # the dealer's buttons

@@ -568,6 +568,33 @@ def table_dealer() -> ScreenView:
     g.start()
     g.do("bust", at=START + 120.0, table=1, seat=5)
     return g.view(now=START + 130.0)
+def _standings(rows: int) -> dict[str, Any]:
+    """A club's season (state/standings, docs/club.md): public names, guests shortened
+    (000 5.8), a shared 4th place."""
+    pts = [47.0, 41.0, 38.5, 30.0, 30.0, 26.0, 21.0, 19.5, 15.0, 12.0, 9.0, 7.0, 5.0, 3.0, 1.0]
+    lines = []
+    for i in range(rows):
+        name = NAMES[i] if i % 3 else NAMES[i].split()[0] + " " + NAMES[i].split()[1][0] + "."
+        place = 4 if i == 4 else i + 1
+        lines.append({"place": place, "name": name, "points": pts[i % len(pts)],
+                      "tournaments": 10 - i % 4})
+    return {"v": 1, "club": "psc-five-spades", "season": "2026", "first": "2026-01-01",
+            "last": "2026-12-31", "tournaments": 10, "rows": lines}
+
+
+def wall_standings_before() -> ScreenView:
+    """Between tournaments: the next one drawn, the club's season so far where the
+    structure was (more lines than fit: "+N more")."""
+    v = wall_before_start()
+    v.state["standings"] = _standings(24)
+    return v
+
+
+def wall_standings_finished() -> ScreenView:
+    """After the last hand: the champion, the night's results and the season with it."""
+    v = wall_finished()
+    v.state["standings"] = _standings(12)
+    return v
 
 
 MOMENTS: dict[str, Callable[[], ScreenView]] = {
@@ -624,6 +651,8 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_restart": table_restart,
     "wall_restart": wall_restart,
     "wall_penalty": wall_penalty,
+    "wall_standings_before": wall_standings_before,
+    "wall_standings_finished": wall_standings_finished,
 }
 
 #: every moment is shot in both languages

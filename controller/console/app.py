@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from controller import wording
-from controller.console import actions, auth, pages
+from controller.console import actions, auth, club, pages
 from controller.console.hub import Hub
 from controller.console.i18n import LANGUAGES, field_name, lang_of, tr
 from kiosk import i18n as screen
@@ -412,6 +412,9 @@ def make_app(console: Console, *, start_hub: bool = True) -> Starlette:
         Route("/results", c._page("results")),
         Route("/results.{kind:str}", c.export),
         Route("/p", c.public),
+        # the club database (docs/club.md): before /print/{kind}, which does not know it
+        Route("/print/standings", club.standings_page(c)),
+        Route("/club/players", club.club_players(c)),
         Route("/print/{kind:str}", c.printable),
         Route("/login", c.login_page, methods=["GET"]),
         Route("/login", c.login, methods=["POST"]),

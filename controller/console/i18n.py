@@ -236,6 +236,13 @@ LABELS: dict[str, tuple[str, str]] = {
     "field_new_name": ("the correct name", "den richtigen Namen"),
     "field_text": ("the text", "den Text"),
     "field_minutes": ("Minutes", "Minuten"),
+    # the club database (docs/club.md)
+    "standings": ("Standings", "Rangliste"),
+    "tournaments": ("Tournaments", "Turniere"),
+    "tournaments_n": ("{n} tournaments", "{n} Turniere"),
+    "club_search": ("From the club list", "Aus der Clubliste"),
+    "club_search_hint": ("Type part of a name, pick it: it is added to the list above",
+                         "Namensteil tippen, auswählen: er kommt in die Liste oben"),
 }
 
 

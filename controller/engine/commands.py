@@ -96,11 +96,14 @@ class Command(BaseModel):
 
 # ------------------------------------------------------------------ entries
 class Register(Command):
-    summary: ClassVar[str] = "enter players; after the draw each becomes a late entry"
+    summary: ClassVar[str] = ("enter players; after the draw each becomes a late entry; "
+                              "`stack`: their start stack from the club's standings (003 8, "
+                              "000 4.18), before the draw")
     cmd: Literal["register"] = "register"
     names: list[Name] | Name
     member: bool = True
     force: bool = False
+    stack: Annotated[int, Field(ge=1, le=10**12, description="chips")] | None = None
 
 
 class Late(Command):

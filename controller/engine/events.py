@@ -69,10 +69,15 @@ class Opened(Event):
 
 
 class Registered(Event):
+    """``stack``: the player's own start stack (from the club's standings, 003 8 / 000
+    4.18); left out: the settings' ``start_stack``."""
+
     type: Literal["registered"] = "registered"
     player: int
     name: str
     member: bool
+    stack: int | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("stack",)
 
 
 class Renamed(Event):

@@ -16,6 +16,7 @@ building a dataclass by hand checks nothing.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -438,6 +439,54 @@ def _max_stack(value: int, info: ValidationInfo) -> None:
         raise problem(f"must be at least min_stack ({low}), got {value}")
 
 
+def _season_starts(starts: tuple[str, ...]) -> tuple[str, ...]:
+    """Season start dates "MM-DD", at least one, each a real day of the year, in order."""
+    for text in starts:
+        try:
+            if re.fullmatch(r"\d\d-\d\d", text) is None:
+                raise ValueError
+            datetime.date(2000, int(text[:2]), int(text[3:]))  # 2000: 02-29 is a day
+        except ValueError:
+            raise problem(f'must be dates "MM-DD" (e.g. "01-01"), got {text!r}') from None
+    if not starts:
+        raise problem("must name at least one season start")
+    if list(starts) != sorted(set(starts)):
+        raise problem(f"must be in calendar order without repeats, got {list(starts)}")
+    return starts
+
+
+@dataclass(frozen=True)
+class Club:
+    """The club's seasons and standings across tournaments (docs/club.md).
+
+    The engine never reads this section; it is logged with the rules, so an imported
+    log says which club and which standings it belongs to. ``name``: the club's id in
+    its club database (``None``: the tournament counts for no club's standings).
+    ``seasons``: the dates ("MM-DD") a season starts each year (000 5.6: 1 January;
+    003 8: two club championships a year, so two seasons). ``standings``: ``points``
+    (the sum of the nights' points, 000 5.4/5.5) or ``ace_of_spades`` (table points +
+    attendance + bonus, 003 6). ``ties``: equal totals ``share`` the place, or
+    ``count_back`` (more wins, then more second places, …, then share). ``cup_min``:
+    tournaments a member must play in the season for the cup (000 7.2: 5 of 10; 0: no
+    cup), ``cup_needs_points``: and score at least once. ``members_only_titles``: the
+    title columns rank members only (000 8.1). ``public_short_names``: public lists
+    shorten non-members' names (000 5.8). ``start_stacks``: the draw takes each
+    player's stack from the standings: ``none``, ``club_championship`` ((season points
+    + 5) × 1,000, 003 8) or ``landesliga`` (1,000 a point, 5,000-20,000, 000 4.18).
+    """
+
+    __pydantic_config__ = _CONFIG
+    name: Annotated[Word, StringConstraints(max_length=MAX_TITLE)] | None = None
+    seasons: Annotated[tuple[str, ...], AfterValidator(_season_starts)] = ("01-01",)
+    standings: Literal["points", "ace_of_spades"] = "points"
+    ties: Literal["share", "count_back"] = "share"
+    cup_min: Count = 0
+    cup_needs_points: Flag = False
+    members_only_titles: Flag = False
+    public_short_names: Flag = True
+    start_stacks: Literal["none", "club_championship", "landesliga"] = "none"
+
+
 @dataclass(frozen=True)
 class BrokerSettings:
     """Where the MQTT broker is (deployment, not rules; the engine never reads it).
@@ -500,6 +549,7 @@ class TournamentSettings:
     mode: Mode = field(default_factory=Mode)
     dealing: Dealing = field(default_factory=Dealing)
     field_size: FieldSize = field(default_factory=FieldSize)
+    club: Club = field(default_factory=Club)
 
 
 def _start_stack(stack: int, info: ValidationInfo) -> None:

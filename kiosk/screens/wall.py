@@ -24,7 +24,7 @@ import pygame
 
 from kiosk import i18n
 from kiosk.i18n import tr
-from kiosk.screens import chip_race, common, duties
+from kiosk.screens import chip_race, common, duties, standings
 from kiosk.screens.common import Frame
 from kiosk.screens.widgets import (
     BG,
@@ -93,6 +93,9 @@ def draw(c: Canvas, frame: Frame) -> int:
         return 1
     if frame.mode == "champion":
         top, bottom = stack(body, [(c.px(420), 1.0), (c.px(300), 1.0)], c.px(16))
+        if standings.shown(frame):  # the club's season with this night in it, beside
+            top, season = split_h(top, round(top.width * 0.62), c.px(30))  # the champion
+            standings.draw(c, season, frame)
         common.champion_panel(c, top, frame)
         results(c, bottom, frame, final=True)
         return 1
@@ -112,8 +115,12 @@ def draw(c: Canvas, frame: Frame) -> int:
         qr_code(c, qr_rect, url, tr("qr_caption", lang))
     n_pages = seating_list(c, b_left, frame)
     if frame.cn is not None and not frame.cn.started:
-        # before the start: what the evening holds, and who is in
-        structure(c, right, frame)
+        # before the start: what the evening holds (or, between tournaments, the club's
+        # season so far), and who is in
+        if standings.shown(frame):
+            standings.draw(c, right, frame)
+        else:
+            structure(c, right, frame)
         stats(c, b_right, frame)
     else:
         stats(c, right, frame)

@@ -77,8 +77,8 @@ def test_unknown_key_without_a_close_match_lists_the_allowed():
     assert (p.line, p.key) == (7, "flavour")
     assert p.message.startswith("unknown key 'flavour'; allowed here: name, structure, "
                                 "start_stack, preset, language,")
-    assert p.message.endswith(", chip_race, play_day, mode, dealing, field_size, ante_type, "
-                              "level_minutes")
+    assert p.message.endswith(", chip_race, play_day, mode, dealing, field_size, club, "
+                              "ante_type, level_minutes")
 
 
 def test_unknown_key_in_a_level():

@@ -96,6 +96,11 @@ EXPECT: dict[str, list[str]] = {
     "wall_round_end": ["Round", "2 of 3", "Chip leader", "41,300", "Emil Braun", "Moves"],
     "table_restart": ["TABLE 1", "ROUND 2 OF 2", "PAUSED", "LEVEL 1", "18:00", "→ arriving"],
     "wall_restart": ["Round", "2 of 2", "PAUSED", "Players left", "27", "Moves"],
+    # issue 13: the club's season (state/standings); guests shortened (000 5.8)
+    "wall_standings_before": ["NOT STARTED", "Standings 2026", "Anna S.", "47 pts",
+                              "38.5 pts", "Entries", "Seating"],
+    "wall_standings_finished": ["CHAMPION", "Results", "18 pts", "Standings 2026",
+                                "Anna S.", "47 pts"],
 }
 
 EXPECT_DE: dict[str, list[str]] = {
@@ -118,6 +123,7 @@ EXPECT_DE: dict[str, list[str]] = {
     "wall_finished": ["SIEGER", "Ergebnis", "18 Pkt."],
     "table_round_end": ["TISCH 1", "RUNDE 2 VON 3", "→ kommt"],
     "wall_round_end": ["Runde", "2 von 3", "Chipleader", "41.300", "Emil Braun"],
+    "wall_standings_finished": ["SIEGER", "Rangliste 2026", "47 Pkt.", "38,5 Pkt."],
 }
 
 #: moments whose main picture is the level clock
@@ -127,7 +133,8 @@ CLOCK_MOMENTS = [n for n in shots.MOMENTS
                               # the colour-up break's chip race takes the table over
                               "table_break", "table_chip_race_entry",
                               "table_chip_race_result", "table_broken", "table_finished",
-                              "wall_finished", "wall_finished_long")]
+                              "wall_finished", "wall_finished_long",
+                              "wall_standings_finished")]
 
 
 def render(view, size=BIG, mono=shots.MONO):
@@ -181,7 +188,8 @@ def test_every_moment(name, size, tmp_path):
     if name == "table_moves_in":
         # the arriving players' names are whole, not cut ("Player…")
         assert {"Lars Neumann", "Vera Krüger"} <= set(drawn)
-    if name.startswith("wall") and not name.startswith("wall_finished"):
+    if name.startswith("wall") and name not in ("wall_finished", "wall_finished_long",
+                                                 "wall_standings_finished"):
         page = view.wall_page + 1
         assert any(t.startswith(f"Seating  {page}/") or t == "Seating" for t in drawn)
     if name in CLOCK_MOMENTS:

@@ -122,6 +122,38 @@
   }
   if (reg) reg.addEventListener("input", already);
 
+  // ------------------------------------------------------------ club list (docs/club.md)
+  // names are typed once: the club's players matching what is typed are offered, and the
+  // one picked goes onto the registration list
+  const club = document.querySelector("[data-club-search]");
+  if (club && reg) {
+    const offer = document.getElementById("club-names");
+    let shown = [];
+    club.addEventListener("input", () => {
+      const q = club.value.trim();
+      if (shown.includes(q)) {
+        reg.value = (reg.value.trim() ? reg.value.trim() + "\n" : "") + q + "\n";
+        club.value = "";
+        shown = [];
+        offer.replaceChildren();
+        already();
+        return;
+      }
+      if (q.length < 2) return;
+      fetch("/club/players?q=" + encodeURIComponent(q), { credentials: "same-origin" })
+        .then((r) => r.json())
+        .then((data) => {
+          shown = data.players.map((p) => p.name);
+          offer.replaceChildren(...shown.map((n) => {
+            const o = document.createElement("option");
+            o.value = n;
+            return o;
+          }));
+        })
+        .catch(() => {});
+    });
+  }
+
   // ------------------------------------------------------------ live updates
   if (page && window.EventSource) {
     const es = new EventSource(`/events?page=${encodeURIComponent(page)}`);

@@ -36,11 +36,16 @@ def register(t: Tournament, c: cmd.Register, now: float) -> None:
     names = [c.names] if isinstance(c.names, str) else c.names
     clean = check_names(t, names)
     if t.drawn:
+        if c.stack is not None:
+            # a late arrival may take a ghost's seat and stack (000 9.5): one stack only
+            raise Rejected("a start stack of its own is given at registration, before the "
+                           "draw (003 8, 000 4.18)")
         for n in clean:
             _late(t, now, n, c.member, c.force)
         return
     for n in clean:
-        t.emit(ev.Registered, now, player=t.new_player_id(), name=n, member=c.member)
+        t.emit(ev.Registered, now, player=t.new_player_id(), name=n, member=c.member,
+               stack=c.stack)
 
 
 def late(t: Tournament, c: cmd.Late, now: float) -> None:
@@ -222,13 +227,16 @@ def _addon(t: Tournament, now: float) -> None:
 def on_registered(t: Tournament, e: ev.Registered) -> None:
     if e.player in t.players or e.name.casefold() in t.by_name:
         raise ev.InvalidEvent(f"player {e.player} {e.name!r} registered twice")
-    t.players[e.player] = Player(e.player, e.name, member=e.member,
-                                 chips=t.settings.start_stack)
+    # 003 8, 000 4.18: a stack from the standings, else the tournament's start stack
+    # (chip_counts.start_stack reads it: a restart's round starts from it again)
+    stack = t.settings.start_stack if e.stack is None else e.stack
+    t.players[e.player] = Player(e.player, e.name, member=e.member, chips=stack,
+                                 start_stack=e.stack)
     t.last_player_id = max(t.last_player_id, e.player)
     t.by_name[e.name.casefold()] = e.player
     t.entries += 1
     t.remaining += 1
-    t.chips += t.settings.start_stack
+    t.chips += stack
 
 
 def on_renamed(t: Tournament, e: ev.Renamed) -> None:

@@ -1,0 +1,73 @@
+"""The controller's end-of-tournament import: a finished tournament is taken into the
+club database by itself when one is configured (``$FLOORMAN_CLUB``, docs/club.md).
+
+Never raises: a failure is logged, the controller goes on, and ``floorman club import``
+can do it later (an import is idempotent).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["WALL_ROWS", "club_path", "standings_view", "take_in"]
+
+#: the lines of the standings the wall is sent (the season's best)
+WALL_ROWS = 30
+
+log = logging.getLogger("floorman.club")
+
+
+def club_path() -> str | None:
+    """The club database the controller imports into: ``$FLOORMAN_CLUB``, or ``None``."""
+    return os.environ.get("FLOORMAN_CLUB") or None
+
+
+def take_in(club: str, events: Sequence[dict[str, Any]], source: str) -> bool:
+    """Import the finished tournament ``events`` (the controller's verified, stored log,
+    named ``source``) into ``club``; ``True`` when it is there (now or before)."""
+    from controller.club.db import ClubError, open_club
+    from controller.club.imports import import_events
+
+    try:
+        db = open_club(club)
+        try:
+            done = import_events(db, list(events), path=source)
+        finally:
+            db.close()
+    except ClubError as exc:
+        log.warning("not taken into the club database %s: %s", club, exc)
+        return False
+    except Exception:  # the controller must go on whatever happens here
+        log.exception("not taken into the club database %s", club)
+        return False
+    log.info("club database %s: %s", club, done.line())
+    return True
+
+
+def standings_view(club: str) -> dict[str, Any] | None:
+    """The latest season's standings as the wall shows them (``state/standings``): public
+    names (000 5.8), the best :data:`WALL_ROWS`. ``None``: no club database, or nothing
+    in it yet."""
+    from controller.club.db import ClubError, open_club
+    from controller.club.standings import standings
+
+    if not os.path.exists(club):
+        return None
+    try:
+        db = open_club(club, create=False, readonly=True)
+        try:
+            table = standings(db, public=True)
+        finally:
+            db.close()
+    except ClubError:
+        return None
+    except Exception:  # the wall can do without; the controller must go on
+        log.exception("the club's standings from %s", club)
+        return None
+    return {"v": 1, "club": table.club, "season": table.season, "first": table.first,
+            "last": table.last, "tournaments": table.tournaments,
+            "rows": [{"place": s.place, "name": s.name, "points": float(s.points),
+                      "tournaments": s.tournaments} for s in table.lines[:WALL_ROWS]]}

@@ -1,0 +1,111 @@
+"""``floorman simulate … --store LOG``, ``floorman club import LOG``, ``floorman club
+standings --csv``: through the command line's entry point, as a director runs them."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+
+from controller.cli import main
+from controller.engine.tournament import Tournament
+from controller.store import EventStore
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def night_points(log) -> dict[str, float]:
+    with EventStore(log, readonly=True) as store:
+        return {r.name: r.points for r in Tournament.replay(store.events()).results()}
+
+
+def test_simulate_import_standings_csv(tmp_path, capsys):
+    club = str(tmp_path / "data" / "club.sqlite")  # a fresh install: no folder yet
+    logs = [tmp_path / "n1.sqlite", tmp_path / "n2.sqlite"]
+    for seed, log in enumerate(logs, 1):
+        rc, _, err = run(capsys, "simulate", "sample", "--players", "14", "--seed", str(seed),
+                         "--store", str(log))
+        assert rc == 0, err
+    rc, out, err = run(capsys, "club", "import", *map(str, logs), "--club", club)
+    assert rc == 0, err
+    assert out.count(": imported ") == 2
+    rc, out, err = run(capsys, "club", "standings", "--csv", "--club", club)
+    assert rc == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert list(rows[0])[:4] == ["place", "name", "points", "tournaments"]
+    # the standings' points are the sum of the nights' points (000 5.4, 5.5)
+    expected: dict[str, float] = defaultdict(float)
+    for log in logs:
+        for name, pts in night_points(log).items():
+            expected[name] += pts
+    assert {r["name"]: float(r["points"]) for r in rows} == expected
+    assert sum(expected.values()) > 0
+    assert [int(r["place"]) for r in rows] == sorted(int(r["place"]) for r in rows)
+    assert all(r["tournaments"] == "2" for r in rows)
+    # again: nothing changes
+    rc, out, _ = run(capsys, "club", "import", str(logs[0]), "--club", club)
+    assert rc == 0 and "nothing changed" in out
+    rc, again, _ = run(capsys, "club", "standings", "--csv", "--club", club)
+    assert again == run(capsys, "club", "standings", "--csv", "--club", club)[1]
+
+
+def test_refusals_are_one_line_and_nonzero(tmp_path, capsys):
+    club = str(tmp_path / "club.sqlite")
+    log = tmp_path / "n.sqlite"
+    run(capsys, "simulate", "sample", "--players", "8", "--store", str(log))
+    run(capsys, "club", "import", str(log), "--club", club)
+    for argv, words in [
+        (("club", "standings", "--season", "1999"), "no season '1999'"),
+        (("club", "import", str(tmp_path / "missing.sqlite")), "does not exist"),
+        (("club", "restore", str(log)), "is a tournament's event log, not a club database"),
+        (("club", "standings", "--club", str(log)), "not a club database"),
+    ]:
+        if "--club" not in argv:
+            argv = (*argv, "--club", club)
+        rc, out, err = run(capsys, *argv)
+        assert rc != 0, argv
+        assert words in err and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_players_add_backup_restore_export(tmp_path, capsys):
+    club = str(tmp_path / "club.sqlite")
+    assert run(capsys, "club", "add", "Hans", "Müller", "--member", "--since", "2019-03-01",
+               "--club", club)[0] == 0
+    rc, _, err = run(capsys, "club", "add", "Hans Muller", "--club", club)
+    assert rc == 1 and "looks like 'Hans Müller'" in err
+    assert run(capsys, "club", "add", "Hansi", "--alias-of", "Hans", "Müller",
+               "--club", club)[0] == 0
+    rc, out, _ = run(capsys, "club", "players", "hansi", "--club", club)
+    assert out == "#1 Hans Müller: member since 2019-03-01 (also: hansi)\n"
+    backup = str(tmp_path / "backup.sqlite")
+    assert run(capsys, "club", "backup", backup, "--club", club)[0] == 0
+    run(capsys, "club", "add", "Eva Neu", "--club", club)
+    assert run(capsys, "club", "restore", backup, "--club", club)[0] == 0
+    rc, out, _ = run(capsys, "club", "players", "--club", club)
+    assert "Eva Neu" not in out and "Hans Müller" in out
+    rc, out, _ = run(capsys, "club", "export", str(tmp_path / "out"), "--club", club)
+    assert rc == 0
+    names = {p.rsplit("/", 1)[1] for p in out.split()}
+    assert names == {"meta.csv", "players.csv", "aliases.csv", "tournaments.csv",
+                     "results.csv", "club.json"}
+    assert "Hans Müller" in (tmp_path / "out" / "players.csv").read_text(encoding="utf-8")
+
+
+def test_members_and_seasons(tmp_path, capsys):
+    club = str(tmp_path / "club.sqlite")
+    log = tmp_path / "n.sqlite"
+    run(capsys, "simulate", "sample", "--players", "8", "--store", str(log))
+    run(capsys, "club", "import", str(log), "--date", "2026-03-13", "--club", club)
+    rc, out, _ = run(capsys, "club", "seasons", "--club", club)
+    assert (rc, out) == (0, "2026: 1 tournaments, 2026-01-01 – 2026-12-31\n")  # 000 5.6
+    rc, out, _ = run(capsys, "club", "member", "Player", "0003", "--guest", "--club", club)
+    assert (rc, out) == (0, "Player 0003: guest\n")
+    rc, out, _ = run(capsys, "club", "standings", "--public", "--csv", "--club", club)
+    assert "Player 0." in out and "Player 0003" not in out  # 000 5.8
+    rc, out, _ = run(capsys, "club", "member", "Player", "0003", "--since", "2026-04-01",
+                     "--club", club)
+    assert out == "Player 0003: member since 2026-04-01\n"
