@@ -494,7 +494,7 @@ _CHIP_RACE = {"leaving": int, "new": int, "start_seat": _INT_OR_NULL,
                           "new_chips": int, "change": int}, None)}
 TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size": int,
          "seats": [{"seat": int, "player_id": int, "name": str, "ghost": bool, "waiting": bool,
-                    "incoming": bool}],
+                    "incoming": bool, "absent": _Optional(bool)}],
          "button": _INT_OR_NULL, "small_blind": _INT_OR_NULL, "big_blind": _INT_OR_NULL,
          "next": {"button": _INT_OR_NULL, "small_blind": _INT_OR_NULL,
                   "big_blind": _INT_OR_NULL},

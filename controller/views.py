@@ -175,7 +175,10 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
         "size": tab.size,
         "seats": [
             {"seat": s, "player_id": pid, "name": _name(t, pid),
-             "ghost": t.players[pid].ghost, "waiting": s in tab.waiting, "incoming": s in incoming}
+             "ghost": t.players[pid].ghost, "waiting": s in tab.waiting, "incoming": s in incoming,
+             # played as a ghost while away (000 9.5): dealt in and folded; sent while true,
+             # so the examples and the screens of every other night stay as they were
+             **({"absent": True} if t.players[pid].absent_since is not None else {})}
             for s, pid in sorted(tab.occupant.items())
         ],
         "button": tab.button,

@@ -70,6 +70,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "empty": ("free", "frei"),
     "waits": ("waits for button", "wartet auf Button"),
     "waits_short": ("till button", "bis Button"),
+    # a player who left and is played as a ghost (000 9.5): the dealer deals and folds
+    "absent": ("away: deal & fold", "weg: austeilen & folden"),
+    "absent_short": ("away", "weg"),
     "incoming": ("arriving", "kommt"),
     # penalties and who deals (000 3.8, 4.11, 3.11)
     "penalty_hands": ("penalty: {n} hands", "Strafe: {n} Hände"),

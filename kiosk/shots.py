@@ -538,6 +538,14 @@ def _penalties() -> Game:
     return g
 
 
+def table_absent() -> ScreenView:
+    """A player who left is played as a ghost (000 9.5): the dealer deals and folds."""
+    g = Game()
+    g.start()
+    g.do("absent", at=START + 60.0, player=g.t.tables[1].occupant[4])
+    return g.view(now=START + 90.0)
+
+
 def table_penalty() -> ScreenView:
     """A penalised seat counts down its hands, another its minutes (000 3.8, 001 §5)."""
     g = _penalties()
@@ -633,6 +641,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_long_names": long_names,
     "table_announcement": table_announcement,
     "table_penalty": table_penalty,
+    "table_absent": table_absent,
     "table_dealer": table_dealer,
     "table_dealer_button": table_dealer_button,
     "wall_before_start": wall_before_start,

@@ -226,6 +226,8 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
             tags = [tr("waits", lang), tr("waits_short", lang)]
         elif (seat in incoming) if incoming is not None else occ.get("incoming"):
             tags, tag_colour = ["→ " + tr("incoming", lang), "→"], BLUE
+        elif occ.get("absent"):  # 000 9.5: the seat is dealt in and folded
+            tags, tag_colour = [tr("absent", lang), tr("absent_short", lang)], DIM
         elif duty is not None:
             tags, tag_colour = duty
         if tags:

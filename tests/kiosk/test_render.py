@@ -71,6 +71,7 @@ EXPECT: dict[str, list[str]] = {
                           "Seating"],
     # penalties (000 3.8) and who deals (000 3.11), on the table and the wall
     "table_penalty": ["TABLE 1", "8 hands", "7 min"],
+    "table_absent": ["TABLE 1", "Frieda Wolf", "away"],  # 000 9.5: dealt in and folded
     "table_dealer": ["Dealer: Nils Hoffmann (out)"],
     "table_dealer_button": ["deals", "D"],
     "wall_penalty": ["Seating", "Ben Weber"],
@@ -111,6 +112,7 @@ EXPECT_DE: dict[str, list[str]] = {
     "table_action_clock": ["AKTIONSZEIT · Platz 4 · Frieda Wolf"],
     "wall_chip_race": ["PAUSE", "fertig: Tisch 1", "offen: Tisch 2, 3"],
     "table_hfh_deal": ["GEBEN"],
+    "table_absent": ["Frieda Wolf", "weg"],
     "table_hfh_waiting": ["Warten auf Tisch 2", "ANGEHALTEN"],
     "table_time_call_red": ["COUNTDOWN · Platz 4 · Frieda Wolf"],
     "table_moves_in": ["LARS NEUMANN", "→ Platz 7", "→ kommt"],
