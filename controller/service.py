@@ -23,7 +23,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller import fanout, inbound, lock, protocol, views
+from controller import fanout, inbound, lock, protocol, snapshot, views
 from controller.engine import clock as clk
 from controller.engine import history
 from controller.engine.rules import hands
@@ -179,6 +179,8 @@ class ControllerService:
             c.disconnect()
             c.loop_stop()
         if self.floor is not None:
+            if len(self.floor.log) > self.floor.snapshot_at:
+                self.floor.snapshot()  # the next start folds nothing
             self.floor.close()
         self._release()
 
@@ -424,6 +426,11 @@ class ControllerService:
                 # again in a while, not every tick (each failure rebuilds the state)
                 self._tick_after = now + STORE_RETRY
             seqs += answer.get("events") or []
+        if len(self.floor.log) - self.floor.snapshot_at >= snapshot.EVERY \
+                and self.inbox.empty():
+            # a restart folds at most about this many events; taken while nothing waits
+            # (a pickle of 50,000 events holds the loop for a few hundred ms)
+            self.floor.snapshot()
         only, tables = self._touched(seqs) if seqs else (set(), set())
         flipped = self._hand_done_flips(now)
         if only is not None and flipped:

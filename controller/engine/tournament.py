@@ -203,7 +203,9 @@ class Tournament:
         """Let every rule's reactions look at the state, until none has anything to add."""
         from controller.engine.rules import REACTIONS
 
-        for _ in range(_MAX_ROUNDS):
+        # one table breaks a round: when the late registration closes at a festival, a
+        # third of 1,000 tables may break at once, each in its own round
+        for _ in range(_MAX_ROUNDS + len(self.tables)):
             before = len(self.log)
             for reaction in REACTIONS:
                 reaction(self, now)
