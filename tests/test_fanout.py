@@ -18,6 +18,7 @@ import pytest
 
 from controller import protocol, views
 from controller.config import load_tournament
+from controller.engine.rules import hands
 from controller.floor import Floor
 from controller.mqtt import Broker
 from controller.service import ControllerService
@@ -71,6 +72,9 @@ class _Checked:
         # what the passing time made: the service's tick looks every half second
         if flipped := svc._hand_done_flips(self.now):
             svc.publish_state(only={"tables"}, tables=flipped)
+        t = svc.tournament  # the tick's look at every table at once is the rule's, per table
+        assert svc._hand_done_due == {n for n in t.tables
+                                      if hands.hand_done_due(t, n, self.now)}
         before = dict(svc._published)
         self.broker.sent.clear()
         if answer.get("ok") and answer.get("events"):
