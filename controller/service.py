@@ -48,9 +48,9 @@ CLOCK_ONLY_EVENTS = frozenset({"clock", "level_started"})
 #: messages); the table views among them only where :meth:`ControllerService._touched` says
 AFTER_EVENTS = frozenset(set(protocol.STATE) - {"presence", "table"} | {"tables"})
 #: table views the tick recomputes and compares, in turn, as a net for a change that no
-#: event named (a missed one is published and logged): 1,000 tables in 50 s, about 2 ms
-#: of every tick
-SWEEP = 10
+#: event named (a missed one is published and logged): 1,000 tables in about two minutes,
+#: ~2 ms of a tick there (a press that comes meanwhile waits for it)
+SWEEP = 4
 #: lines a second the controller writes about one kind of refused message (oversized,
 #: retained, over the press rate); the rest are counted and reported once a second
 LOG_LINES_PER_SECOND = 20
@@ -94,6 +94,8 @@ class ControllerService:
         self._break_table: int | None = None
         #: where the tick's sweep over the table views goes on
         self._sweep_at = 0
+        #: the plan of a state (tournament, events): it changes only with an event
+        self._plan: tuple[Tournament | None, int, dict[str, Any]] = (None, 0, {})
         #: the tables whose screens show "hand done?" (the tick republishes them on a change)
         self._hand_done_due: set[int] = set()
         #: state topics published by the publish under way (drills: the fault after two)
@@ -466,7 +468,7 @@ class ControllerService:
         state names, ``"tables"`` for every ``table/N``): what a full recompute says."""
         t = self.tournament
         now = self.wall()
-        plan = _once(t.plan)  # once, not once per table
+        plan = _once(lambda: self._plan_of(t))  # once, not once per table
         first, rest = self._views(t, now, plan)
         out = {self.topics.state(name): make() for name, make in first
                if only is None or name in only}
@@ -496,6 +498,15 @@ class ControllerService:
             ("announcement", lambda: views.announcement_view(t)),
         )
         return first, rest
+
+    def _plan_of(self, t: Tournament) -> dict[str, Any]:
+        """``t.plan()``, made once for each state (it costs time in the number of tables;
+        the state changes only with an event, an undo or a rollback makes a new one)."""
+        made, length, plan = self._plan
+        if made is not t or length != len(t.log):
+            plan = t.plan()
+            self._plan = (t, len(t.log), plan)
+        return plan
 
     def _touched(self, seqs: list[int]) -> tuple[set[str] | None, set[int] | None]:
         """What events ``seqs`` can have changed: the state names (``None``: any) and the
@@ -549,7 +560,7 @@ class ControllerService:
         t = self.tournament
         now = self.wall()
         self._sent = 0
-        plan = _once(t.plan)  # once for the tables and the moves
+        plan = _once(lambda: self._plan_of(t))  # once for the tables and the moves
         first, rest = self._views(t, now, plan)
         for name, make in first:
             if only is None or name in only:
@@ -630,7 +641,7 @@ class ControllerService:
         chunk = every[start:start + SWEEP]
         self._sweep_at = start + SWEEP
         now = self.wall()
-        plan, pending = t.plan(), t.pending_moves()
+        plan, pending = self._plan_of(t), t.pending_moves()
         self._sent = 0
         for n in chunk:
             view = views.table_view(t, n, plan=plan, pending=pending, now=now)
