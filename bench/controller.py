@@ -15,8 +15,9 @@ tournament of 10 and one of 100 tables (100 / 1,000 players, 10 a table):
   (subscribed to ``<prefix>/state/table/<n>`` and ``<prefix>/state/summary``)
   has the updated summary. Measured from the publish of the press to the
   moment the last client's socket had it (all clients run in one thread on one
-  ``select`` loop; a message is stamped when ``select`` reported its socket
-  readable, so the benchmark's own processing of the other 99 clients is not
+  ``select`` loop, bare MQTT sockets without paho's cost per message (``--paho``:
+  paho clients); a message is stamped when ``select`` reported its socket
+  readable, so the benchmark's own processing of the other clients is not
   counted as broker or controller time; a second row stamps after processing,
   an upper bound). Each bust is undone afterwards (the table's "undo" press),
   so the tournament keeps its size; undos are not measured.
@@ -226,6 +227,118 @@ class Swarm:
         self.loop.close()
 
 
+class RawSwarm:
+    """``n`` table clients as bare MQTT 3.1.1 sockets read by one thread: the same
+    subscriptions as :class:`Swarm` (QoS 0), without paho's cost per message, so that
+    1,000 clients measure the broker and the controller, not this benchmark's Python.
+    A message is stamped when ``select`` reported its socket readable."""
+
+    def __init__(self, broker: Broker, tables: list[int]) -> None:
+        import selectors
+        import socket
+
+        self.topics = Topics(broker.prefix)
+        self.summary_at: dict[int, tuple[int, float, float]] = {}
+        self.table_view: dict[int, bytes] = {}
+        self.sel = selectors.DefaultSelector()
+        self.socks: dict[int, Any] = {}
+        self._buf: dict[int, bytes] = {}
+        self._stop = threading.Event()
+        for n in tables:
+            sock = socket.create_connection((broker.host, broker.port))
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            cid = f"bench-raw-{uuid.uuid4().hex[:10]}".encode()
+            # CONNECT: MQTT 3.1.1, clean session, no keep-alive
+            var = b"\x00\x04MQTT\x04\x02\x00\x00" + len(cid).to_bytes(2, "big") + cid
+            sock.sendall(b"\x10" + _varint(len(var)) + var)
+            subs = b"".join(len(t).to_bytes(2, "big") + t + b"\x00" for t in (
+                self.topics.table_state(n).encode(), self.topics.state("summary").encode()))
+            body = b"\x00\x01" + subs
+            sock.sendall(b"\x82" + _varint(len(body)) + body)
+            sock.setblocking(False)
+            self.socks[n] = sock
+            self._buf[n] = b""
+            self.sel.register(sock, selectors.EVENT_READ, n)
+        self.clients = self.socks
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            events = self.sel.select(0.05)
+            stamp = time.perf_counter()
+            for key, _ in events:
+                n = key.data
+                try:
+                    data = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+                if not data:
+                    self.sel.unregister(key.fileobj)
+                    continue
+                self._buf[n] = self._packets(n, self._buf[n] + data, stamp)
+
+    def _packets(self, n: int, buf: bytes, stamp: float) -> bytes:
+        while len(buf) >= 2:
+            length, i, mult = 0, 1, 1
+            while True:
+                if i >= len(buf):
+                    return buf
+                byte = buf[i]
+                length += (byte & 0x7F) * mult
+                mult *= 128
+                i += 1
+                if not byte & 0x80:
+                    break
+            if len(buf) < i + length:
+                return buf
+            packet, kind = buf[i:i + length], buf[0] >> 4
+            buf = buf[i + length:]
+            if kind == 3:  # PUBLISH, QoS 0: topic, payload
+                tlen = int.from_bytes(packet[:2], "big")
+                topic, payload = packet[2:2 + tlen], packet[2 + tlen:]
+                if topic.endswith(b"/summary"):
+                    j = payload.find(b'"players_left":') + 15
+                    k = payload.find(b",", j)
+                    self.summary_at[n] = (int(payload[j:k]), stamp, time.perf_counter())
+                elif payload:
+                    self.table_view[n] = payload
+        return buf
+
+    def all_left(self, players_left: int) -> tuple[float, float] | None:
+        latest, processed = 0.0, 0.0
+        for n in self.socks:
+            seen = self.summary_at.get(n)
+            if seen is None or seen[0] != players_left:
+                return None
+            latest, processed = max(latest, seen[1]), max(processed, seen[2])
+        return latest, processed
+
+    def seats(self, n: int) -> list[int]:
+        view = json.loads(self.table_view[n])
+        return [s["seat"] for s in view["seats"] if not s["ghost"]]
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
+        for sock in self.socks.values():
+            try:
+                sock.sendall(b"\xe0\x00")  # DISCONNECT
+            except OSError:
+                pass
+            sock.close()
+
+
+def _varint(n: int) -> bytes:
+    """MQTT's remaining length."""
+    out = bytearray()
+    while True:
+        byte, n = n % 128, n // 128
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
 # ----------------------------------------------------------------- scenario
 def tournament_file(tmp: Path, players: int) -> Path:
     path = tmp / f"bench-{players}.yaml"
@@ -256,7 +369,7 @@ class Night:
                                          broker=str(self.broker),
                                          prefix=self.broker.prefix).start()
         self.director = Director(self.broker)
-        self.swarm: Swarm | None = None
+        self.swarm: Swarm | RawSwarm | None = None
         if not self.director.controller_online.wait(20):
             raise TimeoutError("the controller did not come online")
 
@@ -267,8 +380,9 @@ class Night:
         self.director.call("draw", {"seed": 1})
         self.director.call("start")
 
-    def clients(self) -> None:
-        swarm = self.swarm = Swarm(self.broker, list(range(1, self.tables + 1)))
+    def clients(self, paho: bool = False) -> None:
+        kind = Swarm if paho else RawSwarm
+        swarm = self.swarm = kind(self.broker, list(range(1, self.tables + 1)))
         wait_for(lambda: swarm.all_left(self.players) is not None
                  and len(swarm.table_view) == self.tables,
                  60, "the retained state at every table client", every=0.002)
@@ -314,7 +428,7 @@ class Night:
 
 
 def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
-             profile: bool) -> dict[str, Any]:
+             profile: bool, paho: bool = False) -> dict[str, Any]:
     night = Night(tmp, port, tables, profile)
     try:
         night.open()
@@ -325,7 +439,7 @@ def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
                                                    "seconds": 1 if i % 2 == 0 else -1})
             rtt.append(secs * 1000)
         # fan-out: one bust → every table client has the new summary
-        night.clients()
+        night.clients(paho)
         fan, fan_late, acks = [], [], []
         for k in range(busts):
             pressed = night.press_bust(k)
@@ -430,6 +544,8 @@ def main() -> int:
     ap.add_argument("--festival-tables", type=int, default=100)
     ap.add_argument("--profile", action="store_true",
                     help="run the controller in-process under cProfile and print its hot spots")
+    ap.add_argument("--paho", action="store_true",
+                    help="table clients as paho clients (slower per message than the broker)")
     ap.add_argument("--nagle", action="store_true",
                     help="leave Mosquitto's set_tcp_nodelay at its default (false)")
     args = ap.parse_args()
@@ -447,7 +563,7 @@ def main() -> int:
         try:
             for tables in args.tables:
                 results.append(scenario(tmp, broker.port, tables, args.commands, args.busts,
-                                        args.profile))
+                                        args.profile, args.paho))
             if args.festival:
                 fest = festival(tmp, broker.port, args.festival, args.festival_tables,
                                 args.busts)
