@@ -169,6 +169,9 @@ class Floor:
         except StoreError as exc:
             log.warning("no snapshot: %s", exc)
             return 0
+        except Exception:  # noqa: BLE001 - state that does not pickle: starts replay, slower
+            log.exception("no snapshot: the tournament's state cannot be pickled")
+            return 0
 
     @property
     def log(self) -> list[Event]:

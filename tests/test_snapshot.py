@@ -166,3 +166,21 @@ def test_a_snapshot_at_a_clean_stop_covers_every_event(tmp_path: Path) -> None:
     assert replay.snapshot_at == 0
     _same(replay.tournament, _replayed(db))
     replay.close()
+
+
+def test_a_state_that_does_not_pickle_costs_the_snapshot_only(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A field some rule adds that pickle cannot write (a lambda, a lock) must not stop
+    the controller: no snapshot, logged, and the next start replays."""
+    db, floor = _night(tmp_path)
+    floor.tournament.odd = lambda: None  # type: ignore[attr-defined]
+    with caplog.at_level(logging.WARNING, logger="floorman.floor"):
+        assert floor.snapshot() == 0
+    assert "cannot be pickled" in caplog.text
+    del floor.tournament.odd  # type: ignore[attr-defined]
+    live = floor.tournament
+    floor.close()
+    again = Floor.open(live.settings, db)
+    assert again.snapshot_at == 0
+    _same(again.tournament, live)
+    again.close()
