@@ -468,7 +468,7 @@ class ControllerService:
         state names, ``"tables"`` for every ``table/N``): what a full recompute says."""
         t = self.tournament
         now = self.wall()
-        plan = _once(lambda: self._plan_of(t))  # once, not once per table
+        plan = _once(t.plan)  # once, not once per table (and not the publish's cache)
         first, rest = self._views(t, now, plan)
         out = {self.topics.state(name): make() for name, make in first
                if only is None or name in only}
