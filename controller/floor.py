@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from controller import snapshot
 from controller.engine.settings import TournamentSettings, differences, to_data
 from controller.engine.tournament import Event, InvalidEvent, Rejected, Tournament
 from controller.store import EventStore, LogDamaged, NotALog, StoreError
@@ -43,10 +44,13 @@ class Floor:
         #: fault injection for the resilience drills: called with "before-store"
         #: and (by the service) "after-store" and "during-publish"; see :func:`fault_from_env`
         self.fault: Callable[[str], None] = lambda stage: None
+        #: the events the log's usable snapshot covers (0: none; controller/snapshot.py)
+        self.snapshot_at = 0
 
     @classmethod
     def open(cls, settings: TournamentSettings, path: str | os.PathLike[str],
-             seed: int | None = None, now: float = 0.0, *, new: bool = False) -> Floor:
+             seed: int | None = None, now: float = 0.0, *, new: bool = False,
+             use_snapshot: bool = True) -> Floor:
         """Continue the tournament of the log at ``path``, or start a new one if ``path``
         does not exist yet.
 
@@ -55,6 +59,8 @@ class Floor:
         :class:`~controller.store.NotALog` for a path that is not a Floorman log (an empty
         file without ``new``, a foreign database), :class:`~controller.store.LogDamaged`
         for a log that cannot be read back or replayed (the first bad event named).
+        ``use_snapshot``: start from the log's snapshot when it fits (False: replay every
+        event).
         """
         spath = str(path)
         fresh = spath == ":memory:" or not os.path.exists(spath) or (
@@ -68,27 +74,38 @@ class Floor:
         store = EventStore(spath)
         try:
             store.check_pages()
-            events = store.events()
-            if not events:
-                raise NotALog(spath, "is a Floorman log without any event (no tournament "
-                              "was ever opened in it): give a new path for a new tournament")
-            try:
-                t = Tournament.replay(events, settings)
-            except InvalidEvent as exc:
-                raise LogDamaged(spath, f"the event log cannot be replayed: {exc}; floorman "
-                                 f"verify {spath} checks it, use a copy or a backup") from None
+            # a snapshot that fits the log saves the replay (controller/snapshot.py)
+            restored = snapshot.restore(store, settings) if use_snapshot else None
+            if restored is not None:
+                t = restored
+                covered = snapshot.covered(store)
+            else:
+                events = store.events()
+                if not events:
+                    raise NotALog(spath, "is a Floorman log without any event (no tournament "
+                                  "was ever opened in it): give a new path for a new "
+                                  "tournament")
+                covered = 0
+                try:
+                    t = Tournament.replay(events, settings)
+                except InvalidEvent as exc:
+                    raise LogDamaged(spath, f"the event log cannot be replayed: {exc}; "
+                                     f"floorman verify {spath} checks it, use a copy or a "
+                                     "backup") from None
         except BaseException:
             store.close()
             raise
         drift: list[str] = []
-        logged = events[0].get("settings")
+        logged = t.log[0].get("settings")
         if logged is not None:
             drift = differences(logged, to_data(settings))
             if drift:
                 log.warning("%s: the tournament file differs from the settings in the log "
                             "at %s; the log's settings are used (change the structure with "
                             "the director's 'structure' command)", path, ", ".join(drift))
-        return cls(t.settings, store, t, drift)
+        floor = cls(t.settings, store, t, drift)
+        floor.snapshot_at = covered
+        return floor
 
     def execute(self, command: dict[str, Any], now: float,
                 command_id: str | None = None) -> dict[str, Any]:
@@ -142,6 +159,19 @@ class Floor:
         """Back to the state of the log's first ``length`` events, which are the stored
         log (rebuilt from memory: no disk read, so it works on a failing disk too)."""
         self.tournament = Tournament.replay(self.tournament.log[:length], self.settings)
+
+    def snapshot(self) -> int:
+        """Store the state as the log's snapshot (controller/snapshot.py); the events it
+        covers. A failed write is logged: a snapshot only makes the next start faster."""
+        try:
+            self.snapshot_at = snapshot.take(self.store, self.tournament)
+            return self.snapshot_at
+        except StoreError as exc:
+            log.warning("no snapshot: %s", exc)
+            return 0
+        except Exception:  # noqa: BLE001 - state that does not pickle: starts replay, slower
+            log.exception("no snapshot: the tournament's state cannot be pickled")
+            return 0
 
     @property
     def log(self) -> list[Event]:

@@ -18,19 +18,19 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller import inbound, lock, protocol, views
+from controller import fanout, inbound, lock, protocol, snapshot, views
 from controller.club.imports import is_over
 from controller.club.intake import club_path, standings_view, take_in
 from controller.engine import clock as clk
 from controller.engine import history
 from controller.engine.rules import chip_race, hands
 from controller.engine.settings import TournamentSettings
-from controller.engine.tournament import Tournament
+from controller.engine.tournament import Event, Tournament
 from controller.floor import Floor, fault_from_env
 from controller.mqtt import Broker, client
 from controller.protocol import ProtocolError, Topics
@@ -46,6 +46,13 @@ STORE_RETRY = 5.0
 #: events that change the clock anchor and nothing else: after them only state/clock is
 #: recomputed (every table view and its JSON cost ~2 ms a publish with 100 tables)
 CLOCK_ONLY_EVENTS = frozenset({"clock", "level_started"})
+#: the state names a command's events may change (presence changes only by presence
+#: messages); the table views among them only where :meth:`ControllerService._touched` says
+AFTER_EVENTS = frozenset(set(protocol.STATE) - {"presence", "table"} | {"tables"})
+#: table views the tick recomputes and compares, in turn, as a net for a change that no
+#: event named (a missed one is published and logged): 1,000 tables in about two minutes,
+#: ~2 ms of a tick there (a press that comes meanwhile waits for it)
+SWEEP = 4
 #: lines a second the controller writes about one kind of refused message (oversized,
 #: retained, over the press rate); the rest are counted and reported once a second
 LOG_LINES_PER_SECOND = 20
@@ -83,8 +90,18 @@ class ControllerService:
         self.floor: Floor | None = None
         self.presence: dict[str, dict[str, Any]] = {}
         self._published: dict[str, bytes] = {}
+        #: which published table view shows which player (controller/fanout.py)
+        self._shown = fanout.Shown()
+        #: the table the published views say breaks next (its screen shows "breaks")
+        self._break_table: int | None = None
+        #: where the tick's sweep over the table views goes on
+        self._sweep_at = 0
+        #: the plan of a state (tournament, events): it changes only with an event
+        self._plan: tuple[Tournament | None, int, dict[str, Any]] = (None, 0, {})
         #: the tables whose screens show "hand done?" (the tick republishes them on a change)
         self._hand_done_due: set[int] = set()
+        #: state topics published by the publish under way (drills: the fault after two)
+        self._sent = 0
         self._republish = threading.Event()
         self._stop = threading.Event()
         self._connected = threading.Event()
@@ -147,6 +164,7 @@ class ControllerService:
                 if self._republish.is_set() and self._connected.is_set():
                     self._republish.clear()
                     self._published.clear()
+                    self._shown.clear()
                     self._announce()
                     self.publish_state()
                 if time.monotonic() >= next_tick:
@@ -171,6 +189,8 @@ class ControllerService:
             c.disconnect()
             c.loop_stop()
         if self.floor is not None:
+            if len(self.floor.log) > self.floor.snapshot_at:
+                self.floor.snapshot()  # the next start folds nothing
             self.floor.close()
         self._release()
 
@@ -300,7 +320,7 @@ class ControllerService:
                            "why": {"key": str(exc), "params": {}}})
             return
         if answer.get("ok") and answer.get("events"):
-            self.publish_state(only=self._touched(answer["events"]))
+            self.publish_state(*self._touched(answer["events"]))
         # the ack after the state: the broker keeps our order, so whoever has the ack finds
         # the command's effect in the retained state (docs/protocol.md, "Ordering")
         self._ack(inbound.answer_to(kind, key, data["reply_to"]),
@@ -430,15 +450,28 @@ class ControllerService:
                 # again in a while, not every tick (each failure rebuilds the state)
                 self._tick_after = now + STORE_RETRY
             seqs += answer.get("events") or []
-        # a table that seems to have forgotten "hand done" is told so without any event
-        t = self.tournament
-        due = {n for n in t.tables if hands.hand_done_due(t, n, now)}
-        only = self._touched(seqs) if seqs else set()
-        if only is not None and due != self._hand_done_due:
+        if len(self.floor.log) - self.floor.snapshot_at >= snapshot.EVERY \
+                and self.inbox.empty():
+            # a restart folds at most about this many events; taken while nothing waits
+            # (a pickle of 50,000 events holds the loop for a few hundred ms)
+            self.floor.snapshot()
+        only, tables = self._touched(seqs) if seqs else (set(), set())
+        flipped = self._hand_done_flips(now)
+        if only is not None and flipped:
             only = only | {"tables"}
+            tables = None if tables is None else tables | flipped
         if only is None or only:
-            self.publish_state(only=only)
+            self.publish_state(only=only, tables=tables)
+        self._sweep()
+
+    def _hand_done_flips(self, now: float) -> set[int]:
+        """The tables whose "hand done?" (hands.hand_done_due) came or went since the last
+        look: a table that seems to have forgotten it is told so without any event."""
+        t = self.tournament
+        due = hands.hand_done_due_tables(t, now)
+        flipped = due ^ self._hand_done_due
         self._hand_done_due = due
+        return flipped
 
     # ---------------------------------------------------------------- publish
     def _ack(self, reply_to: str, answer: dict[str, Any]) -> None:
@@ -453,72 +486,195 @@ class ControllerService:
 
     def state_messages(self, only: set[str] | None = None) -> dict[str, dict[str, Any]]:
         """Every retained state topic and its payload, as of now (``only``: just these
-        state names, ``"tables"`` for every ``table/N``)."""
-        return dict(self._state_items(only))
-
-    def _state_items(self, only: set[str] | None = None
-                     ) -> Iterator[tuple[str, dict[str, Any]]]:
-        """(topic, payload) one at a time, so each is sent as soon as it is made: the clock,
-        the summary and the tables first, then the rest."""
+        state names, ``"tables"`` for every ``table/N``): what a full recompute says."""
         t = self.tournament
         now = self.wall()
-        top = self.topics
+        plan = _once(t.plan)  # once, not once per table (and not the publish's cache)
+        first, rest = self._views(t, now, plan)
+        out = {self.topics.state(name): make() for name, make in first
+               if only is None or name in only}
+        if only is None or "tables" in only:
+            pending = t.pending_moves()
+            for n in sorted(set(t.tables) | set(t.broken)):
+                out[self.topics.table_state(n)] = views.table_view(
+                    t, n, plan=plan(), pending=pending, now=now)
+        out.update((self.topics.state(name), make()) for name, make in rest
+                   if only is None or name in only)
+        return out
+
+    def _views(self, t: Tournament, now: float, plan: Callable[[], dict[str, Any]]) -> tuple[
+            tuple[tuple[str, Callable[[], dict[str, Any]]], ...],
+            tuple[tuple[str, Callable[[], dict[str, Any]]], ...]]:
+        """The state names but the tables and how each is made: the clock and the summary
+        first (sent before the tables), then the rest. ``plan``: the plan, made once."""
         first: tuple[tuple[str, Callable[[], dict[str, Any]]], ...] = (
             ("clock", lambda: views.clock_view(t, now)),
             ("summary", lambda: views.summary_view(t)),
         )
         rest: tuple[tuple[str, Callable[[], dict[str, Any]]], ...] = (
-            ("moves", lambda: views.moves_view(t)),
+            ("moves", lambda: views.moves_view(t, plan=plan())),
             ("results", lambda: views.results_view(t)),
             ("structure", lambda: views.structure_view(t)),
             ("presence", lambda: {"v": 1, "clients": self.presence}),
             ("announcement", lambda: views.announcement_view(t)),
         )
-        for name, make in first:
-            if only is None or name in only:
-                yield top.state(name), make()
-        if only is None or "tables" in only:
-            time.sleep(0)  # let paho's network thread send the summary before the tables
-            plan, pending = t.plan(), t.pending_moves()  # once, not once per table
-            for n in sorted(set(t.tables) | set(t.broken)):
-                yield top.table_state(n), views.table_view(t, n, plan=plan, pending=pending,
-                                                           now=now)
-        for name, make in rest:
-            if only is None or name in only:
-                yield top.state(name), make()
-        if self.standings is not None and (only is None or "standings" in only):
-            yield top.state("standings"), self.standings  # the club's (docs/club.md)
+        if self.standings is not None:  # the club's season (docs/club.md)
+            standings = self.standings
+            rest += (("standings", lambda: standings),)
+        return first, rest
 
-    def _touched(self, seqs: list[int]) -> set[str] | None:
-        """The state names events ``seqs`` can have changed; ``None``: any of them."""
+    def _plan_of(self, t: Tournament) -> dict[str, Any]:
+        """``t.plan()``, made once for each state (it costs time in the number of tables;
+        the state changes only with an event, an undo or a rollback makes a new one)."""
+        made, length, plan = self._plan
+        if made is not t or length != len(t.log):
+            plan = t.plan()
+            self._plan = (t, len(t.log), plan)
+        return plan
+
+    def _touched(self, seqs: list[int]) -> tuple[set[str] | None, set[int] | None]:
+        """What events ``seqs`` can have changed: the state names (``None``: any) and the
+        tables whose views to recompute (``None``: every table; controller/fanout.py)."""
         assert self.floor is not None
         events = self.floor.log
-        types = {events[s - 1]["type"] for s in seqs if 0 < s <= len(events)}
-        if any(chip_race_edge(self.tournament, events[s - 1]) for s in seqs
-               if 0 < s <= len(events)):
-            return None  # a colour-up break begins or ends: every table's chip race changes
+        new = [events[s - 1] for s in seqs if 0 < s <= len(events)]
+        types = {e["type"] for e in new}
+        if any(chip_race_edge(self.tournament, e) for e in new):
+            return None, None  # a colour-up break begins or ends: every table's chip race changes
         if types and types <= CLOCK_ONLY_EVENTS:
-            return {"clock"}  # time add/set, pause, resume, a level change: no table changed
-        return None
+            return {"clock"}, set()  # time add/set, pause, resume, a level change
+        scan = list(new)
+        for e in new:
+            if e["type"] == "undo":  # what the undone command touched is touched again
+                scan += _group(events, int(e["target"]))
+        found = fanout.referenced(scan)
+        if found is None:
+            return None, None
+        tables, players = found
+        t = self.tournament
+        for pid in players:
+            p = t.players.get(pid)
+            if p is not None and p.table is not None:
+                tables.add(p.table)
+            tables |= self._shown.tables_of(pid)
+        return set(AFTER_EVENTS), tables
 
-    def publish_state(self, only: set[str] | None = None) -> int:
+    def _send(self, topic: str, data: dict[str, Any]) -> bool:
+        """Publish ``data`` on ``topic`` retained unless the broker holds it already."""
+        assert self.mqtt is not None and self.floor is not None
+        payload = protocol.dumps(data)
+        if self._published.get(topic) == payload:
+            return False
+        self.mqtt.publish(topic, payload, 1, True)
+        self._published[topic] = payload
+        self._sent += 1
+        if self._sent == 2:
+            self.floor.fault("during-publish")  # drills: FLOORMAN_FAULT=during-publish
+        return True
+
+    def publish_state(self, only: set[str] | None = None,
+                      tables: set[int] | None = None) -> int:
         """Publish the retained state topics whose payload changed; returns how many.
 
         ``only``: recompute just these state names (see :meth:`state_messages`); the
-        others are known not to have changed."""
+        others are known not to have changed. ``tables``: with ``"tables"`` in ``only``,
+        the table views to recompute (``None``: every one); the tables whose published
+        views show the same players follow, and when one table that nobody touched
+        changed too (a change every table shows), every table is recomputed."""
         if self.mqtt is None or self.floor is None:
             return 0
-        sent = 0
-        for topic, data in self._state_items(only):
-            payload = protocol.dumps(data)
-            if self._published.get(topic) == payload:
+        t = self.tournament
+        now = self.wall()
+        self._sent = 0
+        plan = _once(lambda: self._plan_of(t))  # once for the tables and the moves
+        first, rest = self._views(t, now, plan)
+        for name, make in first:
+            if only is None or name in only:
+                self._send(self.topics.state(name), make())
+        if only is None or "tables" in only:
+            time.sleep(0)  # let paho's network thread send the summary before the tables
+            self._publish_tables(t, now, plan(), None if only is None else tables)
+        for name, make in rest:
+            if only is None or name in only:
+                self._send(self.topics.state(name), make())
+        return self._sent
+
+    def _publish_tables(self, t: Tournament, now: float, plan: dict[str, Any],
+                        tables: set[int] | None) -> None:
+        pending = t.pending_moves()  # once, not once per table
+
+        def send(n: int) -> set[int]:
+            """Table ``n``'s view published if it changed; the players it showed or shows."""
+            view = views.table_view(t, n, plan=plan, pending=pending, now=now)
+            before = self._shown.players_at(n)
+            if not self._send(self.topics.table_state(n), view):
+                return set()
+            self._shown.update(n, view)
+            return before | self._shown.players_at(n)
+
+        every = set(t.tables) | set(t.broken)
+        if tables is not None:
+            # the table that breaks next says so, and the one that did not any more
+            todo = (tables | {plan["break_table"], self._break_table}) & every
+            if self._untouched_changed(t, now, plan, pending, todo, every):
+                tables = None
+        self._break_table = plan["break_table"]
+        if tables is None:
+            for n in sorted(every):
+                send(n)
+            return
+        done: set[int] = set()
+        queue = sorted(todo, reverse=True)
+        while queue:
+            n = queue.pop()
+            if n in done or n not in every:
                 continue
-            self.mqtt.publish(topic, payload, 1, True)
-            self._published[topic] = payload
-            sent += 1
-            if sent == 2:
-                self.floor.fault("during-publish")  # drills: FLOORMAN_FAULT=during-publish
-        return sent
+            done.add(n)
+            # a changed view: every other view that shows one of its players may have
+            # changed with it (the other end of a move)
+            for pid in send(n):
+                queue += [m for m in self._shown.tables_of(pid) if m not in done]
+                p = t.players.get(pid)
+                if p is not None and p.table is not None and p.table not in done:
+                    queue.append(p.table)
+
+    def _untouched_changed(self, t: Tournament, now: float, plan: dict[str, Any],
+                           pending: list[Any], todo: set[int], every: set[int]) -> bool:
+        """Whether one table in play and one broken table outside ``todo`` show something
+        else than their published views: a change no event named, which every table shows
+        (hand-for-hand, the final table due, a renamed level)."""
+        in_play = next((n for n in sorted(t.tables) if n not in todo), None)
+        broken = next((n for n in sorted(t.broken) if n not in todo), None)
+        for n in (in_play, broken):
+            if n is None:
+                continue
+            view = views.table_view(t, n, plan=plan, pending=pending, now=now)
+            if self._published.get(self.topics.table_state(n)) != protocol.dumps(view):
+                return True
+        return False
+
+    def _sweep(self) -> None:
+        """A few table views recomputed and compared, in turn: a change that reached no
+        screen (an engine dependency :mod:`controller.fanout` does not know) is published
+        within a sweep over every table, and logged."""
+        if self.mqtt is None or self.floor is None or not self._published:
+            return
+        t = self.tournament
+        every = sorted(set(t.tables) | set(t.broken))
+        if not every:
+            return
+        start = self._sweep_at % len(every)
+        chunk = every[start:start + SWEEP]
+        self._sweep_at = start + SWEEP
+        now = self.wall()
+        plan, pending = self._plan_of(t), t.pending_moves()
+        self._sent = 0
+        for n in chunk:
+            view = views.table_view(t, n, plan=plan, pending=pending, now=now)
+            if self._send(self.topics.table_state(n), view):
+                self._shown.update(n, view)
+                log.warning("table %d's view had changed without being published (a missed "
+                            "dependency in controller/fanout.py): published now", n)
 
 
 def chip_race_edge(t: Tournament, event: dict[str, Any]) -> bool:
@@ -560,6 +716,28 @@ class _LogLimiter:
             held, self._held = self._held, {}
         for kind, n in held.items():
             log.warning("%d more %s messages refused (not logged one by one)", n, kind)
+
+
+def _once(make: Callable[[], dict[str, Any]]) -> Callable[[], dict[str, Any]]:
+    """``make``, called at most once (the plan costs time in the number of tables)."""
+    made: list[dict[str, Any]] = []
+
+    def get() -> dict[str, Any]:
+        if not made:
+            made.append(make())
+        return made[0]
+
+    return get
+
+
+def _group(events: list[Event], group: int) -> list[Event]:
+    """The events of one command (``group``: the seq of its first; they follow it)."""
+    out = []
+    for e in events[group - 1:]:
+        if e.get("group") != group:
+            break
+        out.append(e)
+    return out
 
 
 def controller_client_id(prefix: str) -> str:

@@ -36,6 +36,18 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 """
 
+#: the state after the log's first ``count`` events (controller/snapshot.py): a cache for
+#: a fast start, never the record; ``chain`` is the hash chain's value after event
+#: ``count``, ``format`` says which Floorman wrote ``body``. At most one row.
+_SNAPSHOTS = """
+CREATE TABLE IF NOT EXISTS snapshots (
+    count  INTEGER PRIMARY KEY,
+    chain  TEXT NOT NULL,
+    format TEXT NOT NULL,
+    body   BLOB NOT NULL
+);
+"""
+
 
 #: ``PRAGMA application_id`` of a Floorman event log ("FMAN"); logs made before it was
 #: set have 0 and are recognised by their tables
@@ -154,6 +166,8 @@ class EventStore:
             if not exists:
                 self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 self._db.executescript(_SCHEMA)
+            if not readonly:  # a log of an older Floorman gets it when it is continued
+                self._db.executescript(_SNAPSHOTS)
         except StoreError:
             self._db.close()
             raise
@@ -253,6 +267,37 @@ class EventStore:
                     pass
             raise _write_error(self.path, exc) from None
 
+    def save_snapshot(self, count: int, chain: str, fmt: str, body: bytes) -> None:
+        """Keep ``body``, the state after the first ``count`` events, in place of the
+        snapshot before (a snapshot is a cache: replacing it loses nothing)."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM snapshots")
+            self._db.execute("INSERT INTO snapshots VALUES (?, ?, ?, ?)",
+                             (count, chain, fmt, body))
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self._db.in_transaction:
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise _write_error(self.path, exc) from None
+
+    def snapshot(self) -> tuple[int, str, str, bytes] | None:
+        """The latest snapshot: (count, chain, format, body), or ``None``."""
+        try:
+            rows = self._db.execute("SELECT count, chain, format, body FROM snapshots "
+                                    "ORDER BY count DESC LIMIT 1").fetchall()
+        except sqlite3.OperationalError:
+            return None  # a read-only log of an older Floorman has no such table
+        except sqlite3.Error as exc:
+            raise _read_error(self.path, exc) from None
+        if not rows:
+            return None
+        count, chain, fmt, body = rows[0]
+        return int(count), str(chain), str(fmt), bytes(body)
+
     def set_meta(self, key: str, value: str) -> None:
         try:
             self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
@@ -270,10 +315,12 @@ class EventStore:
         rows = self._read("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
 
-    def events(self) -> list[Event]:
-        """Every stored event, in order. :class:`LogDamaged` names one that is not JSON."""
+    def events(self, after: int = 0) -> list[Event]:
+        """Every stored event, in order (``after``: only those with a greater seq).
+        :class:`LogDamaged` names one that is not JSON."""
         out = []
-        for seq, body in self._read("SELECT seq, body FROM events ORDER BY seq"):
+        for seq, body in self._read("SELECT seq, body FROM events WHERE seq > ? ORDER BY seq",
+                                    (after,)):
             try:
                 out.append(json.loads(body))
             except (ValueError, TypeError) as exc:

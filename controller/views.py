@@ -247,12 +247,15 @@ def chip_race_view(t: Tournament, tab: Any, now: float | None) -> dict[str, Any]
             "most": -(-new // leaving) - 1, "result": result}
 
 
-def moves_view(t: Tournament, recent: int = 20) -> dict[str, Any]:
+def moves_view(t: Tournament, recent: int = 20, *,
+               plan: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Pending and recent moves and the plan; ``plan`` (:meth:`Tournament.plan`) may be
+    passed in when the table views computed it already (it costs time in the tables)."""
     return {
         "v": SCHEMA,
         "pending": [_move(t, m) for m in t.pending_moves()],
         "recent": [_move(t, m) for m in t.moves[-recent:]],
-        "plan": t.plan(),
+        "plan": t.plan() if plan is None else plan,
     }
 
 

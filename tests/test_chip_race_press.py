@@ -48,12 +48,13 @@ def test_the_tables_are_published_again_when_a_colour_up_break_begins_and_ends()
     assert svc.order("draw")["ok"] and svc.order("start")["ok"]
     started = svc.clock[0]
 
-    def tick_at(offset: float) -> set[str] | None:
+    def tick_at(offset: float) -> tuple[set[str] | None, set[int] | None]:
         svc.clock[0] = started + offset
         seqs = svc.floor.execute({"cmd": "tick"}, svc.clock[0])["events"]
         return svc._touched(seqs)
 
-    assert tick_at(600 + 1) == {"clock"}  # level 2: the clock only
-    assert tick_at(4 * 600 + 1) is None  # the "Chipraise 25" break begins
-    assert tick_at(5 * 600 + 1) is None  # and ends
-    assert tick_at(6 * 600 + 1) == {"clock"}
+    # (the state names, the tables to recompute; None: every one)
+    assert tick_at(600 + 1) == ({"clock"}, set())  # level 2: the clock only
+    assert tick_at(4 * 600 + 1) == (None, None)  # the "Chipraise 25" break begins
+    assert tick_at(5 * 600 + 1) == (None, None)  # and ends
+    assert tick_at(6 * 600 + 1) == ({"clock"}, set())

@@ -54,12 +54,14 @@ def draw(
 
 def donor(counts: dict[int, int]) -> int:
     """The table that gives a player: most players, then the highest number (000 4.9)."""
-    return max(counts, key=lambda t: (counts[t], t))
+    most = max(counts.values())  # two plain passes: a festival's plan looks at 1,000 tables
+    return max(t for t, n in counts.items() if n == most)
 
 
 def receiver(counts: dict[int, int]) -> int:
     """The table that takes a player: fewest players, then the lowest number."""
-    return min(counts, key=lambda t: (counts[t], t))
+    fewest = min(counts.values())
+    return min(t for t, n in counts.items() if n == fewest)
 
 
 def balance_plan(counts: dict[int, int], tolerance: int) -> list[tuple[int, int]]:

@@ -95,6 +95,9 @@ class Tournament:
         self.played_at: float | None = None
         #: a play day's table games (003 6), see :mod:`controller.engine.rules.play_day`
         self.games: dict[int, Any] = {}
+        #: players who were absent since the start (rules/ghosts.py): the reaction that
+        #: removes the absent looks at these, not at every player
+        self.absent_players: set[int] = set()
         #: the banner on every screen (rules/announcements.py), None: none
         self.announcement: Announcement | None = None
         #: the rounds of play the clock and restart (rules/rounds.py)
@@ -202,7 +205,9 @@ class Tournament:
         """Let every rule's reactions look at the state, until none has anything to add."""
         from controller.engine.rules import REACTIONS
 
-        for _ in range(_MAX_ROUNDS):
+        # one table breaks a round: when the late registration closes at a festival, a
+        # third of 1,000 tables may break at once, each in its own round
+        for _ in range(_MAX_ROUNDS + len(self.tables)):
             before = len(self.log)
             for reaction in REACTIONS:
                 reaction(self, now)
@@ -333,12 +338,15 @@ class Tournament:
     def finishes(self) -> list[Finish]:
         """Every placed player as a :class:`~controller.engine.results.Finish` for scoring."""
         places = self.places()
+        # the placed players in the order they registered (ids are given in that order),
+        # without a walk over every player: a festival's first busts would pay for 10,000
+        placed = (self.players[pid] for pid in sorted(places) if pid in self.players)
         return [
             Finish(p.id, p.name, places[p.id], member=p.member,
                    eliminated_by=None if p.knocked_by is None
                    or self.players[p.knocked_by].ghost else p.knocked_by,
                    removed_as_ghost=p.removed and not p.ghost)
-            for p in self.players.values() if p.id in places and not p.ghost
+            for p in placed if not p.ghost
         ]
 
     def results(self) -> list[ResultRow]:
@@ -354,8 +362,12 @@ class Tournament:
             from controller.engine.rules import play_day
 
             return play_day.results(self)
-        playing = [p.id for p in self.players.values() if not p.out and not p.ghost]
-        return score(self.settings.points, self.finishes(), entries=self.real_players(),
+        finishes = self.finishes()
+        # the players still in who knocked somebody out: all that scoring asks of them
+        knockers = {f.eliminated_by for f in finishes if f.eliminated_by is not None}
+        playing = sorted(pid for pid in knockers if pid in self.players
+                         and not self.players[pid].out and not self.players[pid].ghost)
+        return score(self.settings.points, finishes, entries=self.real_players(),
                      drawn_names=self.drawn_names, mystery_lists=self.mystery_lists,
                      playing=playing)
 

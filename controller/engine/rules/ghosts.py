@@ -66,7 +66,7 @@ def remove_absent(t: Tournament, now: float) -> None:
         return
     limit = t.settings.ghosts.absent_minutes * 60
     played = t.played(now)
-    due = [p for p in t.players.values()
+    due = [p for p in (t.players[pid] for pid in sorted(t.absent_players))
            if p.absent_since is not None and not p.out and played - p.absent_since >= limit]
     if not due:
         return
@@ -94,6 +94,8 @@ def on_absent(t: Tournament, e: ev.Absent) -> None:
     # the fold runs after the net playing time was counted up to this event
     p.absent_since = t.play_seconds if e.on else None
     p.absent_stack = e.stack if e.on else None
+    if e.on:
+        t.absent_players.add(p.id)
 
 
 def on_absent_removed(t: Tournament, e: ev.AbsentRemoved) -> None:

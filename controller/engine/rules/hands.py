@@ -104,6 +104,28 @@ def hand_done_due(t: Tournament, number: int, now: float) -> bool:
     return now - since >= minutes * 60
 
 
+def hand_done_due_tables(t: Tournament, now: float) -> set[int]:
+    """The tables :func:`hand_done_due` is true for, the clock looked at once (a
+    festival's 1,000 tables are looked at every half second)."""
+    minutes = t.settings.hand_done_reminder_minutes
+    if not minutes or not t.drawn or t.finished or t.hfh.on:
+        return set()
+    s = t.settings.structure
+    c = clk.at(t.clock, s, now)
+    if not c.running or s[c.level].is_break:
+        return set()
+    since = t.clock_since
+    if c.level > 0 and s[c.level - 1].is_break and c.ends_at is not None:
+        length = clk.duration(s, c.level, c.halved)
+        if length is not None:
+            since = max(since, c.ends_at - length)
+    limit = minutes * 60
+    if now - since < limit:
+        return set()  # no table's hand began before ``since`` counts
+    return {n for n, tab in t.tables.items()
+            if tab.hands_left != 0 and now - max(_hand_started_at(t, tab.hand_id), since) >= limit}
+
+
 def _hand_started_at(t: Tournament, seq: int) -> float:
     """Controller time of the event ``seq`` that began a table's hand in play."""
     return float(t.log[seq - 1]["at"]) if 0 < seq <= len(t.log) else 0.0

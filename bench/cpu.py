@@ -1,0 +1,122 @@
+"""CPU time per operation of the controller service, in-process (issue 15).
+
+The real service (engine, SQLite log on disk, views, the publish) with a broker
+that only counts what it is given: no network, no broker, no other process. For
+tournaments of 10, 100 and 1,000 tables (10 players a table) it presses busts
+at table after table (each undone again, not measured) and prints, per bust,
+the CPU time of this process (``time.process_time``: the fsync wait of the
+durable write is not in it, the write's own work is), the wall time beside it
+(fsync included, so it tells the disk more than the code) and the messages
+published; then the CPU time of one tick (the clock's look every half second).
+
+    python bench/cpu.py [--tables 10 100 1000] [--busts 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from controller import protocol  # noqa: E402
+from controller.config import load_tournament  # noqa: E402
+from controller.floor import Floor  # noqa: E402
+from controller.mqtt import Broker  # noqa: E402
+from controller.service import ControllerService  # noqa: E402
+from tests.support.figures import pct, print_table  # noqa: E402
+
+
+class CountingBroker:
+    def __init__(self) -> None:
+        self.sent = 0
+
+    def publish(self, topic: str, payload: bytes, qos: int = 0, retain: bool = False) -> None:
+        self.sent += 1
+
+
+class Service(ControllerService):
+    """The service on a log in ``folder``, its answers kept, its clock a counter."""
+
+    def __init__(self, config: Path, db: Path) -> None:
+        self.clock = [1_760_036_400.0]
+        settings = load_tournament(config)
+        super().__init__(settings, str(db), Broker(prefix="bench/cpu"),
+                         wall=lambda: self.clock[0])
+        self.floor = Floor.open(settings, db, seed=3, now=self.clock[0])
+        self.counting = CountingBroker()
+        self.mqtt = self.counting  # type: ignore[assignment]
+        self.answers: list[dict[str, Any]] = []
+        self.k = 0
+
+    def _ack(self, reply_to: str, answer: dict[str, Any]) -> None:
+        self.answers.append(answer)
+
+    def send(self, topic: str, **data: Any) -> dict[str, Any]:
+        self.k += 1
+        self.clock[0] += 1
+        self.handle(topic, protocol.dumps({"v": 1, "id": f"c{self.k}", "reply_to": "b",
+                                           **data}))
+        return self.answers[-1]
+
+
+def measure(tmp: Path, tables: int, busts: int) -> dict[str, Any]:
+    config = tmp / f"cpu-{tables}.yaml"
+    config.write_text('name: "CPU"\npreset: psc-five-spades\nplayers_per_table: 10\n'
+                      "table_seats: 10\n", encoding="utf-8")
+    svc = Service(config, tmp / f"cpu-{tables}.sqlite")
+    names = [f"Player {i:05d}" for i in range(1, tables * 10 + 1)]
+    for i in range(0, len(names), 200):
+        assert svc.send(svc.topics.director, cmd="register", args={"names": names[i:i + 200]})["ok"]
+    assert svc.send(svc.topics.director, cmd="draw", args={"seed": 1})["ok"]
+    assert svc.send(svc.topics.director, cmd="start", args={})["ok"]
+    svc.publish_state()
+    cpu, wall, sent = [], [], []
+    for k in range(busts):
+        n = k % tables + 1
+        seat = min(svc.tournament.tables[n].occupant)
+        c0, w0, s0 = time.process_time(), time.perf_counter(), svc.counting.sent
+        answer = svc.send(svc.topics.table_cmd(n), action="bust", seat=seat)
+        cpu.append((time.process_time() - c0) * 1000)
+        wall.append((time.perf_counter() - w0) * 1000)
+        sent.append(svc.counting.sent - s0)
+        assert answer["ok"], answer
+        assert svc.send(svc.topics.table_cmd(n), action="undo")["ok"]
+    c0 = time.process_time()
+    for _ in range(20):
+        svc.clock[0] += 0.5
+        svc.tick()
+    tick = (time.process_time() - c0) / 20 * 1000
+    assert svc.floor is not None
+    svc.floor.close()
+    return {"tables": tables, "cpu": cpu, "wall": wall, "sent": sent, "tick": tick}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, nargs="+", default=[10, 100, 1000])
+    ap.add_argument("--busts", type=int, default=60)
+    args = ap.parse_args()
+    rows: list[tuple[str, ...]] = [("tables", "bust CPU p50", "bust CPU p99", "bust wall p50",
+                                    "bust wall p99", "messages a bust", "tick CPU")]
+    with tempfile.TemporaryDirectory(dir=ROOT, prefix=".bench-") as tmpname:
+        for tables in args.tables:
+            r = measure(Path(tmpname), tables, args.busts)
+            rows.append((str(tables), f"{statistics.median(r['cpu']):.2f} ms",
+                         f"{pct(r['cpu'], 99):.2f} ms", f"{statistics.median(r['wall']):.2f} ms",
+                         f"{pct(r['wall'], 99):.2f} ms", f"{statistics.median(r['sent']):.0f}",
+                         f"{r['tick']:.2f} ms"))
+    print_table(rows, right=range(7))
+    print(f"\n{args.busts} busts a tournament, each undone again (not measured); CPU: this "
+          "process's time (the fsync wait of the durable write not in it); wall: with it")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,178 @@
+"""Issue 15: a command republishes exactly the retained views whose content changed.
+
+The service recomputes only the table views a command's events touched
+(controller/fanout.py). The net: every command of whole simulated tournaments
+(every sample tournament file, with dealers who forget "hand done", undos,
+renames) is followed by a full recompute of every state topic, which must
+equal what the broker was sent — nothing missed — and the topics sent must be
+exactly those whose payload changed — nothing republished for nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller import protocol, views
+from controller.config import load_tournament
+from controller.engine.rules import hands
+from controller.floor import Floor
+from controller.mqtt import Broker
+from controller.service import ControllerService
+from controller.simulate import simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+TOURNAMENTS = sorted((ROOT / "config/tournaments").glob("*.yaml"))
+
+
+class _Broker:
+    """Collects what the service publishes."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def publish(self, topic: str, payload: bytes, qos: int = 0, retain: bool = False) -> None:
+        self.sent.append(topic)
+
+
+class _Checked:
+    """The service around the simulator's floor: after every command, what was published
+    is compared with a full recompute."""
+
+    def __init__(self, settings: Any, seed: int) -> None:
+        self.now = 1_760_036_400.0
+        self.svc = ControllerService(settings, ":memory:", Broker(prefix="floorman/fan"),
+                                     wall=lambda: self.now)
+        self.svc._sweep = lambda: None  # type: ignore[method-assign]  # the net under test
+        self.broker = _Broker()
+        self.svc.mqtt = self.broker  # type: ignore[assignment]
+        self.rng = random.Random(seed)
+        self.commands = 0
+        self.partial = 0  # commands that recomputed some tables, not all
+        self.busy = False
+
+    def attach(self, floor: Floor) -> None:
+        self.svc.floor = floor
+        self.svc.publish_state()
+
+    def full(self) -> dict[str, bytes]:
+        return {topic: protocol.dumps(data)
+                for topic, data in self.svc.state_messages().items()}
+
+    def after(self, floor: Floor, command: dict[str, Any], answer: dict[str, Any],
+              now: float) -> None:
+        svc = self.svc
+        self.now = now + 1_760_036_400.0
+        if svc.floor is not floor:
+            self.attach(floor)
+            return
+        # what the passing time made: the service's tick looks every half second
+        if flipped := svc._hand_done_flips(self.now):
+            svc.publish_state(only={"tables"}, tables=flipped)
+        t = svc.tournament  # the tick's look at every table at once is the rule's, per table
+        assert svc._hand_done_due == {n for n in t.tables
+                                      if hands.hand_done_due(t, n, self.now)}
+        before = dict(svc._published)
+        self.broker.sent.clear()
+        if answer.get("ok") and answer.get("events"):
+            only, tables = svc._touched(answer["events"])
+            self.partial += tables is not None
+            svc.publish_state(only, tables)
+        self.commands += 1
+        full = self.full()
+        changed = {topic for topic, payload in full.items() if before.get(topic) != payload}
+        sent = set(self.broker.sent)
+        assert sent == changed, (command, "missed", sorted(changed - sent),
+                                 "republished", sorted(sent - changed))
+        assert len(self.broker.sent) == len(sent), "a topic sent twice in one command"
+        assert all(svc._published[topic] == payload for topic, payload in full.items())
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch) -> list[_Checked]:
+    """Every floor the simulator opens reports its commands to a :class:`_Checked`."""
+    made: list[_Checked] = []
+
+    class CheckedFloor(Floor):
+        def execute(self, command: dict[str, Any], now: float,
+                    command_id: str | None = None) -> dict[str, Any]:
+            check = made[-1]
+            answer = super().execute(command, now, command_id)
+            if check.busy:
+                return answer
+            check.busy = True
+            try:
+                check.after(self, command, answer, now)
+                # a table undoes a bust now and then, and the bust is pressed again: the
+                # undo's views are those of the undone command
+                if command.get("cmd") == "bust" and answer.get("ok") \
+                        and check.rng.random() < 0.15:
+                    undo = super().execute({"cmd": "undo", "table": command["table"]}, now)
+                    check.after(self, {"cmd": "undo"}, undo, now)
+                    again = super().execute(command, now)
+                    check.after(self, command, again, now)
+                if command.get("cmd") == "hand_done" and check.rng.random() < 0.02:
+                    t = self.tournament
+                    pid = next(iter(sorted(t.tables[command["table"]].occupant.values())),
+                               None) if command["table"] in t.tables else None
+                    if pid is not None and not t.players[pid].ghost:
+                        name = f"Renamed {check.commands}"
+                        ren = super().execute({"cmd": "rename", "player": pid,
+                                               "name": name}, now)
+                        check.after(self, {"cmd": "rename"}, ren, now)
+            finally:
+                check.busy = False
+            return answer
+
+    monkeypatch.setattr("controller.simulate.Floor", CheckedFloor)
+    return made
+
+
+@pytest.mark.parametrize("path", TOURNAMENTS, ids=lambda p: p.stem)
+def test_a_command_publishes_exactly_the_views_it_changed(
+        path: Path, checked: list[_Checked]) -> None:
+    """Issue 15: nothing missed, nothing republished, over whole simulated nights."""
+    settings = load_tournament(path)
+    checked.append(_Checked(settings, 5))
+    # a qualifier sit & go starts with 6-10 players (001 §2 III)
+    simulate(settings, 10 if "qualifier" in path.stem else 45, 11, forgetful=0.2)
+    check = checked[-1]
+    assert check.commands > 30
+    # most commands recompute a few tables, not every one (a draw, a final table: all)
+    assert check.partial > check.commands // 2
+
+
+def test_a_press_at_a_festival_recomputes_its_own_tables_only() -> None:
+    """Issue 15: a bust at one of 60 tables computes a handful of table views."""
+    settings = load_tournament(ROOT / "config/tournaments/sample.yaml")
+    now = [1_760_036_400.0]
+    svc = ControllerService(settings, ":memory:", Broker(prefix="floorman/fan"),
+                            wall=lambda: now[0])
+    svc.floor = Floor.open(settings, ":memory:", seed=3, now=now[0])
+    broker = _Broker()
+    svc.mqtt = broker  # type: ignore[assignment]
+    for cmd in ({"cmd": "register", "names": [f"P{i}" for i in range(600)]},
+                {"cmd": "draw", "seed": 1}, {"cmd": "start"}):
+        assert svc.floor.execute(cmd, now[0])["ok"]
+    svc.publish_state()
+    computed: list[int] = []
+    real = views.table_view
+
+    def counting(t: Any, number: int, **kw: Any) -> dict[str, Any]:
+        computed.append(number)
+        return real(t, number, **kw)
+
+    t = svc.tournament
+    seat = min(t.tables[7].occupant)
+    answer = svc.floor.execute({"cmd": "bust", "table": 7, "seat": seat}, now[0])
+    broker.sent.clear()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(views, "table_view", counting)
+        svc.publish_state(*svc._touched(answer["events"]))
+    # the table itself, and one table nobody touched to compare (sent only if it changed)
+    assert sorted(computed) == [1, 7]
+    assert sorted(broker.sent) == sorted({svc.topics.table_state(7), svc.topics.state("summary"),
+                                          svc.topics.state("results")})
