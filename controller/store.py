@@ -9,11 +9,12 @@ gets the same answer and is applied once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import urllib.parse
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 Event = dict[str, Any]
@@ -251,12 +252,19 @@ class EventStore:
         """Store ``events`` (and the command's answer) in one durable transaction."""
         rows = [(e["seq"], e["group"], e["type"], e["at"], json.dumps(e, separators=(",", ":")))
                 for e in events]
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._writing():
             self._db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
             if command_id is not None:
                 self._db.execute("INSERT INTO commands VALUES (?, ?)",
                                  (command_id, json.dumps(answer or {})))
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One durable transaction; a failure is rolled back and raised as
+        :class:`NotStored` (:class:`DiskFull` for a full disk)."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            yield
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             # SQLite may have rolled back already (a full disk does): no transaction left
@@ -270,19 +278,10 @@ class EventStore:
     def save_snapshot(self, count: int, chain: str, fmt: str, body: bytes) -> None:
         """Keep ``body``, the state after the first ``count`` events, in place of the
         snapshot before (a snapshot is a cache: replacing it loses nothing)."""
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._writing():
             self._db.execute("DELETE FROM snapshots")
             self._db.execute("INSERT INTO snapshots VALUES (?, ?, ?, ?)",
                              (count, chain, fmt, body))
-            self._db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if self._db.in_transaction:
-                try:
-                    self._db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-            raise _write_error(self.path, exc) from None
 
     def snapshot(self) -> tuple[int, str, str, bytes] | None:
         """The latest snapshot: (count, chain, format, body), or ``None``."""
