@@ -399,16 +399,27 @@ c.loop_stop()
 """
 
 
-def latencies(room: Room, t1: Probe, presses: int) -> list[float]:
-    """Milliseconds from table 1's press to its answer, one press at a time as a kiosk
-    sends them (undo with nothing to undo: an answer without a change)."""
+def latencies(room: Room, tables: dict[int, Probe], presses: int) -> list[float]:
+    """Milliseconds from a press to its answer, one press at a time as a kiosk sends them
+    (undo with nothing to undo: an answer without a change), the ``tables`` in turn.
+
+    Each table stays within its own rate (controller/inbound.py PRESS_RATE): a single
+    table pressing 16 times a second would measure its own limit, not the flood's effect
+    (the first run of this drill did: a steady 150 ms, the wait for table 1's next token).
+    """
     out = []
-    for _ in range(presses):
+    order = sorted(tables)
+    gap = 1.0 / PRESS_RATE / len(order) * 1.25  # each table at 80 % of its rate
+    for i in range(presses):
+        n = order[i % len(order)]
         s = time.monotonic()
-        cid = press(t1, 1, room.top, "undo")
-        answer(t1, room.top, "table-1", cid, timeout=30)
-        out.append((time.monotonic() - s) * 1000)
-        time.sleep(0.05)
+        cid = press(tables[n], n, room.top, "undo")
+        answer(tables[n], room.top, f"table-{n}", cid, timeout=30)
+        came = tables[n].arrival(room.top.ack(f"table-{n}"),
+                                 lambda a, cid=cid: isinstance(a, dict) and a.get("id") == cid)
+        assert came is not None
+        out.append((came - s) * 1000)
+        time.sleep(max(0.0, gap - (time.monotonic() - s)))
     return out
 
 
@@ -421,8 +432,9 @@ def figures(ms: list[float]) -> dict[str, float]:
 
 def test_a_flooding_table_does_not_drown_the_others(room, report):
     """Issue 11.11: table 3's account sends 5,000 state-changing presses as fast as it can.
-    It gets no more than its rate; table 1's presses, one at a time as a kiosk sends them,
-    are all answered meanwhile; the broker drops nothing meant for the controller."""
+    It gets no more than its rate; the presses of tables 1, 2 and 4, one at a time as their
+    kiosks send them, are all answered meanwhile; the broker drops nothing meant for the
+    controller."""
     import subprocess
     import sys
 
@@ -431,9 +443,10 @@ def test_a_flooding_table_does_not_drown_the_others(room, report):
     top = room.top
     flood = 5000
     hands_before = room.state()["table/3"]["hands"]
-    t1 = login(room.b, "table-1")
-    assert t1.connected()
-    t1.subscribe(top.ack("table-1"))
+    others = {n: login(room.b, f"table-{n}") for n in (1, 2, 4)}
+    for n, probe in others.items():
+        assert probe.connected()
+        probe.subscribe(top.ack(f"table-{n}"))
     acc = room.b.account("table-3")
     flooder = subprocess.Popen(
         [sys.executable, "-c", FLOODER, f"localhost:{room.b.tls_port}",
@@ -441,14 +454,14 @@ def test_a_flooding_table_does_not_drown_the_others(room, report):
          top.table_cmd(3), str(flood)],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
-        quiet = latencies(room, t1, 20)
+        quiet = latencies(room, others, 30)
         assert flooder.stdout is not None and flooder.stdin is not None
         assert flooder.stdout.readline().strip() == "ready"
         t0 = time.monotonic()
         flooder.stdin.write("go\n")
         flooder.stdin.flush()
         time.sleep(0.2)  # the flood is on its way
-        during = latencies(room, t1, 40)
+        during = latencies(room, others, 60)
         sent = flooder.stdout.readline().split()
         assert flooder.wait(120) == 0 and sent[0] == "sent", sent
         time.sleep(PRESS_QUEUE / PRESS_RATE + 1.0)  # what waits in table 3's queue is served
@@ -468,7 +481,7 @@ def test_a_flooding_table_does_not_drown_the_others(room, report):
                                                             "dropped for client controller"))
         report.emit()
         # every one of table 1's presses was answered (wall-clock figures: the report's)
-        assert len(during) == 40
+        assert len(during) == 60
         # no more than the bucket allows: a burst, then the rate
         assert hands <= PRESS_BURST + PRESS_RATE * elapsed + 1, (hands, elapsed)
         assert dropped > 0 and "presses dropped, more than 5 a second" in out
@@ -476,4 +489,5 @@ def test_a_flooding_table_does_not_drown_the_others(room, report):
     finally:
         if flooder.poll() is None:
             flooder.kill()
-        t1.close()
+        for probe in others.values():
+            probe.close()

@@ -9,7 +9,7 @@ import ssl
 import threading
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +156,16 @@ class Probe:
         """Every payload seen on ``topic``, decoded as JSON where it is JSON."""
         with self._cond:
             return [_decode(p) for t, p, _ in self.messages if t == topic]
+
+    def arrival(self, topic: str, pred: Callable[[Any], bool]) -> float | None:
+        """When (``time.monotonic()`` in the network thread, as it came) the first payload
+        on ``topic`` that ``pred`` accepts arrived; None: not yet. For latencies that must
+        not include a poll loop's sleep."""
+        with self._cond:
+            for at, (t, p, _) in zip(self.arrived, self.messages, strict=True):
+                if t == topic and pred(_decode(p)):
+                    return at
+            return None
 
     def latest(self) -> dict[str, Any]:
         """The last payload per topic, decoded as JSON where it is JSON."""
