@@ -231,7 +231,10 @@ class RawSwarm:
     """``n`` table clients as bare MQTT 3.1.1 sockets read by one thread: the same
     subscriptions as :class:`Swarm` (QoS 0), without paho's cost per message, so that
     1,000 clients measure the broker and the controller, not this benchmark's Python.
-    A message is stamped when ``select`` reported its socket readable."""
+    A message is stamped when ``select`` reported its socket readable.
+
+    Run it in a process of its own (:class:`SwarmProcess`): in the benchmark's process its
+    thread holds the GIL while the director's network thread waits to stamp an ack."""
 
     def __init__(self, broker: Broker, tables: list[int]) -> None:
         import selectors
@@ -240,6 +243,11 @@ class RawSwarm:
         self.topics = Topics(broker.prefix)
         self.summary_at: dict[int, tuple[int, float, float]] = {}
         self.table_view: dict[int, bytes] = {}
+        #: players_left → [clients showing it, latest select stamp, latest processed]
+        self._showing: dict[int, list[float]] = {}
+        #: players_left → the stamps of the moment the last client came to show it
+        self.reached: dict[int, tuple[float, float]] = {}
+        self.cond = threading.Condition()
         self.sel = selectors.DefaultSelector()
         self.socks: dict[int, Any] = {}
         self._buf: dict[int, bytes] = {}
@@ -300,22 +308,41 @@ class RawSwarm:
                 if topic.endswith(b"/summary"):
                     j = payload.find(b'"players_left":') + 15
                     k = payload.find(b",", j)
-                    self.summary_at[n] = (int(payload[j:k]), stamp, time.perf_counter())
+                    self._summary(n, int(payload[j:k]), stamp)
                 elif payload:
-                    self.table_view[n] = payload
+                    with self.cond:
+                        self.table_view[n] = payload
+                        self.cond.notify_all()
         return buf
 
+    def _summary(self, n: int, left: int, stamp: float) -> None:
+        """Client ``n`` shows ``left`` players: counted, and when it is the last client to
+        come to that number, the moment is kept (a number seen again, after a bust and its
+        undo, starts counting afresh: its count went back to 0 in between)."""
+        processed = time.perf_counter()
+        with self.cond:
+            before = self.summary_at.get(n)
+            self.summary_at[n] = (left, stamp, processed)
+            if before is not None and before[0] == left:
+                return
+            if before is not None:
+                self._showing[before[0]][0] -= 1
+            row = self._showing.get(left)
+            if row is None or row[0] <= 0:
+                row = self._showing[left] = [0, stamp, processed]
+            row[0] += 1
+            row[1], row[2] = max(row[1], stamp), max(row[2], processed)
+            if row[0] == len(self.socks):
+                self.reached[left] = (row[1], row[2])
+                self.cond.notify_all()
+
     def all_left(self, players_left: int) -> tuple[float, float] | None:
-        latest, processed = 0.0, 0.0
-        for n in self.socks:
-            seen = self.summary_at.get(n)
-            if seen is None or seen[0] != players_left:
-                return None
-            latest, processed = max(latest, seen[1]), max(processed, seen[2])
-        return latest, processed
+        with self.cond:
+            return self.reached.get(players_left)
 
     def seats(self, n: int) -> list[int]:
-        view = json.loads(self.table_view[n])
+        with self.cond:
+            view = json.loads(self.table_view[n])
         return [s["seat"] for s in view["seats"] if not s["ghost"]]
 
     def close(self) -> None:
@@ -327,6 +354,81 @@ class RawSwarm:
             except OSError:
                 pass
             sock.close()
+
+
+def _swarm_child(conn: Any, broker: Broker, tables: list[int]) -> None:
+    """The child process of :class:`SwarmProcess`: a :class:`RawSwarm` answering requests
+    from ``conn`` (``(verb, *args)`` → one reply) until ``close``."""
+    swarm = RawSwarm(broker, tables)
+    conn.send("up")
+    try:
+        while True:
+            verb, *args = conn.recv()
+            if verb == "close":
+                break
+            if verb == "forget":  # a number about to be reached again: not the old moment
+                with swarm.cond:
+                    swarm.reached.pop(args[0], None)
+                conn.send(None)
+            elif verb == "wait":  # players_left, timeout → its stamps or None
+                with swarm.cond:
+                    swarm.cond.wait_for(lambda a=args: a[0] in swarm.reached, args[1])
+                    conn.send(swarm.reached.get(args[0]))
+            elif verb == "ready":  # players_left, timeout: every client has it and its table
+                with swarm.cond:
+                    conn.send(swarm.cond.wait_for(
+                        lambda a=args: a[0] in swarm.reached
+                        and len(swarm.table_view) == len(swarm.socks), args[1]))
+            elif verb == "seats":
+                conn.send(swarm.seats(args[0]))
+    finally:
+        swarm.close()
+        conn.close()
+
+
+class SwarmProcess:
+    """A :class:`RawSwarm` in a process of its own (spawned: this process has threads).
+
+    Its stamps are ``time.perf_counter()`` (CLOCK_MONOTONIC, one clock for every process
+    on the machine), so they compare with the director's."""
+
+    def __init__(self, broker: Broker, tables: list[int]) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_swarm_child, args=(child, broker, tables), daemon=True)
+        self.proc.start()
+        if not self._conn.poll(120) or self._conn.recv() != "up":
+            raise TimeoutError("the table clients' process did not start")
+        self.clients = tables
+        self._lock = threading.Lock()
+
+    def _ask(self, *request: Any) -> Any:
+        with self._lock:
+            self._conn.send(request)
+            return self._conn.recv()
+
+    def forget(self, players_left: int) -> None:
+        self._ask("forget", players_left)
+
+    def wait_all(self, players_left: int, timeout: float) -> tuple[float, float] | None:
+        return self._ask("wait", players_left, timeout)  # type: ignore[no-any-return]
+
+    def ready(self, players_left: int, timeout: float) -> bool:
+        return bool(self._ask("ready", players_left, timeout))
+
+    def seats(self, n: int) -> list[int]:
+        return self._ask("seats", n)  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        try:
+            self._conn.send(("close",))
+        except OSError:
+            pass
+        self.proc.join(10)
+        if self.proc.is_alive():
+            self.proc.kill()
 
 
 def _varint(n: int) -> bytes:
@@ -369,7 +471,7 @@ class Night:
                                          broker=str(self.broker),
                                          prefix=self.broker.prefix).start()
         self.director = Director(self.broker)
-        self.swarm: Swarm | RawSwarm | None = None
+        self.swarm: Swarm | SwarmProcess | None = None
         if not self.director.controller_online.wait(20):
             raise TimeoutError("the controller did not come online")
 
@@ -381,17 +483,41 @@ class Night:
         self.director.call("start")
 
     def clients(self, paho: bool = False) -> None:
-        kind = Swarm if paho else RawSwarm
-        swarm = self.swarm = kind(self.broker, list(range(1, self.tables + 1)))
+        tables = list(range(1, self.tables + 1))
+        if not paho:
+            self.swarm = SwarmProcess(self.broker, tables)
+            if not self.swarm.ready(self.players, 60):
+                raise TimeoutError("the retained state did not reach every table client")
+            return
+        swarm = self.swarm = Swarm(self.broker, tables)
         wait_for(lambda: swarm.all_left(self.players) is not None
                  and len(swarm.table_view) == self.tables,
                  60, "the retained state at every table client", every=0.002)
+
+    def _forget(self, players_left: int) -> None:
+        """Before a press that will show ``players_left`` again: not its last moment."""
+        if isinstance(self.swarm, SwarmProcess):
+            self.swarm.forget(players_left)
+
+    def _all_left(self, players_left: int, what: str) -> tuple[float, float]:
+        """The stamps of the moment the last table client came to show ``players_left``."""
+        swarm = self.swarm
+        assert swarm is not None
+        if isinstance(swarm, SwarmProcess):
+            got = swarm.wait_all(players_left, 10)
+            if got is None:
+                raise TimeoutError(f"timed out after 10 s waiting for {what}")
+            return got
+        got = wait_for(lambda: swarm.all_left(players_left), 10, what, every=0.002)
+        assert got is not None
+        return got
 
     def press_bust(self, k: int) -> tuple[int, int, str, float]:
         """Table, seat, command id and the moment of the publish of the ``k``-th bust."""
         assert self.swarm is not None
         n = k % self.tables + 1
         seat = self.swarm.seats(n)[0]
+        self._forget(self.players - 1)
         cid, t0 = self.director.publish(self.director.topics.table_cmd(n),
                                         {"action": "bust", "seat": seat})
         return n, seat, cid, t0
@@ -401,10 +527,8 @@ class Night:
         """(fan-out, fan-out stamped late, ack) in ms of a pressed bust; then it is
         undone (not measured) and the undo's fan-out waited for."""
         assert self.swarm is not None
-        swarm, players = self.swarm, self.players
         n, seat, cid, t0 = pressed
-        last = wait_for(lambda: swarm.all_left(players - 1), 10, "the fan-out of a bust",
-                        every=0.002)
+        last = self._all_left(self.players - 1, "the fan-out of a bust")
         answer, t_ack = self.director.answer(cid)
         if not answer.get("ok"):
             raise RuntimeError(f"bust at table {n} seat {seat}: {answer.get('reason')}")
@@ -412,13 +536,37 @@ class Night:
 
     def undo(self, pressed: tuple[int, int, str, float]) -> None:
         assert self.swarm is not None
-        swarm, players = self.swarm, self.players
+        swarm = self.swarm
         n, seat = pressed[0], pressed[1]
+        self._forget(self.players)
         answer, _ = self.director.answer(self.director.press(n, "undo"))
         if not answer.get("ok"):
             raise RuntimeError(f"undo at table {n}: {answer.get('reason')}")
-        wait_for(lambda: swarm.all_left(players) is not None and seat in swarm.seats(n),
-                 10, "the fan-out of an undo", every=0.002)
+        self._all_left(self.players, "the fan-out of an undo")
+        wait_for(lambda: seat in swarm.seats(n), 10, "the undo at its table", every=0.002)
+
+    def broker_alone(self, samples: int) -> tuple[int, list[float]]:
+        """The broker's share of the fan-out: a message of the summary's size published
+        on the summary topic by a plain client (not the controller), ms until the last
+        table client has it. The summary is the controller's again only at its next
+        change: measured last."""
+        assert isinstance(self.swarm, SwarmProcess)
+        answer, _ = self.director.call("status")
+        size = len(protocol.dumps(answer["result"]["summary"]))
+        head = b'{"v":1,"players_left":'
+        out = []
+        for k in range(samples):
+            left = 10**6 + k
+            body = head + str(left).encode() + b',"pad":"'
+            body += b"x" * max(0, size - len(body) - 2) + b'"}'
+            self.swarm.forget(left)
+            t0 = time.perf_counter()
+            self.director.c.publish(self.director.topics.state("summary"), body, 1, True)
+            got = self.swarm.wait_all(left, 10)
+            if got is None:
+                raise TimeoutError("a message of the broker alone did not reach every client")
+            out.append((got[0] - t0) * 1000)
+        return size, out
 
     def close(self) -> None:
         if self.swarm is not None:
@@ -442,6 +590,7 @@ def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
         night.clients(paho)
         fan, fan_late, acks = [], [], []
         for k in range(busts):
+            time.sleep(float(__import__("os").environ.get("GAP", "0")))
             pressed = night.press_bust(k)
             f, late, ack = night.measure_bust(pressed)
             fan.append(f)
@@ -450,6 +599,8 @@ def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
             night.undo(pressed)
         result = {"tables": tables, "players": night.players, "rtt": rtt, "fan": fan,
                   "fan_late": fan_late, "acks": acks}
+        if not paho:
+            result["summary_bytes"], result["broker"] = night.broker_alone(busts)
         if isinstance(night.ctl, InProcessController):
             night.ctl.stop()
             out = io.StringIO()
@@ -576,10 +727,13 @@ def main() -> int:
         ("acks", "bust press → its ack (durable, the views it changed)", "ack"),
         ("fan", "bust press → last table client has the new summary", "fan"),
         ("fan_late", "  the same, stamped after the bench's own processing", ""),
+        ("broker", "  the broker alone: a summary's size from a plain client", ""),
     )
     rows: list[tuple[str, ...]] = [("tables", "measure", "p50", "p99", "target", "")]
     for r in results:
         for key, name, kind in measures:
+            if key not in r:
+                continue
             v = r[key]
             p99 = pct(v, 99)
             target = None
@@ -595,6 +749,10 @@ def main() -> int:
         print_table(rows, right=(0, 2, 3))
         print(f"\nsamples per tournament: {args.commands} commands, {args.busts} busts "
               f"(players: 10 a table)")
+        sizes = [f"{r['summary_bytes']:,} at {r['tables']}" for r in results
+                 if "summary_bytes" in r]
+        if sizes:
+            print(f"summary bytes by tables: {', '.join(sizes)}")
     if fest is not None:
         print(f"\nfestival: {fest['count']} tournaments of {fest['tables']} tables on one "
               "Mosquitto, each with its own controller and prefix, a bust pressed at all "

@@ -16,6 +16,7 @@ import logging
 import queue
 import re
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -43,6 +44,8 @@ TICK = 0.5
 HISTORY = 30
 #: after a write failed, how long the clock's own events wait before they are tried again (s)
 STORE_RETRY = 5.0
+#: seconds a thread holds the GIL while another waits for it (Python's default: 0.005)
+SWITCH_INTERVAL = 0.0005
 #: events that change the clock anchor and nothing else: after them only state/clock is
 #: recomputed (every table view and its JSON cost ~2 ms a publish with 100 tables)
 CLOCK_ONLY_EVENTS = frozenset({"clock", "level_started"})
@@ -319,12 +322,18 @@ class ControllerService:
                           {"v": 1, "id": cid, "ok": False, "reason": str(exc),
                            "why": {"key": str(exc), "params": {}}})
             return
+
+        def ack() -> None:
+            # after the state it changed (the broker keeps our order: whoever has the ack
+            # finds the effect in the retained state), before the summary's fan-out to
+            # every screen (docs/protocol.md, "Ordering and durability")
+            self._ack(inbound.answer_to(kind, key, data["reply_to"]),
+                      {"v": 1, "id": data["id"], **answer})
+
         if answer.get("ok") and answer.get("events"):
-            self.publish_state(*self._touched(answer["events"]))
-        # the ack after the state: the broker keeps our order, so whoever has the ack finds
-        # the command's effect in the retained state (docs/protocol.md, "Ordering")
-        self._ack(inbound.answer_to(kind, key, data["reply_to"]),
-                  {"v": 1, "id": data["id"], **answer})
+            self.publish_state(*self._touched(answer["events"]), then=ack)
+        else:
+            ack()
 
     def _handle_presence(self) -> None:
         """The presence messages that came since the last call, the latest per client."""
@@ -490,28 +499,26 @@ class ControllerService:
         t = self.tournament
         now = self.wall()
         plan = _once(t.plan)  # once, not once per table (and not the publish's cache)
-        first, rest = self._views(t, now, plan)
-        out = {self.topics.state(name): make() for name, make in first
-               if only is None or name in only}
+        before, after = self._views(t, now, plan)
+        out: dict[str, dict[str, Any]] = {}
         if only is None or "tables" in only:
             pending = t.pending_moves()
             for n in sorted(set(t.tables) | set(t.broken)):
                 out[self.topics.table_state(n)] = views.table_view(
                     t, n, plan=plan(), pending=pending, now=now)
-        out.update((self.topics.state(name), make()) for name, make in rest
+        out.update((self.topics.state(name), make()) for name, make in before + after
                    if only is None or name in only)
         return out
 
     def _views(self, t: Tournament, now: float, plan: Callable[[], dict[str, Any]]) -> tuple[
             tuple[tuple[str, Callable[[], dict[str, Any]]], ...],
             tuple[tuple[str, Callable[[], dict[str, Any]]], ...]]:
-        """The state names but the tables and how each is made: the clock and the summary
-        first (sent before the tables), then the rest. ``plan``: the plan, made once."""
-        first: tuple[tuple[str, Callable[[], dict[str, Any]]], ...] = (
+        """The state names but the tables and how each is made, in two parts: those sent
+        before a command's acknowledgement, and the summary, sent right after it (every
+        screen has it: its fan-out would hold the ack up; docs/protocol.md, "Ordering").
+        ``plan``: the plan, made once."""
+        before: tuple[tuple[str, Callable[[], dict[str, Any]]], ...] = (
             ("clock", lambda: views.clock_view(t, now)),
-            ("summary", lambda: views.summary_view(t)),
-        )
-        rest: tuple[tuple[str, Callable[[], dict[str, Any]]], ...] = (
             ("moves", lambda: views.moves_view(t, plan=plan())),
             ("results", lambda: views.results_view(t)),
             ("structure", lambda: views.structure_view(t)),
@@ -520,8 +527,11 @@ class ControllerService:
         )
         if self.standings is not None:  # the club's season (docs/club.md)
             standings = self.standings
-            rest += (("standings", lambda: standings),)
-        return first, rest
+            before += (("standings", lambda: standings),)
+        after: tuple[tuple[str, Callable[[], dict[str, Any]]], ...] = (
+            ("summary", lambda: views.summary_view(t)),
+        )
+        return before, after
 
     def _plan_of(self, t: Tournament) -> dict[str, Any]:
         """``t.plan()``, made once for each state (it costs time in the number of tables;
@@ -573,28 +583,35 @@ class ControllerService:
         return True
 
     def publish_state(self, only: set[str] | None = None,
-                      tables: set[int] | None = None) -> int:
+                      tables: set[int] | None = None,
+                      then: Callable[[], None] | None = None) -> int:
         """Publish the retained state topics whose payload changed; returns how many.
 
         ``only``: recompute just these state names (see :meth:`state_messages`); the
         others are known not to have changed. ``tables``: with ``"tables"`` in ``only``,
         the table views to recompute (``None``: every one); the tables whose published
         views show the same players follow, and when one table that nobody touched
-        changed too (a change every table shows), every table is recomputed."""
+        changed too (a change every table shows), every table is recomputed.
+
+        ``then`` (a command's acknowledgement) is called after every changed view but the
+        summary, which follows it (docs/protocol.md, "Ordering and durability")."""
         if self.mqtt is None or self.floor is None:
+            if then is not None:
+                then()
             return 0
         t = self.tournament
         now = self.wall()
         self._sent = 0
         plan = _once(lambda: self._plan_of(t))  # once for the tables and the moves
-        first, rest = self._views(t, now, plan)
-        for name, make in first:
+        before, after = self._views(t, now, plan)
+        if only is None or "tables" in only:
+            self._publish_tables(t, now, plan(), None if only is None else tables)
+        for name, make in before:
             if only is None or name in only:
                 self._send(self.topics.state(name), make())
-        if only is None or "tables" in only:
-            time.sleep(0)  # let paho's network thread send the summary before the tables
-            self._publish_tables(t, now, plan(), None if only is None else tables)
-        for name, make in rest:
+        if then is not None:
+            then()
+        for name, make in after:
             if only is None or name in only:
                 self._send(self.topics.state(name), make())
         return self._sent
@@ -815,5 +832,9 @@ def serve(settings: TournamentSettings, db: str, broker: Broker, *, new: bool = 
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
+    # the network thread sends what the main thread published (an ack) only once it has
+    # the GIL; with Python's 5 ms switch interval an ack waited behind the views computed
+    # after it (docs/performance.md)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     svc.start()
     return svc.run()

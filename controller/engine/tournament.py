@@ -98,6 +98,11 @@ class Tournament:
         #: players who were absent since the start (rules/ghosts.py): the reaction that
         #: removes the absent looks at these, not at every player
         self.absent_players: set[int] = set()
+        #: players whose stack was ever counted (rules/chip_counts.py ``record``): the wall's
+        #: chip leader looks at these, not at every player of a festival
+        self.counted: set[int] = set()
+        #: the disqualified players in the order of their disqualification (rules/penalties.py)
+        self.disqualified: list[int] = []
         #: the banner on every screen (rules/announcements.py), None: none
         self.announcement: Announcement | None = None
         #: the rounds of play the clock and restart (rules/rounds.py)

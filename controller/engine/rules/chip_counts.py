@@ -136,17 +136,24 @@ def on_counted(t: Tournament, e: ev.ChipsCounted) -> None:
         p = t.players.get(pid)
         if p is None or p.out:
             raise ev.InvalidEvent(f"player {pid} is not in: no stack to count")
-        p.stack = chips
-        p.counted_at = buy_ins(p)
-        p.counted_seq = e.seq
+        record(t, p, chips, e.seq)
+
+
+def record(t: Tournament, p: Player, chips: int, seq: int) -> None:
+    """``p``'s stack is ``chips`` as of event ``seq`` (a count, a round's end, a start
+    stack): the one place a stack is set, so :func:`leader` knows whom to look at."""
+    p.stack = chips
+    p.counted_at = buy_ins(p)
+    p.counted_seq = seq
+    t.counted.add(p.id)
 
 
 # ---------------------------------------------------------------------- read
 def leader(t: Tournament) -> tuple[int, int] | None:
     """The chip leader among the known counts, ``(player, chips)``; ``None`` before any
     count, or when the most chips are shared (after a restart everybody has the same)."""
-    known = [(s, p.id) for p in t.players.values()
-             if not p.ghost and (s := known_stack(t, p.id)) is not None]
+    known = [(s, pid) for pid in t.counted
+             if not t.players[pid].ghost and (s := known_stack(t, pid)) is not None]
     if not known:
         return None
     chips, pid = max(known)

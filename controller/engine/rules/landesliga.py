@@ -64,9 +64,8 @@ def on_start_stacks(t: Tournament, e: ev.StartStacks) -> None:
         if p is None or p.ghost:
             raise ev.InvalidEvent(f"player {pid} is not registered")
         t.chips += chips - p.chips
-        p.chips = p.start_stack = p.stack = chips
-        p.counted_at = chip_counts.buy_ins(p)
-        p.counted_seq = e.seq
+        p.chips = p.start_stack = chips
+        chip_counts.record(t, p, chips, e.seq)
 
 
 COMMANDS = {cmd.LandesligaPoints: landesliga_points}

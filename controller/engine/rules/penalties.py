@@ -139,6 +139,7 @@ def on_disqualified(t: Tournament, e: ev.Disqualified) -> None:
     seating.stand(t, p.id)
     seating.close_moves(t, p.id)
     p.out = p.disqualified = True
+    t.disqualified.append(p.id)
     p.knocked_by = None
     p.absent_since = None
     p.sit_out_hands = p.sit_out_until = None
@@ -184,11 +185,7 @@ def sit_outs(t: Tournament, tab: Table, now: float) -> list[dict[str, object]]:
 
 def disqualified(t: Tournament) -> list[Player]:
     """The disqualified players, in the order of their disqualification."""
-    out = [p for p in t.players.values() if p.disqualified]
-    if len(out) < 2:  # the log is read only to order several (a publish reads this)
-        return out
-    order = {e["player"]: e["seq"] for e in t.log if e["type"] == "disqualified"}
-    return sorted(out, key=lambda p: order.get(p.id, 0))
+    return [t.players[pid] for pid in t.disqualified]
 
 
 COMMANDS = {cmd.Penalty: penalty, cmd.Disqualify: disqualify}

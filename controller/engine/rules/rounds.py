@@ -350,9 +350,8 @@ def _fold_restart(t: Tournament, e: ev.RoundEnded) -> None:
                 p.knocked_by = None
                 t.remaining += 1
                 busts.unbust(t, p.id)
-            p.chips = p.stack = going_on[p.id]
-            p.counted_at = chip_counts.buy_ins(p)
-            p.counted_seq = e.seq
+            p.chips = going_on[p.id]
+            chip_counts.record(t, p, p.chips, e.seq)
         elif not p.out:
             if not p.ghost:
                 raise ev.InvalidEvent(f"{p.name} is in, but has no stack for the next round")
