@@ -125,6 +125,8 @@ class ControllerService:
             self._release()
             raise
         self.floor.fault = fault_from_env()
+        # the WAL copied into the database off the main thread (controller/store.py)
+        self.floor.store.start_checkpoints()
         log.info("tournament %r: %d events replayed from %s", self.settings.name,
                  len(self.floor.log), self.db)
         c = client(self.broker, self.client_id, clean_session=False)

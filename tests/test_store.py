@@ -29,6 +29,7 @@ from controller.store import (
     StoreError,
 )
 from tests.support.settings import make_settings
+from tests.support.waiting import wait_for
 
 
 def opened(path: Path, players: int = 12) -> Floor:
@@ -227,3 +228,41 @@ def test_store_errors_carry_the_file_and_an_exit_code(tmp_path):
     for cls in (StoreError, NotALog, LogDamaged, DiskFull):
         exc = cls("x.sqlite", "what")
         assert str(exc) == "x.sqlite: what" and exc.exit_code >= 3
+
+
+# ------------------------------------------------------------ background checkpoints
+
+
+def test_the_wal_is_copied_into_the_database_off_the_writers_thread(tmp_path):
+    """The writer's own automatic checkpoint is off (its fsync held an ack up); the
+    checkpointer's thread copies the WAL into the database file once it has grown, and
+    the log reads back whole, also after the store is closed and opened again."""
+    path = tmp_path / "log.sqlite"
+    t = Tournament.new(make_settings(), seed=1)
+    store = EventStore.create(path, t.log)
+    store.start_checkpoints(every=0.02, pages=4)
+    assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    before = os.path.getsize(path)
+    seq = len(t.log)
+    body = "x" * 2000
+    for i in range(60):  # about 60 pages of WAL
+        seq += 1
+        store.append([{"seq": seq, "group": seq, "type": "note", "at": float(i),
+                       "text": body}])
+    wait_for(lambda: os.path.getsize(path) > before + 40 * 4096, 10,
+             "the database file to take the WAL's pages")
+    store.close()
+    assert store._checkpointer is None
+    again = EventStore(path)
+    try:
+        assert again.count() == seq
+        assert again.events()[-1]["text"] == body
+    finally:
+        again.close()
+
+
+def test_a_store_in_memory_has_no_checkpointer():
+    store = EventStore(":memory:")
+    store.start_checkpoints()
+    assert store._checkpointer is None
+    store.close()
