@@ -146,13 +146,24 @@ class Link:
         self.mqtt.publish(self.topics.time_request(self.client_id),
                           protocol.dumps(self.sync.request()), 0)
 
+    def state_topics(self) -> list[str]:
+        """What this screen subscribes to of ``P/state/…``: a wall every topic; a table
+        screen the shared topics and its own table's view only. At a festival of 1,000
+        tables a table screen would otherwise get every table's view of every command,
+        and after a broker restart 1,000 retained views (docs/performance.md)."""
+        p = self.topics.prefix
+        if self.table is None:
+            return [f"{p}/state/#"]
+        return [*(self.topics.state(name) for name in protocol.STATE if name != "table"),
+                self.topics.table_state(self.table)]
+
     # ----------------------------------------------------------- mqtt thread
     def _on_connect(self, c: mqtt.Client, u: Any, flags: Any, rc: Any, props: Any = None) -> None:
         if rc.is_failure:
             self.notify("refused", str(rc))
             return
         p = self.topics.prefix
-        c.subscribe([(f"{p}/state/#", 1), (self.topics.ack(self.reply_to), 1),
+        c.subscribe([*((t, 1) for t in self.state_topics()), (self.topics.ack(self.reply_to), 1),
                      (self.topics.time_response(self.client_id), 0),
                      # the players' page, for the QR code on the wall (docs/console.md)
                      (f"{p}/console/public", 1)])

@@ -65,3 +65,43 @@ def test_small_tournament_cli_and_tables(broker, prefix, controller_factory):
     finally:
         for link in links.values():
             link.stop()
+
+
+def test_a_table_screen_gets_its_own_table_and_the_shared_topics_only(broker, prefix):
+    """At a festival every table's view going to every table screen made each command's
+    views a thousand deliveries (docs/performance.md): a table screen subscribes to its
+    own ``state/table/N`` and the shared topics; a wall to every one."""
+    from controller import protocol
+    from tests.support.mqtt import Probe
+
+    b = broker.for_prefix(prefix)
+    top = Link(b, table=1).topics
+    pub = Probe(b)
+    assert pub.connected()
+    for n in (1, 2, 3):
+        pub.publish(top.table_state(n), {"v": 1, "table": n}, retain=True)
+    for name in ("clock", "summary", "moves", "announcement"):
+        pub.publish(top.state(name), {"v": 1, "name": name}, retain=True)
+    table, wall = Link(b, table=1), Link(b)
+    for link in (table, wall):
+        link.start()
+    try:
+        wait_for(lambda: {"table/1", "table/2", "table/3", "clock", "summary", "moves",
+                          "announcement"} <= set(wall.state), what="every topic at the wall")
+        wait_for(lambda: {"table/1", "clock", "summary", "moves", "announcement"}
+                 <= set(table.state), what="the shared topics and table 1 at table 1")
+        # a live change of another table never reaches table 1's screen either
+        pub.publish(top.table_state(2), {"v": 1, "table": 2, "again": True}, retain=True)
+        pub.publish(top.state("clock"), {"v": 1, "name": "clock", "again": True}, retain=True)
+        wait_for(lambda: table.state["clock"].get("again") and wall.state["table/2"].get("again"),
+                 what="the live changes")
+        assert not any(k.startswith("table/") and k != "table/1" for k in table.state)
+        assert table.state_topics() == [
+            *(top.state(n) for n in protocol.STATE if n != "table"), top.table_state(1)]
+        assert wall.state_topics() == [f"{prefix}/state/#"]
+    finally:
+        for link in (table, wall):
+            link.stop()
+        for n in (1, 2, 3):
+            pub.publish(top.table_state(n), b"", retain=True)
+        pub.close()
