@@ -454,8 +454,31 @@ BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in AL
 _ADAPTERS: dict[str, TypeAdapter[Event]] = {t: TypeAdapter(c) for t, c in BY_TYPE.items()}
 
 
+#: records parsed before, by ``id``, with the record itself (kept alive, so its id is not
+#: given to another while it is here): an undo replays the live log several times, and
+#: validating every event again was a quarter of its time at a festival
+_PARSED: dict[int, tuple[Record, Event]] = {}
+#: records kept at most; then the cache starts again (a long test session's old logs)
+_PARSED_MAX = 300_000
+
+
 def parse(record: Record) -> Event:
-    """A stored record → its typed event; :class:`InvalidEvent` says what does not fit."""
+    """A stored record → its typed event; :class:`InvalidEvent` says what does not fit.
+
+    The same record object (a dict of the live log) is parsed once; a record read anew from
+    the store, or a copy, is parsed again."""
+    hit = _PARSED.get(id(record))
+    if hit is not None and hit[0] is record and hit[1].seq == record.get("seq") \
+            and hit[1].type == record.get("type"):
+        return hit[1]
+    event = _parse(record)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[id(record)] = (record, event)
+    return event
+
+
+def _parse(record: Record) -> Event:
     if not isinstance(record, dict):
         raise InvalidEvent(f"an event must be an object, got {record!r:.60}")
     typ = record.get("type")

@@ -350,7 +350,8 @@ def undone(t: Tournament, undo_event: Record) -> Phrase:
     from controller.engine.tournament import Tournament
 
     target = undo_event["target"]
-    before = Tournament.replay(t.log[:undo_event["seq"] - 1], t.settings)
+    # the log in memory was checked when it was read and is extended only by this engine
+    before = Tournament.replay(t.log[:undo_event["seq"] - 1], t.settings, check=False)
     what = command(before, target)
     return Phrase("undone", {"event": target, "what": what.as_dict()},
                   f"{what.text} undone (event {target})")

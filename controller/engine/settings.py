@@ -17,12 +17,21 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, Strict, StringConstraints, ValidationInfo
+from pydantic import (
+    AfterValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    StringConstraints,
+    TypeAdapter,
+    ValidationInfo,
+)
 from pydantic_core import PydanticCustomError
 
 #: every settings class: an unknown key is an error, not ignored
@@ -594,16 +603,23 @@ def _json_shaped(value: Any) -> Any:
     return value
 
 
+@functools.cache
+def _settings_adapter() -> TypeAdapter[TournamentSettings]:
+    """The validator of :class:`TournamentSettings`, built once: building it costs about
+    20 ms, and every replay (an undo replays the log several times) reads the settings."""
+    return TypeAdapter(TournamentSettings)
+
+
 def from_data(data: dict[str, Any], broker: BrokerSettings | None = None) -> TournamentSettings:
     """Settings back from :func:`to_data` (``broker`` from the file, it is not logged).
 
     Raises ``ValueError`` naming the key when the data does not fit (a log
     from a newer Floorman, or a damaged one).
     """
-    from pydantic import TypeAdapter, ValidationError
+    from pydantic import ValidationError
 
     try:
-        s = TypeAdapter(TournamentSettings).validate_python(
+        s = _settings_adapter().validate_python(
             {k: v for k, v in data.items() if k not in NOT_LOGGED})
     except ValidationError as exc:
         first = exc.errors()[0]
