@@ -36,10 +36,12 @@ def test_three_tournaments_on_one_broker_do_not_see_each_other(broker, tmp_path)
             table = before[1]["summary"]["tables"][0]
             seat = before[1][f"table/{table}"]["seats"][0]["seat"]
             director(brokers[1], "bust", {"table": table, "seat": seat})
-            wait_for(lambda: any(t == top.state("summary") for t, _, _ in everything.messages),
-                     10, "the side event's new summary")
-            assert json.loads(next(p for t, p, _ in reversed(everything.messages)
-                                   if t == top.state("summary")))["players_left"] == 13
+            # the summary follows the ack (docs/protocol.md, "Ordering"): waited for by its
+            # content, not taken as the first summary the probe has (the retained one)
+            summaries = lambda: [json.loads(p)["players_left"]  # noqa: E731
+                                 for t, p, _ in everything.messages if t == top.state("summary")]
+            wait_for(lambda: 13 in summaries(), 10, "the side event's new summary")
+            assert summaries()[-1] == 13
             for i in (0, 2):  # the others' topics: only what the probe's subscribe gave
                 theirs = [(t, r) for t, _, r in everything.messages
                           if t.startswith(prefixes[i] + "/")]
