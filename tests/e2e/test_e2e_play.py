@@ -58,7 +58,7 @@ def test_balancing_move_on_both_tables_and_the_wall(floor):
             assert "same hand as" in floor.answer(t1, pressed).text
             pressed = floor.hold(1, "bust")
         assert floor.answer(t1, pressed).kind == "accepted"
-    floor.run_until(lambda: len(seats_of(t2, 1)) == 7, 2, "table 1 at 7 on table 2's screen")
+    floor.run_until(lambda: len(seats_of(wall, 1)) == 7, 2, "table 1 at 7 on the wall")
     plan = floor.director("moves")["result"]
     assert plan["pending"] == [] and plan["plan"]["balance"] == [
         {"from_table": 2, "to_table": 1}]
