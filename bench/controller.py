@@ -14,13 +14,17 @@ tournament of 10 and one of 100 tables (100 / 1,000 players, 10 a table):
 - state fan-out: one table presses "bust" → every simulated table client
   (subscribed to ``<prefix>/state/table/<n>`` and ``<prefix>/state/summary``)
   has the updated summary. Measured from the publish of the press to the
-  moment the last client's socket had it (all clients run in one thread on one
-  ``select`` loop, bare MQTT sockets without paho's cost per message (``--paho``:
-  paho clients); a message is stamped when ``select`` reported its socket
-  readable, so the benchmark's own processing of the other clients is not
-  counted as broker or controller time; a second row stamps after processing,
-  an upper bound). Each bust is undone afterwards (the table's "undo" press),
-  so the tournament keeps its size; undos are not measured.
+  moment the last client's socket had it: the kernel's receive stamp
+  (``SO_TIMESTAMPNS``). All clients run in one thread on one ``select`` loop,
+  bare MQTT sockets without paho's cost per message (``--paho``: paho clients),
+  so 1,000 clients on one core measure the broker and the controller, not this
+  benchmark; two more rows stamp when ``select`` reported the socket readable
+  and after the benchmark processed the message (later by its own processing
+  of the other clients: upper bounds). Each bust is undone afterwards (the
+  table's "undo" press), so the tournament keeps its size; undos are not
+  measured. After each undo a plain client publishes a message of the
+  summary's size on the summary topic: the broker's own share, in the same
+  conditions.
 
 The broker runs with ``set_tcp_nodelay true`` as docs/protocol.md asks
 (``--nagle`` shows Mosquitto's default: about 45 ms a round trip; 90 ms before
@@ -58,6 +62,7 @@ import io
 import json
 import pstats
 import statistics
+import struct
 import sys
 import tempfile
 import threading
@@ -88,6 +93,8 @@ FESTIVAL_ACK_MS = 5.0
 FESTIVAL_FAN_MS = 25.0
 #: issue 15: a controller with 50,000 events answers its first command within this (s)
 RESTART_S = 1.0
+#: socket option (and control message) for the kernel's receive stamp in ns (Linux)
+SO_TIMESTAMPNS = 35
 
 
 # ------------------------------------------------------------------- processes
@@ -180,8 +187,9 @@ class Swarm:
         self.topics = Topics(broker.prefix)
         self.loop = SelectLoop()
         self.clients: dict[int, mqtt.Client] = {}
-        #: table → (players_left, select stamp, stamp after this thread processed it)
-        self.summary_at: dict[int, tuple[int, float, float]] = {}
+        #: table → (players_left, select stamp twice (paho hides the socket's own arrival
+        #: stamp), stamp after this thread processed it)
+        self.summary_at: dict[int, tuple[int, float, float, float]] = {}
         self.table_view: dict[int, bytes] = {}
         self.suback = 0
         for n in tables:
@@ -205,19 +213,21 @@ class Swarm:
             p = msg.payload
             i = p.find(b'"players_left":') + 15
             j = p.find(b",", i)
-            self.summary_at[n] = (int(p[i:j]), self.loop.stamp, time.perf_counter())
+            self.summary_at[n] = (int(p[i:j]), self.loop.stamp, self.loop.stamp,
+                                  time.perf_counter())
         else:
             self.table_view[n] = msg.payload
 
-    def all_left(self, players_left: int) -> tuple[float, float] | None:
-        """The stamps of the last client to see ``players_left``, or ``None`` if one has not."""
-        latest, processed = 0.0, 0.0
+    def all_left(self, players_left: int) -> tuple[float, float, float] | None:
+        """The stamps (arrival, select, processed) of the last client to see
+        ``players_left``, or ``None`` if one has not."""
+        latest = [0.0, 0.0, 0.0]
         for n in self.clients:
             seen = self.summary_at.get(n)
             if seen is None or seen[0] != players_left:
                 return None
-            latest, processed = max(latest, seen[1]), max(processed, seen[2])
-        return latest, processed
+            latest = [max(a, b) for a, b in zip(latest, seen[1:], strict=True)]
+        return latest[0], latest[1], latest[2]
 
     def seats(self, n: int) -> list[int]:
         view = json.loads(self.table_view[n])
@@ -231,7 +241,11 @@ class RawSwarm:
     """``n`` table clients as bare MQTT 3.1.1 sockets read by one thread: the same
     subscriptions as :class:`Swarm` (QoS 0), without paho's cost per message, so that
     1,000 clients measure the broker and the controller, not this benchmark's Python.
-    A message is stamped when ``select`` reported its socket readable.
+
+    A message has three stamps: its arrival in the client's socket (the kernel's receive
+    stamp, ``SO_TIMESTAMPNS``: the moment that client *has* it, whatever this one thread
+    is busy with), the moment ``select`` reported the socket readable (later by this
+    thread's processing of the sockets before it) and the moment it was processed.
 
     Run it in a process of its own (:class:`SwarmProcess`): in the benchmark's process its
     thread holds the GIL while the director's network thread waits to stamp an ack."""
@@ -241,12 +255,13 @@ class RawSwarm:
         import socket
 
         self.topics = Topics(broker.prefix)
-        self.summary_at: dict[int, tuple[int, float, float]] = {}
+        #: table → (players_left, arrival, select stamp, processed)
+        self.summary_at: dict[int, tuple[int, float, float, float]] = {}
         self.table_view: dict[int, bytes] = {}
-        #: players_left → [clients showing it, latest select stamp, latest processed]
+        #: players_left → [clients showing it, latest arrival, select stamp, processed]
         self._showing: dict[int, list[float]] = {}
-        #: players_left → the stamps of the moment the last client came to show it
-        self.reached: dict[int, tuple[float, float]] = {}
+        #: players_left → the stamps (arrival, select, processed) of the last client to show it
+        self.reached: dict[int, tuple[float, float, float]] = {}
         self.cond = threading.Condition()
         self.sel = selectors.DefaultSelector()
         self.socks: dict[int, Any] = {}
@@ -255,6 +270,7 @@ class RawSwarm:
         for n in tables:
             sock = socket.create_connection((broker.host, broker.port))
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
             cid = f"bench-raw-{uuid.uuid4().hex[:10]}".encode()
             # CONNECT: MQTT 3.1.1, clean session, no keep-alive
             var = b"\x00\x04MQTT\x04\x02\x00\x00" + len(cid).to_bytes(2, "big") + cid
@@ -272,21 +288,31 @@ class RawSwarm:
         self._thread.start()
 
     def _loop(self) -> None:
+        import socket
+
+        space = socket.CMSG_SPACE(16)
         while not self._stop.is_set():
             events = self.sel.select(0.05)
             stamp = time.perf_counter()
+            # the kernel stamps in CLOCK_REALTIME, the director in CLOCK_MONOTONIC
+            shift = stamp - time.time()
             for key, _ in events:
                 n = key.data
                 try:
-                    data = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                    data, anc, _, _ = key.fileobj.recvmsg(65536, space)  # type: ignore[union-attr]
                 except BlockingIOError:
                     continue
                 if not data:
                     self.sel.unregister(key.fileobj)
                     continue
-                self._buf[n] = self._packets(n, self._buf[n] + data, stamp)
+                arrived = stamp
+                for level, kind, raw in anc:
+                    if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(raw) >= 16:
+                        sec, nsec = struct.unpack("qq", raw[:16])
+                        arrived = sec + nsec / 1e9 + shift
+                self._buf[n] = self._packets(n, self._buf[n] + data, (arrived, stamp))
 
-    def _packets(self, n: int, buf: bytes, stamp: float) -> bytes:
+    def _packets(self, n: int, buf: bytes, stamp: tuple[float, float]) -> bytes:
         while len(buf) >= 2:
             length, i, mult = 0, 1, 1
             while True:
@@ -315,28 +341,28 @@ class RawSwarm:
                         self.cond.notify_all()
         return buf
 
-    def _summary(self, n: int, left: int, stamp: float) -> None:
+    def _summary(self, n: int, left: int, stamp: tuple[float, float]) -> None:
         """Client ``n`` shows ``left`` players: counted, and when it is the last client to
         come to that number, the moment is kept (a number seen again, after a bust and its
         undo, starts counting afresh: its count went back to 0 in between)."""
-        processed = time.perf_counter()
+        stamps = (*stamp, time.perf_counter())
         with self.cond:
             before = self.summary_at.get(n)
-            self.summary_at[n] = (left, stamp, processed)
+            self.summary_at[n] = (left, *stamps)
             if before is not None and before[0] == left:
                 return
             if before is not None:
                 self._showing[before[0]][0] -= 1
             row = self._showing.get(left)
             if row is None or row[0] <= 0:
-                row = self._showing[left] = [0, stamp, processed]
+                row = self._showing[left] = [0, *stamps]
             row[0] += 1
-            row[1], row[2] = max(row[1], stamp), max(row[2], processed)
+            row[1:] = [max(a, b) for a, b in zip(row[1:], stamps, strict=True)]
             if row[0] == len(self.socks):
-                self.reached[left] = (row[1], row[2])
+                self.reached[left] = (row[1], row[2], row[3])
                 self.cond.notify_all()
 
-    def all_left(self, players_left: int) -> tuple[float, float] | None:
+    def all_left(self, players_left: int) -> tuple[float, float, float] | None:
         with self.cond:
             return self.reached.get(players_left)
 
@@ -412,7 +438,8 @@ class SwarmProcess:
     def forget(self, players_left: int) -> None:
         self._ask("forget", players_left)
 
-    def wait_all(self, players_left: int, timeout: float) -> tuple[float, float] | None:
+    def wait_all(self, players_left: int, timeout: float
+                 ) -> tuple[float, float, float] | None:
         return self._ask("wait", players_left, timeout)  # type: ignore[no-any-return]
 
     def ready(self, players_left: int, timeout: float) -> bool:
@@ -499,8 +526,9 @@ class Night:
         if isinstance(self.swarm, SwarmProcess):
             self.swarm.forget(players_left)
 
-    def _all_left(self, players_left: int, what: str) -> tuple[float, float]:
-        """The stamps of the moment the last table client came to show ``players_left``."""
+    def _all_left(self, players_left: int, what: str) -> tuple[float, float, float]:
+        """The stamps (arrival, select, processed) of the moment the last table client came
+        to show ``players_left``."""
         swarm = self.swarm
         assert swarm is not None
         if isinstance(swarm, SwarmProcess):
@@ -523,16 +551,17 @@ class Night:
         return n, seat, cid, t0
 
     def measure_bust(self, pressed: tuple[int, int, str, float]
-                     ) -> tuple[float, float, float]:
-        """(fan-out, fan-out stamped late, ack) in ms of a pressed bust; then it is
-        undone (not measured) and the undo's fan-out waited for."""
+                     ) -> tuple[float, float, float, float]:
+        """(fan-out to the arrival, to the select stamp, to the processed stamp, ack) in ms
+        of a pressed bust."""
         assert self.swarm is not None
         n, seat, cid, t0 = pressed
         last = self._all_left(self.players - 1, "the fan-out of a bust")
         answer, t_ack = self.director.answer(cid)
         if not answer.get("ok"):
             raise RuntimeError(f"bust at table {n} seat {seat}: {answer.get('reason')}")
-        return (last[0] - t0) * 1000, (last[1] - t0) * 1000, (t_ack - t0) * 1000
+        return ((last[0] - t0) * 1000, (last[1] - t0) * 1000, (last[2] - t0) * 1000,
+                (t_ack - t0) * 1000)
 
     def undo(self, pressed: tuple[int, int, str, float]) -> None:
         assert self.swarm is not None
@@ -545,28 +574,27 @@ class Night:
         self._all_left(self.players, "the fan-out of an undo")
         wait_for(lambda: seat in swarm.seats(n), 10, "the undo at its table", every=0.002)
 
-    def broker_alone(self, samples: int) -> tuple[int, list[float]]:
-        """The broker's share of the fan-out: a message of the summary's size published
-        on the summary topic by a plain client (not the controller), ms until the last
-        table client has it. The summary is the controller's again only at its next
-        change: measured last."""
-        assert isinstance(self.swarm, SwarmProcess)
+    def summary_bytes(self) -> int:
         answer, _ = self.director.call("status")
-        size = len(protocol.dumps(answer["result"]["summary"]))
-        head = b'{"v":1,"players_left":'
-        out = []
-        for k in range(samples):
-            left = 10**6 + k
-            body = head + str(left).encode() + b',"pad":"'
-            body += b"x" * max(0, size - len(body) - 2) + b'"}'
-            self.swarm.forget(left)
-            t0 = time.perf_counter()
-            self.director.c.publish(self.director.topics.state("summary"), body, 1, True)
-            got = self.swarm.wait_all(left, 10)
-            if got is None:
-                raise TimeoutError("a message of the broker alone did not reach every client")
-            out.append((got[0] - t0) * 1000)
-        return size, out
+        return len(protocol.dumps(answer["result"]["summary"]))
+
+    def broker_alone(self, k: int, size: int) -> float:
+        """The broker's share of the fan-out: a message of ``size`` bytes published on the
+        summary topic by a plain client (not the controller), ms until the last table
+        client has it (its arrival). Measured between the busts, in the same conditions
+        (measured back to back instead, with the machine busy with nothing else, it is
+        several ms faster). The summary is the controller's again at its next change."""
+        assert isinstance(self.swarm, SwarmProcess)
+        left = 10**6 + k  # a number of players no summary shows
+        body = b'{"v":1,"players_left":' + str(left).encode() + b',"pad":"'
+        body += b"x" * max(0, size - len(body) - 2) + b'"}'
+        self.swarm.forget(left)
+        t0 = time.perf_counter()
+        self.director.c.publish(self.director.topics.state("summary"), body, 1, True)
+        got = self.swarm.wait_all(left, 10)
+        if got is None:
+            raise TimeoutError("a message of the broker alone did not reach every client")
+        return (got[0] - t0) * 1000
 
     def close(self) -> None:
         if self.swarm is not None:
@@ -588,18 +616,23 @@ def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
             rtt.append(secs * 1000)
         # fan-out: one bust → every table client has the new summary
         night.clients(paho)
-        fan, fan_late, acks = [], [], []
+        fan, fan_select, fan_late, acks, broker = [], [], [], [], []
+        size = night.summary_bytes()
         for k in range(busts):
             pressed = night.press_bust(k)
-            f, late, ack = night.measure_bust(pressed)
+            f, seen, late, ack = night.measure_bust(pressed)
             fan.append(f)
+            fan_select.append(seen)
             fan_late.append(late)
             acks.append(ack)
-            night.undo(pressed)
+            night.undo(pressed)  # not measured
+            if not paho:
+                broker.append(night.broker_alone(k, size))
         result = {"tables": tables, "players": night.players, "rtt": rtt, "fan": fan,
-                  "fan_late": fan_late, "acks": acks}
-        if not paho:
-            result["summary_bytes"], result["broker"] = night.broker_alone(busts)
+                  "fan_select": fan_select, "fan_late": fan_late, "acks": acks,
+                  "summary_bytes": size}
+        if broker:
+            result["broker"] = broker
         if isinstance(night.ctl, InProcessController):
             night.ctl.stop()
             out = io.StringIO()
@@ -624,7 +657,7 @@ def festival(tmp: Path, port: int, count: int, tables: int, busts: int) -> dict[
         for k in range(busts):
             pressed = [night.press_bust(k) for night in nights]
             for i, (night, p) in enumerate(zip(nights, pressed, strict=True)):
-                f, _, ack = night.measure_bust(p)
+                f, _, _, ack = night.measure_bust(p)
                 fan[i].append(f)
                 acks[i].append(ack)
             for night, p in zip(nights, pressed, strict=True):
@@ -696,6 +729,8 @@ def main() -> int:
                     help="run the controller in-process under cProfile and print its hot spots")
     ap.add_argument("--paho", action="store_true",
                     help="table clients as paho clients (slower per message than the broker)")
+    ap.add_argument("--samples", type=Path, metavar="FILE",
+                    help="write every sample (ms) as JSON to FILE, to look at the tail")
     ap.add_argument("--nagle", action="store_true",
                     help="leave Mosquitto's set_tcp_nodelay at its default (false)")
     args = ap.parse_args()
@@ -721,10 +756,14 @@ def main() -> int:
                 rest = restart(tmp, broker.port, args.restart)
         finally:
             broker.close()
+    if args.samples is not None:
+        args.samples.write_text(json.dumps({"tournaments": results, "festival": fest,
+                                            "restart": rest}, indent=1), encoding="utf-8")
     measures = (
         ("rtt", "director command → ack (time add ±1: durable, clock only)", "rtt"),
         ("acks", "bust press → its ack (durable, the views it changed)", "ack"),
         ("fan", "bust press → last table client has the new summary", "fan"),
+        ("fan_select", "  the same, stamped when the bench's select saw it", ""),
         ("fan_late", "  the same, stamped after the bench's own processing", ""),
         ("broker", "  the broker alone: a summary's size from a plain client", ""),
     )
