@@ -468,7 +468,7 @@ CLOCK = {"v": _V, "level": int, "running": bool, "started": bool, "ends_at": _NU
          "break_at": _NUM_OR_NULL, "break_in": _NUM_OR_NULL}
 SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": bool,
            "champion": (str, None), "players_left": int, "entries": int, "average_stack": int,
-           "chips_in_play": int, "places_paid": int, "tables": [int],
+           "chips_in_play": int, "places_paid": int, "tables_in_play": int,
            "final_table": _INT_OR_NULL, "hand_for_hand": _HFH, "hands_left": _INT_OR_NULL,
            "chip_leader": ({"name": str, "chips": int}, None),
            "round": ({"mode": str, "number": int, "of": int}, None)}
@@ -537,8 +537,8 @@ PLAYERS = {"v": _V, "players": [{
     "status": _Enum(("registered", "seated", "out", "disqualified")),
     "table": (int, None), "seat": (int, None),
     "place": (int, None), "entries": int, "rebuys": int, "addon": bool}]}
-STATUS_RESULT = {"summary": SUMMARY, "clock": CLOCK, "presence": _Map(_CLIENT_STATE),
-                 "offline": [str], "server_time": float}
+STATUS_RESULT = {"summary": SUMMARY, "tables": [int], "clock": CLOCK,
+                 "presence": _Map(_CLIENT_STATE), "offline": [str], "server_time": float}
 #: the answer of ``history``: the last commands, newest last (controller.engine.history)
 _PHRASE = {"key": str, "params": _Map(object), "text": str}
 HISTORY_RESULT = {"v": _V, "commands": [{"event": int, "at": float, "by_itself": bool,

@@ -441,10 +441,11 @@ class ControllerService:
         offline = sorted(k for k, v in self.presence.items() if not v["online"])
         # before the start (and paused) the level waits with this much time
         left = clk.left(t.clock, t.settings.structure, now)
-        return {"ok": True, "result": {"summary": summary, "clock": clock,
+        tables = sorted(t.tables)
+        return {"ok": True, "result": {"summary": summary, "tables": tables, "clock": clock,
                                         "presence": self.presence, "offline": offline,
                                         "server_time": now},
-                "message": status_line(summary, clock, now, offline, left)}
+                "message": status_line(summary, tables, clock, now, offline, left)}
 
     def tick(self) -> None:
         """Level changes, ghosts, add-on, expired time calls: whatever the passing time made."""
@@ -796,9 +797,9 @@ def history_lines(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def status_line(summary: dict[str, Any], clock: dict[str, Any], now: float,
-                offline: list[str], left: float | None = None) -> str:
-    """``left``: seconds left in the level (as :func:`controller.engine.clock.left`); by
+def status_line(summary: dict[str, Any], tables: list[int], clock: dict[str, Any],
+                now: float, offline: list[str], left: float | None = None) -> str:
+    """``tables``: the numbers of the tables in play. ``left``: seconds left in the level (as :func:`controller.engine.clock.left`); by
     default read from the clock view (which has none before the start)."""
     cur = clock["current"]
     if left is None:
@@ -811,7 +812,7 @@ def status_line(summary: dict[str, Any], clock: dict[str, Any], now: float,
     state = "running" if clock["running"] else ("paused" if clock["started"] else "not started")
     s = (f"{summary['name']}: {lvl}, {when} left ({state}); {summary['players_left']} of "
          f"{summary['entries']} left, average {summary['average_stack']}, "
-         f"tables {summary['tables']}")
+         f"tables {tables}")
     if summary["hand_for_hand"]["on"]:
         s += f"; hand-for-hand, waiting for {summary['hand_for_hand']['playing']}"
     if summary["finished"]:

@@ -107,7 +107,10 @@ def summary_view(t: Tournament) -> dict[str, Any]:
         "average_stack": round(t.chips / left) if left else 0,
         "chips_in_play": t.chips,
         "places_paid": t.bubble_places(),
-        "tables": sorted(t.tables),
+        # a count, not the list: the summary goes to every screen at every bust, and at a
+        # festival the numbers of 1,000 tables are 4 KB each screen never draws (the
+        # director's status has the list; a wall's hand-for-hand lists its tables)
+        "tables_in_play": len(t.tables),
         "final_table": t.final_table,
         "hand_for_hand": hfh_view(t),
         "hands_left": t.hands_left,

@@ -105,6 +105,13 @@ def on_break(view: ScreenView) -> bool:
     return cn is not None and bool(cn.level.get("is_break"))
 
 
+def in_play(state: Mapping[str, Any]) -> list[int]:
+    """The tables in play, from the retained table views a wall holds (the summary has only
+    their count)."""
+    return sorted(int(key[6:]) for key, view in state.items()
+                  if key.startswith("table/") and (view or {}).get("in_play"))
+
+
 def scaled(base: Callable[[], float], speed: float) -> Callable[[], float]:
     """A clock that runs ``speed`` times faster than ``base``, from now on."""
     t0 = base()
@@ -405,7 +412,7 @@ class Demo:
     def _counts(self, state: Mapping[str, Any]) -> list[dict[str, int]]:
         """Every stack in play, drawn at random, adding up to the chips in play."""
         summary = state.get("summary") or {}
-        ins = sorted({s["player_id"] for n in summary.get("tables", [])
+        ins = sorted({s["player_id"] for n in in_play(state)
                       for s in (state.get(f"table/{n}") or {}).get("seats", [])
                       if s.get("player_id") is not None})
         total = int(summary.get("chips_in_play") or 0)
@@ -427,7 +434,7 @@ class Demo:
         links = {p.table: p.link for p in self.panels if p.table}
         if any(link.pending() for link in links.values()):
             return  # the floor answers one round of presses before the next is dealt
-        for number in summary.get("tables", []):
+        for number in in_play(state):
             link = links.get(number)
             tv = state.get(f"table/{number}") or {}
             if link is None or not tv.get("in_play"):
@@ -443,7 +450,7 @@ class Demo:
                 link.press("seated")
                 continue
             seats = [s["seat"] for s in tv.get("seats", []) if not s.get("incoming")]
-            rate = 0.3 if len(summary.get("tables", [])) == 1 else 0.18
+            rate = 0.3 if summary.get("tables_in_play") == 1 else 0.18
             if summary.get("round"):
                 rate = 0.06  # a round's time runs out before its field (000 4.14-4.19)
             if tv.get("time_call"):

@@ -426,8 +426,7 @@ def side(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         moves_list(c, inner, frame)
         return
     # hand-for-hand first, at its size by rule; the moves in what is left, if anything
-    tables = s.get("tables") or sorted(set(hfh.get("done") or []) | set(hfh.get("playing")
-                                                                          or []))
+    tables = hfh_tables(hfh)
     line = c.fonts.get(BOLD, c.need_size("hfh")).get_height()
     rows = -(-len(tables) // (2 if len(tables) > 3 else 1))
     need = max(c.px(200), line + c.px(6) + rows * (line + c.px(4) + 6))
@@ -440,10 +439,15 @@ def side(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         moves_list(c, rest, frame)
 
 
+def hfh_tables(hfh: dict[str, Any]) -> list[int]:
+    """The tables in hand-for-hand: those done and those still playing (every table in
+    play; the summary has only their count)."""
+    return sorted(set(hfh.get("done") or []) | set(hfh.get("playing") or []))
+
+
 def hfh_status(c: Canvas, rect: pygame.Rect, frame: Frame, hfh: dict[str, Any]) -> None:
     lang = frame.lang
-    tables = frame.summary.get("tables") or sorted(set(hfh.get("done") or [])
-                                                   | set(hfh.get("playing") or []))
+    tables = hfh_tables(hfh)
     done = set(hfh.get("done") or [])
     size = c.need_size("hfh")  # the state at each table is read from across the room
     title_h = max(min(c.px(54), rect.height // 3), c.fonts.get(BOLD, size).get_height())

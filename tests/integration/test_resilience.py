@@ -71,7 +71,7 @@ def test_broker_restart_mid_tournament(broker, prefix, controller_factory, tmp_p
         assert state["summary"] == st["summary"]
         assert state["clock"] == st["clock"]
         assert st["summary"]["players_left"] == before["players_left"] - 1
-        for n in st["summary"]["tables"]:
+        for n in st["tables"]:
             assert state[f"table/{n}"]["in_play"]
         assert seats[0] not in _seats(state, 1)
         assert state["presence"]["clients"]["table-1"]["online"] is True

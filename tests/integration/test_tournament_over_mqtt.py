@@ -18,8 +18,10 @@ def test_small_tournament_cli_and_tables(broker, prefix, controller_factory):
     assert floorman(b, "draw").returncode == 0
     assert floorman(b, "start").returncode == 0
 
-    status = floorman_json(b, "status")["result"]["summary"]
-    assert status["players_left"] == 12 and status["tables"] == [1, 2]
+    result = floorman_json(b, "status")["result"]
+    status = result["summary"]
+    assert status["players_left"] == 12 and status["tables_in_play"] == 2
+    assert result["tables"] == [1, 2]
 
     links = {n: Link(b, table=n) for n in (1, 2)}
     for link in links.values():
@@ -42,10 +44,10 @@ def test_small_tournament_cli_and_tables(broker, prefix, controller_factory):
         assert not ans["ok"] and ans["reason"] == f"seat {seat} at table 1 is empty"
         # play on by bust and hand done until one player is left
         while True:
-            s = floorman_json(b, "status")["result"]["summary"]
-            if s["finished"]:
+            result = floorman_json(b, "status")["result"]
+            if result["summary"]["finished"]:
                 break
-            t = s["tables"][-1]
+            t = result["tables"][-1]
             link = links.get(t) or links[1]
             wait_for(lambda link=link, t=t: link.state.get(f"table/{t}", {}).get("seats"),
                      what="seats")

@@ -29,7 +29,7 @@ from kiosk.link import Link
 
 from .controller import ControllerProcess, director, wait_up
 from .eventlog import Log
-from .mqtt import retained_state
+from .mqtt import in_play, retained_state
 from .waiting import wait_for
 
 #: full sizes (the issue's numbers) instead of the CI sizes
@@ -160,7 +160,7 @@ def open_tournament(ctrl: ControllerProcess, b: Broker, players: int) -> list[in
     director(b, "register", {"names": names(players)})
     director(b, "draw")
     director(b, "start")
-    return retained(b)["summary"]["tables"]
+    return in_play(retained(b))
 
 
 def retained(b: Broker) -> dict[str, Any]:

@@ -217,6 +217,13 @@ def retained_state(b: Broker, *, need: Iterable[str] = STATE_TOPICS, quiet: floa
                               f"{sorted(live)}")
 
 
+def in_play(state: dict[str, Any]) -> list[int]:
+    """The tables in play in a retained state by suffix (:func:`retained_state`): those
+    whose view says so (the summary has only their count)."""
+    return sorted(int(key[6:]) for key, view in state.items()
+                  if key.startswith("table/") and (view or {}).get("in_play"))
+
+
 def _look(b: Broker, need: set[str], quiet: float, timeout: float
           ) -> tuple[dict[str, Any], list[str]]:
     """(the state by suffix, the topics whose first message came live)."""
@@ -227,8 +234,8 @@ def _look(b: Broker, need: set[str], quiet: float, timeout: float
             got = {t[len(base):]: v for t, v in p.latest().items()}
             if not need <= set(got):
                 return None
-            tables = (got.get("summary") or {}).get("tables") or []
-            if any(f"table/{n}" not in got for n in tables):
+            count = (got.get("summary") or {}).get("tables_in_play") or 0
+            if len(in_play(got)) < count:
                 return None
             return got
 
