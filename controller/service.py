@@ -46,6 +46,10 @@ HISTORY = 30
 STORE_RETRY = 5.0
 #: seconds a thread holds the GIL while another waits for it (Python's default: 0.005)
 SWITCH_INTERVAL = 0.0005
+#: at most this long (s) the summary waits for the broker to acknowledge a command's ack
+#: (its PUBACK, about 0.5 ms on loopback): the ack is on its way before the summary's
+#: fan-out to every screen fills the broker and the machine (docs/protocol.md, "Ordering")
+ACK_FIRST = 0.005
 #: events that change the clock anchor and nothing else: after them only state/clock is
 #: recomputed (every table view and its JSON cost ~2 ms a publish with 100 tables)
 CLOCK_ONLY_EVENTS = frozenset({"clock", "level_started"})
@@ -105,6 +109,8 @@ class ControllerService:
         self._hand_done_due: set[int] = set()
         #: state topics published by the publish under way (drills: the fault after two)
         self._sent = 0
+        #: the last acknowledgement sent, until the broker has it (:meth:`_ack_taken`)
+        self._ack_sent: mqtt.MQTTMessageInfo | None = None
         self._republish = threading.Event()
         self._stop = threading.Event()
         self._connected = threading.Event()
@@ -488,7 +494,19 @@ class ControllerService:
     # ---------------------------------------------------------------- publish
     def _ack(self, reply_to: str, answer: dict[str, Any]) -> None:
         if self.mqtt is not None:
-            self.mqtt.publish(self.topics.ack(reply_to), protocol.dumps(answer), 1)
+            self._ack_sent = self.mqtt.publish(self.topics.ack(reply_to),
+                                               protocol.dumps(answer), 1)
+
+    def _ack_taken(self) -> None:
+        """Wait (at most :data:`ACK_FIRST`) until the broker has acknowledged the last ack:
+        it has then passed it on to its subscriber, ahead of the summary's fan-out."""
+        sent, self._ack_sent = self._ack_sent, None
+        if sent is None:
+            return
+        try:
+            sent.wait_for_publish(ACK_FIRST)
+        except (RuntimeError, ValueError):
+            pass  # not sent (no connection: paho sends it after the reconnect); no wait
 
     def _announce(self) -> None:
         if self.mqtt is not None:
@@ -597,7 +615,8 @@ class ControllerService:
         changed too (a change every table shows), every table is recomputed.
 
         ``then`` (a command's acknowledgement) is called after every changed view but the
-        summary, which follows it (docs/protocol.md, "Ordering and durability")."""
+        summary, which follows it once the broker has the ack (at most :data:`ACK_FIRST`
+        later; docs/protocol.md, "Ordering and durability")."""
         if self.mqtt is None or self.floor is None:
             if then is not None:
                 then()
@@ -614,6 +633,8 @@ class ControllerService:
                 self._send(self.topics.state(name), make())
         if then is not None:
             then()
+            if any(only is None or name in only for name, _ in after):
+                self._ack_taken()  # the summary's fan-out after the ack has left the broker
         for name, make in after:
             if only is None or name in only:
                 self._send(self.topics.state(name), make())
