@@ -274,7 +274,7 @@ class Tournament:
 
     def counts(self) -> dict[int, int]:
         """Players seated at each table in play (ghosts and incoming movers included)."""
-        return {n: t.count() for n, t in self.tables.items()}
+        return {n: len(t.occupant) for n, t in self.tables.items()}  # = t.count(), no call
 
     def seated(self) -> int:
         """Players (and ghosts) in a seat at any table."""
