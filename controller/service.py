@@ -820,8 +820,9 @@ def history_lines(rows: list[dict[str, Any]]) -> str:
 
 def status_line(summary: dict[str, Any], tables: list[int], clock: dict[str, Any],
                 now: float, offline: list[str], left: float | None = None) -> str:
-    """``tables``: the numbers of the tables in play. ``left``: seconds left in the level (as :func:`controller.engine.clock.left`); by
-    default read from the clock view (which has none before the start)."""
+    """``tables``: the numbers of the tables in play. ``left``: seconds left in the level
+    (as :func:`controller.engine.clock.left`); by default read from the clock view (which
+    has none before the start)."""
     cur = clock["current"]
     if left is None:
         left = clock["remaining"] if not clock["running"] else (
