@@ -283,7 +283,6 @@ class RawSwarm:
             self.socks[n] = sock
             self._buf[n] = b""
             self.sel.register(sock, selectors.EVENT_READ, n)
-        self.clients = self.socks
         self._thread = threading.Thread(target=self._loop, daemon=True)
         self._thread.start()
 
@@ -362,10 +361,6 @@ class RawSwarm:
                 self.reached[left] = (row[1], row[2], row[3])
                 self.cond.notify_all()
 
-    def all_left(self, players_left: int) -> tuple[float, float, float] | None:
-        with self.cond:
-            return self.reached.get(players_left)
-
     def seats(self, n: int) -> list[int]:
         with self.cond:
             view = json.loads(self.table_view[n])
@@ -427,7 +422,6 @@ class SwarmProcess:
         self.proc.start()
         if not self._conn.poll(120) or self._conn.recv() != "up":
             raise TimeoutError("the table clients' process did not start")
-        self.clients = tables
         self._lock = threading.Lock()
 
     def _ask(self, *request: Any) -> Any:

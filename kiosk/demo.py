@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller import resources
 from controller.mqtt import Broker
-from kiosk.view import Role, ScreenView
+from kiosk.view import Role, ScreenView, tables_in_play
 
 if TYPE_CHECKING:  # imported when needed: the demo's first lines come sooner
     from controller.local_broker import LocalBroker
@@ -103,13 +103,6 @@ def on_break(view: ScreenView) -> bool:
 
     cn = clock_now(view)
     return cn is not None and bool(cn.level.get("is_break"))
-
-
-def in_play(state: Mapping[str, Any]) -> list[int]:
-    """The tables in play, from the retained table views a wall holds (the summary has only
-    their count)."""
-    return sorted(int(key[6:]) for key, view in state.items()
-                  if key.startswith("table/") and (view or {}).get("in_play"))
 
 
 def scaled(base: Callable[[], float], speed: float) -> Callable[[], float]:
@@ -412,7 +405,7 @@ class Demo:
     def _counts(self, state: Mapping[str, Any]) -> list[dict[str, int]]:
         """Every stack in play, drawn at random, adding up to the chips in play."""
         summary = state.get("summary") or {}
-        ins = sorted({s["player_id"] for n in in_play(state)
+        ins = sorted({s["player_id"] for n in tables_in_play(state)
                       for s in (state.get(f"table/{n}") or {}).get("seats", [])
                       if s.get("player_id") is not None})
         total = int(summary.get("chips_in_play") or 0)
@@ -434,7 +427,7 @@ class Demo:
         links = {p.table: p.link for p in self.panels if p.table}
         if any(link.pending() for link in links.values()):
             return  # the floor answers one round of presses before the next is dealt
-        for number in in_play(state):
+        for number in tables_in_play(state):
             link = links.get(number)
             tv = state.get(f"table/{number}") or {}
             if link is None or not tv.get("in_play"):

@@ -7,11 +7,19 @@ renderer draws it and nothing else. Pure data, no pygame.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 #: what a screen is: a table's screen or a wall screen
 Role = Literal["table", "wall"]
+
+
+def tables_in_play(state: Mapping[str, Any]) -> list[int]:
+    """The tables in play of a retained state by suffix (``"table/3"`` …): those whose view
+    says so. The summary has only their count; a wall holds every table's view."""
+    return sorted(int(key[6:]) for key, view in state.items()
+                  if key.startswith("table/") and (view or {}).get("in_play"))
 #: what the answer to the dealer's last press says (see :class:`Feedback`)
 FeedbackKind = Literal["sent", "accepted", "rejected", "info"]
 

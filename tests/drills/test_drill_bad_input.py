@@ -39,10 +39,11 @@ from controller import protocol
 from controller.config import load_tournament, main_check
 from controller.engine.tournament import Tournament
 from controller.mqtt import Broker
+from kiosk.view import tables_in_play
 from tests.support import drill as dr
 from tests.support.controller import director, floorman_cli, wait_up
 from tests.support.eventlog import read_log
-from tests.support.mqtt import in_play, raw_client
+from tests.support.mqtt import raw_client
 from tests.support.paths import ROOT
 from tests.support.waiting import wait_for
 
@@ -326,7 +327,7 @@ def test_bad_input(broker, prefix, controllers, report, tmp_path):
     before = dr.retained(b)
     status_before = wait_up(b)
     log_before = read_log(ctrl.db)
-    tables = in_play(before)
+    tables = tables_in_play(before)
     sizes = {n: before[f"table/{n}"]["size"] for n in tables}
 
     acks: dict[str, dict[str, Any]] = {}

@@ -34,10 +34,11 @@ from controller import protocol
 from controller.director import send
 from controller.inbound import PRESS_BURST, PRESS_QUEUE, PRESS_RATE
 from controller.protocol import Topics
+from kiosk.view import tables_in_play
 from tests.support import drill as dr
 from tests.support.broker import MOSQUITTO
 from tests.support.controller import ControllerProcess
-from tests.support.mqtt import Probe, in_play
+from tests.support.mqtt import Probe
 from tests.support.secure import OPENSSL, SecureBroker, login
 from tests.support.waiting import wait_for
 
@@ -316,7 +317,7 @@ def test_a_new_tournament_clears_what_the_last_one_left(tmp_path):
         assert r.send("register", {"names": dr.names(18)})["ok"]
         assert r.send("draw")["ok"]
         state = r.state()
-        assert state["summary"]["tables_in_play"] == 2 and in_play(state) == [1, 2]
+        assert state["summary"]["tables_in_play"] == 2 and tables_in_play(state) == [1, 2]
         assert sorted(k for k in state if k.startswith("table/")) == ["table/1", "table/2"]
         assert "clearing" in second.output() and f"{r.top.table_state(4)}" in second.output()
     finally:

@@ -8,8 +8,9 @@ import json
 import uuid
 
 from controller.protocol import Topics
+from kiosk.view import tables_in_play
 from tests.support.controller import ControllerFactory, director, start_tournament, wait_up
-from tests.support.mqtt import Probe, in_play, retained_state
+from tests.support.mqtt import Probe, retained_state
 from tests.support.waiting import wait_for
 
 
@@ -33,7 +34,7 @@ def test_three_tournaments_on_one_broker_do_not_see_each_other(broker, tmp_path)
         everything = Probe(broker.address, ("festival/#",))
         try:
             top = Topics(prefixes[1])
-            table = in_play(before[1])[0]
+            table = tables_in_play(before[1])[0]
             seat = before[1][f"table/{table}"]["seats"][0]["seat"]
             director(brokers[1], "bust", {"table": table, "seat": seat})
             # the summary follows the ack (docs/protocol.md, "Ordering"): waited for by its

@@ -26,10 +26,11 @@ from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Tournament
 from controller.mqtt import Broker
 from kiosk.link import Link
+from kiosk.view import tables_in_play
 
 from .controller import ControllerProcess, director, wait_up
 from .eventlog import Log
-from .mqtt import in_play, retained_state
+from .mqtt import retained_state
 from .waiting import wait_for
 
 #: full sizes (the issue's numbers) instead of the CI sizes
@@ -160,7 +161,7 @@ def open_tournament(ctrl: ControllerProcess, b: Broker, players: int) -> list[in
     director(b, "register", {"names": names(players)})
     director(b, "draw")
     director(b, "start")
-    return in_play(retained(b))
+    return tables_in_play(retained(b))
 
 
 def retained(b: Broker) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.mqtt import Broker
+from kiosk.view import tables_in_play
 
 from .waiting import WaitTimeout, wait_for
 
@@ -217,13 +218,6 @@ def retained_state(b: Broker, *, need: Iterable[str] = STATE_TOPICS, quiet: floa
                               f"{sorted(live)}")
 
 
-def in_play(state: dict[str, Any]) -> list[int]:
-    """The tables in play in a retained state by suffix (:func:`retained_state`): those
-    whose view says so (the summary has only their count)."""
-    return sorted(int(key[6:]) for key, view in state.items()
-                  if key.startswith("table/") and (view or {}).get("in_play"))
-
-
 def _look(b: Broker, need: set[str], quiet: float, timeout: float
           ) -> tuple[dict[str, Any], list[str]]:
     """(the state by suffix, the topics whose first message came live)."""
@@ -235,7 +229,7 @@ def _look(b: Broker, need: set[str], quiet: float, timeout: float
             if not need <= set(got):
                 return None
             count = (got.get("summary") or {}).get("tables_in_play") or 0
-            if len(in_play(got)) < count:
+            if len(tables_in_play(got)) < count:
                 return None
             return got
 
