@@ -40,13 +40,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.engine.commands import MAX_TABLES
 from controller.protocol import DEFAULT_PREFIX, valid_prefix
 
 PASSWD = "floorman.passwd"
 ACL = "floorman.acl"
 CREDENTIALS = "credentials"
-#: the highest table number of the protocol
-MAX_TABLES = 999
 #: PBKDF2 rounds of our own hashes (mosquitto_passwd 2.0 uses 101; more costs ~1 ms a login
 #: on a Pi, paid once per connection)
 ITERATIONS = 1000

@@ -57,14 +57,14 @@ def limits_from_env(value: str | None = None) -> tuple[float, int]:
     return r, b
 
 
-_TABLE_CLIENT = re.compile(r"^table-([1-9][0-9]{0,2})\Z")
+_TABLE_CLIENT = re.compile(r"^table-([1-9][0-9]{0,3})\Z")
 _WALL_CLIENT = re.compile(r"^wall(-[A-Za-z0-9_.-]+)?\Z")
-_TABLE_KEY = re.compile(r"^[1-9][0-9]{0,2}\Z")
+_TABLE_KEY = re.compile(r"^[1-9][0-9]{0,3}\Z")
 
 
 def table_of(key: str | None) -> int | None:
     """The table number of a ``cmd/table/<key>`` topic, or None when the key is no table
-    number (1-999 in ASCII digits)."""
+    number (1 to 9999 in ASCII digits, :data:`~controller.engine.commands.MAX_TABLES`)."""
     return int(key) if key is not None and _TABLE_KEY.match(key) else None
 
 

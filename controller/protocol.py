@@ -62,7 +62,7 @@ _CLIENT_CHARS = r"[A-Za-z0-9_.-]{1,64}"
 _ID = re.compile(rf"^{_ID_CHARS}\Z")
 _CLIENT = re.compile(rf"^{_CLIENT_CHARS}\Z")
 CLIENT_ID = _CLIENT  #: public: what a client id / reply_to may be (used by kiosk/link.py)
-_TABLE = re.compile(r"^[0-9]{1,3}\Z")  # ASCII only: "³".isdigit() is true but int("³") fails
+_TABLE = re.compile(r"^[0-9]{1,4}\Z")  # ASCII only: "³".isdigit() is true but int("³") fails
 
 
 class ProtocolError(ValueError):
@@ -224,8 +224,9 @@ class Presence(_Inbound):
     online: Annotated[bool, Field(description="true or false")]
     role: Annotated[Literal["table", "wall", "director", "controller"],
                     Field(description="table, wall, director or controller")]
-    table: Annotated[int | None, Field(ge=1, le=999, description="a whole number from 1 to 999")
-                     ] = None
+    table: Annotated[int | None, Field(
+        ge=1, le=commands.MAX_TABLES, description=f"a whole number from 1 to {commands.MAX_TABLES}")
+    ] = None
 
 
 #: a problem of an inbound payload: (the field, or "" for unknown fields; the reason)
@@ -264,8 +265,9 @@ def parse_table_command(payload: bytes | str, table: str | None) -> dict[str, An
     data = _loads(payload)
     press, problems = _problems(TablePress, data)
     _raise_first(problems, ("id", "reply_to"))  # without them nobody can be answered
-    if table is None or not _TABLE.match(table) or not 1 <= int(table) <= 999:
-        raise ProtocolError(f"table in the topic must be a number from 1 to 999, got {table!r}")
+    if table is None or not _TABLE.match(table) or not 1 <= int(table) <= commands.MAX_TABLES:
+        raise ProtocolError("table in the topic must be a number from 1 to "
+                            f"{commands.MAX_TABLES}, got {table!r}")
     _raise_first(problems)
     assert isinstance(press, TablePress)
     if press.action == "bust" and press.seat is None:

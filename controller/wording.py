@@ -184,6 +184,10 @@ REASONS_DE: dict[str, str] = {
     "the seats are already drawn": "die Plätze sind schon ausgelost",
     "at least two players must be registered before the draw":
         "vor der Auslosung müssen mindestens zwei Spieler angemeldet sein",
+    "{players} players need {tables} tables; table numbers go up to {most}":
+        "{players} Spieler brauchen {tables} Tische; die Tischnummern gehen bis {most}",
+    "every table number up to {most} is in play: no table can open":
+        "jede Tischnummer bis {most} ist in Gebrauch: kein Tisch kann eröffnet werden",
     "these tables each play for themselves and are not balanced (play_day.balancing, 003 13; "
     "a multi-round final, 000 4.19)":
         "diese Tische spielen jeder für sich und werden nicht ausgeglichen (play_day.balancing, "

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller import wording
+from controller.engine.commands import MAX_TABLES
 from controller.mqtt import Broker
 from kiosk.buttons import ButtonBox, Outcome, TableControls
 from kiosk.config import KioskConfig
@@ -137,8 +138,9 @@ class KioskApp:
                  clock: Callable[[], float] = time.monotonic) -> None:
         if role not in ("table", "wall"):
             raise ValueError(f"role must be table or wall, got {role!r}")
-        if role == "table" and (table is None or not 1 <= table <= 999):
-            raise ValueError(f"a table screen needs a table number from 1 to 999, got {table!r}")
+        if role == "table" and (table is None or not 1 <= table <= MAX_TABLES):
+            raise ValueError(f"a table screen needs a table number from 1 to {MAX_TABLES}, "
+                             f"got {table!r}")
         if role == "wall":
             table = None
         self.config = config

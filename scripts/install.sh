@@ -81,14 +81,14 @@ fi
 
 case $ROLE in
     kiosk)
-        [[ $TABLE =~ ^[1-9][0-9]{0,2}$ ]] || die "kiosk needs --table N (1-999)"
+        [[ $TABLE =~ ^[1-9][0-9]{0,3}$ ]] || die "kiosk needs --table N (1-9999)"
         INSTANCE=$TABLE CLIENT=table-$TABLE KIOSK_CONFIG=table.yaml ;;
     wall)
         NAME=${NAME:-wall}
         [[ $NAME =~ ^wall(-[0-9]{1,2})?$ ]] || die "a wall screen is called wall or wall-N, not '$NAME'"
         INSTANCE=$NAME CLIENT=$NAME KIOSK_CONFIG=wall.yaml ;;
     controller)
-        [ -z "$TABLES" ] || [[ $TABLES =~ ^[1-9][0-9]{0,2}$ ]] || die "--tables must be 1-999"
+        [ -z "$TABLES" ] || [[ $TABLES =~ ^[1-9][0-9]{0,3}$ ]] || die "--tables must be 1-9999"
         [ -z "$WALLS" ] || [[ $WALLS =~ ^[0-9]{1,2}$ ]] || die "--walls must be 0-99" ;;
 esac
 

@@ -21,6 +21,8 @@ from controller.protocol import ProtocolError
 def test_the_sender_is_the_topic():
     assert sender("table", "3") == "table-3"
     assert sender("table", "03") == "table-?"  # not a table number the ACL names
+    assert sender("table", "1000") == "table-1000"  # a festival's (issue 15)
+    assert sender("table", "10000") == "table-?"  # above commands.MAX_TABLES
     assert sender("director", None) == "director"
     assert scoped_id("table-3", "abc") != scoped_id("table-4", "abc")
     assert scoped_id("director", "abc") != scoped_id("table-3", "abc")
@@ -43,6 +45,7 @@ def test_answers_go_to_the_sender(kind, key, reply_to, to):
 @pytest.mark.parametrize(("key", "claim", "entry"), [
     ("table-3", {"role": "table", "table": 3}, {"role": "table", "table": 3}),
     ("table-3", {"role": "table"}, {"role": "table", "table": 3}),
+    ("table-1000", {"role": "table", "table": 1000}, {"role": "table", "table": 1000}),
     ("wall", {"role": "wall", "table": None}, {"role": "wall", "table": None}),
     ("wall-2", {"role": "wall"}, {"role": "wall", "table": None}),
     ("psc-table-3", {"role": "table", "table": 3}, {"role": "table", "table": 3}),

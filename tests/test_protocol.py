@@ -112,7 +112,13 @@ def test_every_table_action_is_accepted(action, fields):
     assert data["action"] == action
 
 
-@pytest.mark.parametrize("key", [None, "", "x", "0", "1000", "-1", "1.5", "³", "٣", "3\n", " 3"])
+@pytest.mark.parametrize("key", ["1", "999", "1000", "9999"])
+def test_a_festival_s_table_numbers_are_accepted(key):
+    """1,000 tables and more (issue 15): up to :data:`commands.MAX_TABLES`."""
+    assert parse("table", table(action="hand_done"), key)["action"] == "hand_done"
+
+
+@pytest.mark.parametrize("key", [None, "", "x", "0", "10000", "-1", "1.5", "³", "٣", "3\n", " 3"])
 def test_a_bad_table_in_the_topic_is_rejected(key):
     assert "table in the topic" in rejected("table", table(action="undo"), key)
 

@@ -28,7 +28,10 @@ VERSION = 1
 
 #: a player: the id the controller gave (1, 2, …) or the name (case-insensitive)
 PlayerRef = Annotated[int | str, Field(description="player id or name")]
-TableNo = Annotated[int, Field(ge=1, le=999, description="table number")]
+#: the highest table number: a festival's 1,000 tables and more (the topics, the broker's
+#: accounts and the screens take every number up to it)
+MAX_TABLES = 9999
+TableNo = Annotated[int, Field(ge=1, le=MAX_TABLES, description="table number")]
 SeatNo = Annotated[int, Field(ge=1, le=99, description="seat number")]
 Chips = Annotated[int, Field(ge=0, le=10**12, description="chips")]
 Name = Annotated[str, Field(min_length=1, max_length=200, description="a player's name")]

@@ -202,6 +202,12 @@ class Tournament:
         try:
             handler(self, parsed, now)
             self.react(now)
+        except Rejected:
+            if len(self.log) > start:
+                # a rule refused after the command had made events (a late entry that
+                # finds no table number free): a rejected command changes nothing
+                self.__dict__.update(Tournament.replay(self.log[:start], self.settings).__dict__)
+            raise
         finally:
             self._group = None
         return self.log[start:]

@@ -26,8 +26,10 @@ def test_accounts_of_a_room():
                      "wall", "wall-2"]
     with pytest.raises(ValueError):
         brokerconfig.clients(0)
+    # a festival's 1,000 tables and more (issue 15): each table its own account
+    assert brokerconfig.clients(1000)[-2] == brokerconfig.Client("table-1000", "table", 1000)
     with pytest.raises(ValueError):
-        brokerconfig.clients(1000)
+        brokerconfig.clients(10000)
 
 
 def test_acl_gives_each_account_only_its_own_topics():

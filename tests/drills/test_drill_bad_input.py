@@ -156,7 +156,7 @@ def table_messages(draw, tables: list[int], sizes: dict[int, int]):
         defects += ["seat", "seat_engine", "stack"]
     defect = draw(st.sampled_from(defects))
     if defect == "topic":
-        topic = draw(st.sampled_from(["0", "1000", "abc", "-1", "1.0", "٣", "²", "1 ", "500",
+        topic = draw(st.sampled_from(["0", "10000", "abc", "-1", "1.0", "٣", "²", "1 ", "500",
                                       "99"]))  # 500, 99: numbers of tables not in play
     elif defect == "action":
         msg["action"] = draw(junk.filter(lambda a: a not in protocol.TABLE_ACTIONS))
@@ -271,7 +271,7 @@ def presence_messages(draw):
                                                            "controller")))
     elif defect == "table":
         msg["table"] = draw(junk.filter(lambda t: t is not None and (
-            not fits(t, int) or not 1 <= t <= 999)))
+            not fits(t, int) or not 1 <= t <= 9999)))
     client = draw(st.sampled_from(["fz-kiosk", "fz-wall"]))
     return "presence", f"presence/{client}", to_bytes(
         draw, msg, defect if defect in BYTE_DEFECTS else None), defect

@@ -27,3 +27,23 @@ def test_66_of_100_tables_break_in_one_command_when_the_registration_closes_000_
     assert len(t.tables) == 300 // 9 + 1 == 34  # 300 players on 9-seat tables
     assert sum(x.count() for x in t.tables.values()) == 300
     replay_equal(t)
+
+
+def test_table_numbers_go_to_the_protocols_highest_and_no_further(monkeypatch):
+    """A draw or a late entry that would need a table number no topic, account or screen
+    takes is rejected and changes nothing (9999 in play: :data:`commands.MAX_TABLES`;
+    lowered here so a few players reach it)."""
+    from controller.engine import commands
+    from tests.support.settings import rejected
+
+    monkeypatch.setattr(commands, "MAX_TABLES", 2)
+    t = new_tournament(19, draw=False, start=False)  # 9 a table: 3 tables
+    assert "19 players need 3 tables; table numbers go up to 2" in rejected(
+        t, {"cmd": "draw"}, 1.0)
+    t = new_tournament(18, entries=Entries(late_registration_levels=3))
+    assert t.counts() == {1: 9, 2: 9}
+    assert "every table number up to 2 is in play" in rejected(
+        t, {"cmd": "late", "name": "Neu"}, 50.0)
+    monkeypatch.setattr(commands, "MAX_TABLES", 3)
+    t.execute({"cmd": "late", "name": "Neu"}, 50.0)
+    assert sorted(t.tables) == [1, 2, 3]

@@ -40,6 +40,10 @@ def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
         raise Rejected("at least two players must be registered before the draw")
     qualifier.check_field(t, len(real))
     field_size.check_draw(t, len(real))  # 002: three players a table at least
+    tables = len(algo.table_sizes(len(real), t.settings.players_per_table))
+    if tables > cmd.MAX_TABLES:
+        raise Rejected("{players} players need {tables} tables; table numbers go up to {most}",
+                       players=len(real), tables=tables, most=cmd.MAX_TABLES)
     if c.seed is None:
         seed, rng = t.rng()
     else:
@@ -283,6 +287,9 @@ def _open_table(t: Tournament, now: float, pid: int, kind: type[ev.Event], seed:
     number = 1
     while number in t.tables:
         number += 1
+    if number > cmd.MAX_TABLES:
+        raise Rejected("every table number up to {most} is in play: no table can open",
+                       most=cmd.MAX_TABLES)
     counts = {n: x.count() for n, x in t.tables.items()}
     counts[number] = 1
     drawn = [f for f, to in algo.balance_plan(counts, t.settings.balancing.tolerance)
