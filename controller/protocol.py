@@ -485,7 +485,9 @@ RESULTS = {"v": _V, "finished": bool, "rows": [(
      "game": _INT_OR_NULL, "attendance": int, "tables_played": int},
     # ... or places only
     {"place": int, "name": str},
-)], "disqualified": [{"player_id": int, "name": str, "reason": str}]}
+)], "disqualified": [{"player_id": int, "name": str, "reason": str}],
+    # false: the last players out only (views.LIVE_ROWS), places only; absent: all (older)
+    "complete": _Optional(bool)}
 PRESENCE = {"v": _V, "clients": _Map(_CLIENT_STATE)}
 #: a table's chip race in a colour-up break (000 3.17), its result once run
 _CHIP_RACE = {"leaving": int, "new": int, "start_seat": _INT_OR_NULL,

@@ -430,7 +430,8 @@ class ControllerService:
         t = self.tournament
         now = self.wall()
         if cmd == "results":
-            return {"ok": True, "result": views.results_view(t), "message": "results"}
+            return {"ok": True, "result": views.results_view(t, whole=True),
+                    "message": "results"}
         if cmd == "players":
             pv = views.players_view(t)
             return {"ok": True, "result": pv, "message": f"{len(pv['players'])} players"}

@@ -279,6 +279,10 @@ class Console:
             seated.sort(key=lambda p: (p["table"], p["seat"]))
         title = {"seating": tr("seating_list", lang), "cards": tr("seat_cards", lang),
                  "results": tr("results", lang)}[kind]
+        if kind == "results":
+            ctx["results"] = await self.whole_results()
+            if ctx["results"] is None:
+                return Response(tr("no_answer", lang), 503, headers={"Retry-After": "5"})
         return self.render(f"print_{kind}.html", kind=kind, title=title, seated=seated,
                            by_table=pages.by_table(self.hub.players),
                            back="/results" if kind == "results" else "/players",
@@ -323,11 +327,24 @@ class Console:
         return RedirectResponse(back if back.startswith("/") and not back.startswith("//")
                                 else "/", 303)
 
+    async def whole_results(self) -> dict[str, Any] | None:
+        """Every place, scored: the retained topic's, or the controller's answer while the
+        topic has only the last players out (``complete`` false: a festival's field);
+        ``None`` when the controller does not answer."""
+        results = self.hub.state.get("results") or {"v": 1, "finished": False, "rows": []}
+        if results.get("complete", True):
+            return results
+        answer = await self.hub.send("results")
+        return answer["result"] if answer.get("ok") else None
+
     async def export(self, request: Request) -> Response:
         s = self.session(request)
         if s is None:
             return RedirectResponse("/login", 303)
-        results = self.hub.state.get("results") or {"v": 1, "finished": False, "rows": []}
+        results = await self.whole_results()
+        if results is None:
+            lang = self.language(request, s)
+            return Response(tr("no_answer", lang), 503, headers={"Retry-After": "5"})
         kind = request.path_params["kind"]
         name = "floorman-results"
         if kind == "json":

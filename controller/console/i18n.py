@@ -206,6 +206,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "json": ("JSON", "JSON"),
     "finished": ("Final result", "Endergebnis"),
     "live": ("So far", "Bisher"),
+    "latest_out": ("The last {n} out, best place first. Every place, with points: the exports "
+                   "and the printout.",
+                   "Die letzten {n} Ausgeschiedenen, bester Platz zuerst. Alle Plätze mit "
+                   "Punkten: die Exporte und der Ausdruck."),
+    "no_answer": ("The controller did not answer; try again.",
+                  "Der Controller hat nicht geantwortet; bitte noch einmal versuchen."),
     # replies
     "sending": ("Sending…", "Sende …"),
     "time_echo": ("Time left {before} → {after}", "Restzeit {before} → {after}"),

