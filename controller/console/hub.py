@@ -26,6 +26,22 @@ log = logging.getLogger("floorman.console")
 ANSWER_TIMEOUT = 8.0
 #: how often the controller's time is asked again (s)
 TIME_SYNC = 300.0
+#: seconds a refresh of ``players`` and ``history`` waits after a change, at least: a
+#: command's state topics arrive together
+REFRESH_AFTER = 0.05
+#: the share of the controller's time the refreshes take at most: each waits the last one's
+#: round trip divided by this (a club's few ms: REFRESH_AFTER; a festival's 10,000
+#: players, ~30 ms a refresh: 0.6 s), so a bust a second at 1,000 tables does not make
+#: the controller build 1.4 MB of players for the console at every bust
+REFRESH_SHARE = 0.05
+#: and waits no longer than this (s), whatever the last one took (an unanswered one: 16 s)
+REFRESH_LONGEST = 5.0
+
+
+def refresh_wait(cost: float) -> float:
+    """Seconds a refresh waits after a change when the last one's round trip took ``cost``
+    seconds (:data:`REFRESH_SHARE`)."""
+    return min(REFRESH_LONGEST, max(REFRESH_AFTER, cost / REFRESH_SHARE))
 
 
 class Hub:
@@ -46,6 +62,8 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
         self._players_due = False
+        #: the last refresh's round trip (s): the next waits for it (:data:`REFRESH_SHARE`)
+        self._refresh_cost = 0.0
         self._tasks: set[asyncio.Task[Any]] = set()
         self._synced_at = -TIME_SYNC
 
@@ -141,12 +159,14 @@ class Hub:
                               "nothing was changed unless it shows on the floor soon"}
 
     async def _refresh_players(self) -> None:
-        await asyncio.sleep(0.05)  # a command's state topics arrive together
+        await asyncio.sleep(refresh_wait(self._refresh_cost))
         self._players_due = False
         if not self.link_up:
             return
+        began = time.monotonic()
         answer = await self.send("players")
         told = await self.send("history")
+        self._refresh_cost = time.monotonic() - began
         if answer.get("ok") or told.get("ok"):
             if answer.get("ok"):
                 self.players = answer["result"]["players"]

@@ -305,3 +305,39 @@ def test_a_penalty_and_a_disqualification_through_the_console(console):
     wait_for(lambda: "Player 4 (chips passed)" in c.get("/results").text, 10,
              "the disqualified on the results page", every=0.1)
     assert "DQ,Player 4" in c.get("/results.csv?sep=,").text
+
+
+def test_a_big_field_s_results_page_shows_the_last_out_and_exports_every_place(console):
+    """Over 60 out (views.LIVE_ROWS) the retained results have the last 60 only (issue 15):
+    the page says so, and the exports and the printout ask the controller for every
+    place, scored."""
+    from controller import views
+    from tests.support.controller import director, start_tournament
+
+    names = start_tournament(console.broker, 70)
+    for name in names[:62]:
+        director(console.broker, "bust", {"player": name, "confirm": True})
+    c, _ = _signed_in(console.url)
+    wait_for(lambda: (console.console.hub.state.get("results") or {}).get("complete") is False,
+             10, "the retained results are the last players out")
+    page = c.get("/results").text
+    assert 'id="latest-out"' in page and f"Die letzten {views.LIVE_ROWS} Ausgeschiedenen" in page
+    rows = c.get("/results.csv?sep=%2C&bom=0").text.strip().splitlines()
+    assert len(rows) == 1 + 62  # the header and every place
+    assert "points" in rows[0].lower() or "punkte" in rows[0].lower()
+    exported = c.get("/results.json").json()
+    assert exported["complete"] is True and len(exported["rows"]) == 62
+    assert sorted(r["place"] for r in exported["rows"]) == list(range(9, 71))
+    printed = c.get("/print/results").text
+    assert printed.count("<tr>") == 1 + 62
+
+
+def test_the_console_asks_a_big_controller_less_often():
+    """The players and history refresh takes at most REFRESH_SHARE of the controller's
+    time (issue 15): a club's few ms wait the usual 50 ms, a festival's 30 ms 0.6 s, an
+    unanswered one never more than REFRESH_LONGEST."""
+    from controller.console import hub
+
+    assert hub.refresh_wait(0.0) == hub.refresh_wait(0.002) == hub.REFRESH_AFTER == 0.05
+    assert hub.refresh_wait(0.030) == pytest.approx(0.6)
+    assert hub.refresh_wait(16.0) == hub.REFRESH_LONGEST == 5.0
