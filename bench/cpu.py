@@ -8,8 +8,11 @@ the CPU time of this process (``time.process_time``: the fsync wait of the
 durable write is not in it, the write's own work is), the wall time beside it
 (fsync included, so it tells the disk more than the code) and the messages
 published; then the CPU time of one tick (the clock's look every half second).
+Each size is measured twice: at the start, and late in the night with ``--out`` of
+the field busted for real (not undone): what grows with the players out (the
+results, the history) shows there.
 
-    python bench/cpu.py [--tables 10 100 1000] [--busts 60]
+    python bench/cpu.py [--tables 10 100 1000] [--busts 60] [--out 0.5]
 """
 
 from __future__ import annotations
@@ -66,20 +69,33 @@ class Service(ControllerService):
         return self.answers[-1]
 
 
-def measure(tmp: Path, tables: int, busts: int) -> dict[str, Any]:
-    config = tmp / f"cpu-{tables}.yaml"
+def bust_out(svc: Service, players: int) -> None:
+    """Bust ``players`` for real at the fullest tables, a hand done after each."""
+    for _ in range(players):
+        tab = max(svc.tournament.tables.values(), key=lambda x: (len(x.occupant), x.number))
+        seat = max(tab.occupant)
+        answer = svc.send(svc.topics.table_cmd(tab.number), action="bust", seat=seat,
+                          confirm=True)
+        assert answer["ok"], answer
+        assert svc.send(svc.topics.table_cmd(tab.number), action="hand_done")["ok"]
+
+
+def measure(tmp: Path, tables: int, busts: int, out: float = 0.0) -> dict[str, Any]:
+    config = tmp / f"cpu-{tables}-{out}.yaml"
     config.write_text('name: "CPU"\npreset: psc-five-spades\nplayers_per_table: 10\n'
                       "table_seats: 10\n", encoding="utf-8")
-    svc = Service(config, tmp / f"cpu-{tables}.sqlite")
+    svc = Service(config, tmp / f"cpu-{tables}-{out}.sqlite")
     names = [f"Player {i:05d}" for i in range(1, tables * 10 + 1)]
     for i in range(0, len(names), 200):
         assert svc.send(svc.topics.director, cmd="register", args={"names": names[i:i + 200]})["ok"]
     assert svc.send(svc.topics.director, cmd="draw", args={"seed": 1})["ok"]
     assert svc.send(svc.topics.director, cmd="start", args={})["ok"]
     svc.publish_state()
+    bust_out(svc, round(out * len(names)))
     cpu, wall, sent = [], [], []
+    playing = sorted(svc.tournament.tables)
     for k in range(busts):
-        n = k % tables + 1
+        n = playing[k % len(playing)]
         seat = min(svc.tournament.tables[n].occupant)
         c0, w0, s0 = time.process_time(), time.perf_counter(), svc.counting.sent
         answer = svc.send(svc.topics.table_cmd(n), action="bust", seat=seat)
@@ -95,26 +111,35 @@ def measure(tmp: Path, tables: int, busts: int) -> dict[str, Any]:
     tick = (time.process_time() - c0) / 20 * 1000
     assert svc.floor is not None
     svc.floor.close()
-    return {"tables": tables, "cpu": cpu, "wall": wall, "sent": sent, "tick": tick}
+    return {"tables": tables, "cpu": cpu, "wall": wall, "sent": sent, "tick": tick,
+            "out": round(out * len(names)), "in_play": len(playing)}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, nargs="+", default=[10, 100, 1000])
     ap.add_argument("--busts", type=int, default=60)
+    ap.add_argument("--out", type=float, default=0.5,
+                    help="the share of the field busted for the second row of each size")
     args = ap.parse_args()
-    rows: list[tuple[str, ...]] = [("tables", "bust CPU p50", "bust CPU p99", "bust wall p50",
-                                    "bust wall p99", "messages a bust", "tick CPU")]
+    rows: list[tuple[str, ...]] = [("tables", "players out", "bust CPU p50", "bust CPU p99",
+                                    "bust wall p50", "bust wall p99", "messages a bust",
+                                    "tick CPU")]
     with tempfile.TemporaryDirectory(dir=ROOT, prefix=".bench-") as tmpname:
         for tables in args.tables:
-            r = measure(Path(tmpname), tables, args.busts)
-            rows.append((str(tables), f"{statistics.median(r['cpu']):.2f} ms",
-                         f"{pct(r['cpu'], 99):.2f} ms", f"{statistics.median(r['wall']):.2f} ms",
-                         f"{pct(r['wall'], 99):.2f} ms", f"{statistics.median(r['sent']):.0f}",
-                         f"{r['tick']:.2f} ms"))
-    print_table(rows, right=range(7))
-    print(f"\n{args.busts} busts a tournament, each undone again (not measured); CPU: this "
-          "process's time (the fsync wait of the durable write not in it); wall: with it")
+            for out in (0.0, args.out) if args.out else (0.0,):
+                r = measure(Path(tmpname), tables, args.busts, out)
+                rows.append((str(r["in_play"]), f"{r['out']:,}",
+                             f"{statistics.median(r['cpu']):.2f} ms",
+                             f"{pct(r['cpu'], 99):.2f} ms",
+                             f"{statistics.median(r['wall']):.2f} ms",
+                             f"{pct(r['wall'], 99):.2f} ms", f"{statistics.median(r['sent']):.0f}",
+                             f"{r['tick']:.2f} ms"))
+    print_table(rows, right=range(8))
+    print(f"\n{args.busts} busts a tournament, each undone again (not measured), at the start "
+          f"and with {args.out:.0%} of the field out for real (tables: those in play then); "
+          "CPU: this process's time (the fsync wait of the durable write not in it); wall: "
+          "with it")
     return 0
 
 
