@@ -71,3 +71,17 @@ def test_the_window_ranks_a_shared_hand_as_the_whole_does():
     live = views.results_view(t)["rows"]
     assert live[0]["place"] == live[1]["place"] == 19  # shared
     assert live == [{"place": r["place"], "name": r["name"]} for r in whole[:60]]
+
+
+def test_a_bust_s_answer_names_the_place_without_ranking_the_field():
+    """``places_of`` gives what ``places`` gives, for the last out, for one out long ago,
+    for one still in (nothing), and at the end (the winner's 1)."""
+    t = new_tournament(90)
+    now = bust_down(t, 30)
+    every = t.places()
+    last = max(every, key=lambda pid: -every[pid])
+    first_out = max(every, key=lambda pid: every[pid])
+    playing = next(p.id for p in t.players.values() if not p.out)
+    assert t.places_of([last, first_out, playing]) == {last: 31, first_out: 90}
+    bust_down(t, 1, now)
+    assert t.places_of([t.winner, first_out]) == {t.winner: 1, first_out: 90}

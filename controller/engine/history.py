@@ -283,7 +283,7 @@ def said(t: Tournament, events: list[Record], now: float | None = None) -> list[
     changed the clock (start, pause, resume, level, time) ends with the level and its
     time left after it. An undo is named
     by what it undid (:func:`undone`)."""
-    places = t.places() if any(e["type"] == "busted" for e in events) else None
+    places = t.places_of(e["player"] for e in events if e["type"] == "busted")
     out = _phrases(t, events, places, lambda t, e, places: undone(t, e))
     if now is not None and any(e["type"] == "clock" for e in events):
         out.append(clock_now(t, now))

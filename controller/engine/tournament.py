@@ -22,7 +22,7 @@ durably *before* it tells anyone the command was accepted.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict
 from typing import Any
 
@@ -342,18 +342,44 @@ class Tournament:
                 res[pid] = 1
         return res
 
+    def _ranked(self) -> Iterator[tuple[int, int]] | None:
+        """:meth:`places` best first, the last out first (:func:`places.best_first`), while
+        one ranking of the busts gives them; ``None`` in a multi-round final or at the end."""
+        from controller.engine.rules import rounds
+
+        if self.finished or rounds.independent(self):
+            return None
+        return plc.best_first(self.groups, self.remaining,
+                              self.settings.hand_for_hand.cross_table_busts)
+
+    def places_of(self, players: Iterable[int]) -> dict[int, int]:
+        """The places of ``players`` (those who have one), as :meth:`places` gives them: the
+        last out are looked at first, so a bust's answer does not rank the whole field."""
+        wanted = set(players)
+        if not wanted:
+            return {}
+        ranked = self._ranked()
+        if ranked is None:
+            every = self.places()
+            return {pid: every[pid] for pid in wanted if pid in every}
+        found: dict[int, int] = {}
+        for pid, place in ranked:
+            if len(found) == len(wanted):
+                break
+            if pid in wanted:
+                found[pid] = place
+        return found
+
     def latest_out(self, n: int) -> list[tuple[int, int]] | None:
         """``(player, place)`` of the last ``n`` players out, the best place first, while
         the tournament runs, in time in ``n`` (not in the field); ``None`` where the places
         are no single ranking of the busts (a play day, a multi-round final) or the
         tournament is over (:meth:`places` has them all)."""
-        from controller.engine.rules import rounds
-
-        if self.finished or self.settings.play_day.enabled or rounds.independent(self):
+        ranked = self._ranked()
+        if ranked is None or self.settings.play_day.enabled:
             return None
         out: list[tuple[int, int]] = []
-        for pid, place in plc.best_first(self.groups, self.remaining,
-                                         self.settings.hand_for_hand.cross_table_busts):
+        for pid, place in ranked:
             if len(out) == n:
                 break
             p = self.players.get(pid)
