@@ -12,6 +12,7 @@ a fatal error (the log cannot be opened or written) exits non-zero.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import re
@@ -24,7 +25,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller import fanout, inbound, lock, protocol, snapshot, views
+from controller import fanout, heap, inbound, lock, protocol, snapshot, views
 from controller.club.imports import is_over
 from controller.club.intake import club_path, standings_view, take_in
 from controller.engine import clock as clk
@@ -135,6 +136,7 @@ class ControllerService:
         self.floor.store.start_checkpoints()
         log.info("tournament %r: %d events replayed from %s", self.settings.name,
                  len(self.floor.log), self.db)
+        heap.settle()  # the state lives all night: out of every collection (controller/heap.py)
         c = client(self.broker, self.client_id, clean_session=False)
         c.will_set(self.topics.presence("controller"),
                    protocol.dumps({"v": 1, "online": False, "role": "controller"}), 1, True)
@@ -340,8 +342,16 @@ class ControllerService:
 
         if answer.get("ok") and answer.get("events"):
             self.publish_state(*self._touched(answer["events"]), then=ack)
+            if self._undid(answer["events"]):
+                heap.settle()  # a new state: the old one collected, the new one frozen
         else:
             ack()
+
+    def _undid(self, seqs: list[int]) -> bool:
+        """Whether the events ``seqs`` have an undo (it rebuilt the state)."""
+        assert self.floor is not None
+        events = self.floor.log
+        return any(events[s - 1]["type"] == "undo" for s in seqs if 0 < s <= len(events))
 
     def _handle_presence(self) -> None:
         """The presence messages that came since the last call, the latest per client."""
@@ -402,6 +412,12 @@ class ControllerService:
         return self._execute(cmd, inbound.scoped_id(f"table-{table}", data["id"]))
 
     def _execute(self, cmd: dict[str, Any], cid: str) -> dict[str, Any]:
+        # an undo's replays (and its answer's words) make whole states: no collection in
+        # them; the one after its ack does it once (controller/heap.py)
+        with heap.paused() if cmd.get("cmd") == "undo" else contextlib.nullcontext():
+            return self._run(cmd, cid)
+
+    def _run(self, cmd: dict[str, Any], cid: str) -> dict[str, Any]:
         assert self.floor is not None
         now = self.wall()
         answer = self.floor.execute(cmd, now, command_id=cid)
@@ -474,6 +490,7 @@ class ControllerService:
             # a restart folds at most about this many events; taken while nothing waits
             # (a pickle of 50,000 events holds the loop for a few hundred ms)
             self.floor.snapshot()
+            heap.settle()  # and the events since the last one frozen with the rest
         only, tables = self._touched(seqs) if seqs else (set(), set())
         flipped = self._hand_done_flips(now)
         if only is not None and flipped:

@@ -1,0 +1,60 @@
+"""A controller service in-process on an in-memory log, its broker a recorder: what it
+publishes, in order, and the waits for a PUBACK (tests/test_ack_order.py, test_heap.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from controller import protocol
+from controller.config import load_tournament
+from controller.floor import Floor
+from controller.mqtt import Broker
+from controller.service import ControllerService
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+class Sent:
+    """paho's ``MQTTMessageInfo`` of one publish: the wait for its PUBACK is recorded."""
+
+    def __init__(self, log: list[tuple[str, Any]], topic: str, rc: int = 0) -> None:
+        self.log, self.topic, self.rc = log, topic, rc
+
+    def wait_for_publish(self, timeout: float | None = None) -> None:
+        if self.rc:  # paho: the message was not sent (no connection)
+            raise RuntimeError("the client is not currently connected")
+        self.log.append(("wait", (self.topic, timeout)))
+
+
+class RecordingMqtt:
+    def __init__(self) -> None:
+        self.log: list[tuple[str, Any]] = []
+        self.connected = True
+
+    def publish(self, topic: str, payload: bytes, qos: int = 0, retain: bool = False) -> Sent:
+        self.log.append(("publish", topic))
+        return Sent(self.log, topic, 0 if self.connected else 4)
+
+
+def service() -> tuple[ControllerService, RecordingMqtt]:
+    """The sample tournament with 18 players, drawn and started."""
+    clock = [1_760_036_400.0]
+    settings = load_tournament(ROOT / "config" / "tournaments" / "sample.yaml")
+    svc = ControllerService(settings, ":memory:", Broker(prefix="floorman/test"),
+                            wall=lambda: clock[0])
+    svc.floor = Floor.open(settings, ":memory:", seed=7, now=clock[0])
+    mqtt = RecordingMqtt()
+    svc.mqtt = mqtt  # type: ignore[assignment]
+    for cmd, args in (("register", {"names": [f"Player {i:02d}" for i in range(1, 19)]}),
+                      ("draw", {}), ("start", {})):
+        svc.handle(svc.topics.director, protocol.dumps(
+            {"v": 1, "id": f"d-{cmd}", "reply_to": "director-x", "cmd": cmd, "args": args}))
+    return svc, mqtt
+
+
+def bust(svc: ControllerService) -> None:
+    """Table 1's dealer presses bust for its lowest seat."""
+    seat = min(svc.tournament.tables[1].occupant)
+    svc.handle(svc.topics.table_cmd(1), protocol.dumps(
+        {"v": 1, "id": "b-1", "reply_to": "table-1", "action": "bust", "seat": seat}))
