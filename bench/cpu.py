@@ -70,14 +70,21 @@ class Service(ControllerService):
 
 
 def bust_out(svc: Service, players: int) -> None:
-    """Bust ``players`` for real at the fullest tables, a hand done after each."""
+    """Bust ``players`` for real at the fullest tables, a hand done after each there and at
+    every table a moved player is on the way to (its dealer deals on: the move is done)."""
+    t = svc.tournament
     for _ in range(players):
-        tab = max(svc.tournament.tables.values(), key=lambda x: (len(x.occupant), x.number))
+        tab = max(t.tables.values(), key=lambda x: (len(x.occupant), x.number))
         seat = max(tab.occupant)
         answer = svc.send(svc.topics.table_cmd(tab.number), action="bust", seat=seat,
                           confirm=True)
         assert answer["ok"], answer
-        assert svc.send(svc.topics.table_cmd(tab.number), action="hand_done")["ok"]
+        t = svc.tournament  # an undo or a rollback makes a new one
+        for n in [tab.number, *sorted({m.to_table for m in t.pending.values()})]:
+            if n in t.tables:
+                answer = svc.send(svc.topics.table_cmd(n), action="hand_done")
+                assert answer["ok"] or "waits for" in answer["reason"], answer
+            t = svc.tournament
 
 
 def measure(tmp: Path, tables: int, busts: int, out: float = 0.0) -> dict[str, Any]:
