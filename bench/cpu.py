@@ -28,7 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from controller import protocol  # noqa: E402
+from controller import heap, protocol  # noqa: E402
 from controller.config import load_tournament  # noqa: E402
 from controller.floor import Floor  # noqa: E402
 from controller.mqtt import Broker  # noqa: E402
@@ -99,6 +99,7 @@ def measure(tmp: Path, tables: int, busts: int, out: float = 0.0) -> dict[str, A
     assert svc.send(svc.topics.director, cmd="start", args={})["ok"]
     svc.publish_state()
     bust_out(svc, round(out * len(names)))
+    heap.settle()  # as the controller's start does (controller/heap.py)
     cpu, wall, sent = [], [], []
     playing = sorted(svc.tournament.tables)
     for k in range(busts):
