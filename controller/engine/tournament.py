@@ -372,7 +372,7 @@ class Tournament:
 
     def latest_out(self, n: int) -> list[tuple[int, int]] | None:
         """``(player, place)`` of the last ``n`` players out, the best place first, while
-        the tournament runs, in time in ``n`` (not in the field); ``None`` where the places
+        the tournament runs, at a cost in ``n``, not in the field; ``None`` where the places
         are no single ranking of the busts (a play day, a multi-round final) or the
         tournament is over (:meth:`places` has them all)."""
         ranked = self._ranked()
