@@ -28,7 +28,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.protocol import ProtocolError
+from controller.protocol import TABLE_DIGITS, ProtocolError
 
 #: presses a table may send per second, sustained (a dealer presses far less than once a
 #: second; 20 a second is a stuck button or a script)
@@ -57,9 +57,9 @@ def limits_from_env(value: str | None = None) -> tuple[float, int]:
     return r, b
 
 
-_TABLE_CLIENT = re.compile(r"^table-([1-9][0-9]{0,3})\Z")
+_TABLE_CLIENT = re.compile(rf"^table-([1-9][0-9]{{0,{TABLE_DIGITS - 1}}})\Z")
 _WALL_CLIENT = re.compile(r"^wall(-[A-Za-z0-9_.-]+)?\Z")
-_TABLE_KEY = re.compile(r"^[1-9][0-9]{0,3}\Z")
+_TABLE_KEY = re.compile(rf"^[1-9][0-9]{{0,{TABLE_DIGITS - 1}}}\Z")
 
 
 def table_of(key: str | None) -> int | None:

@@ -62,7 +62,10 @@ _CLIENT_CHARS = r"[A-Za-z0-9_.-]{1,64}"
 _ID = re.compile(rf"^{_ID_CHARS}\Z")
 _CLIENT = re.compile(rf"^{_CLIENT_CHARS}\Z")
 CLIENT_ID = _CLIENT  #: public: what a client id / reply_to may be (used by kiosk/link.py)
-_TABLE = re.compile(r"^[0-9]{1,4}\Z")  # ASCII only: "³".isdigit() is true but int("³") fails
+#: a table number's digits, as many as commands.MAX_TABLES has (ASCII only: "³".isdigit()
+#: is true but int("³") fails)
+TABLE_DIGITS = len(str(commands.MAX_TABLES))
+_TABLE = re.compile(rf"^[0-9]{{1,{TABLE_DIGITS}}}\Z")
 
 
 class ProtocolError(ValueError):

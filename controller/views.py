@@ -280,7 +280,7 @@ def results_view(t: Tournament, *, whole: bool = False) -> dict[str, Any]:
     # out of the ranking (000 3.8), listed apart: no place, no points
     dq = [{"player_id": p.id, "name": _name(t, p.id), "reason": _dq_reason(t, p.id)}
           for p in penalties.disqualified(t)]
-    latest = None if whole else t.latest_out(LIVE_ROWS + 1)
+    latest = None if whole else t.latest_out(LIVE_ROWS + 1)  # one more: are there more?
     if latest is not None and len(latest) > LIVE_ROWS:
         return {"v": SCHEMA, "finished": False, "complete": False, "disqualified": dq,
                 "rows": [{"place": pl, "name": _name(t, pid)} for pid, pl in latest[:-1]]}
