@@ -273,7 +273,12 @@ class Console:
         ctx = self.page_context(lang)
         from kiosk.screens.wall import sort_key
 
-        seated = sorted((p for p in self.hub.players if p["status"] == "seated"),
+        # a sheet on paper outlives the screen: who sits where this moment, not as of the
+        # last refresh
+        players = await self.hub.players_now()
+        if players is None:
+            return Response(tr("no_answer", lang), 503, headers={"Retry-After": "5"})
+        seated = sorted((p for p in players if p["status"] == "seated"),
                         key=lambda p: sort_key(p["name"]))
         if kind == "cards":  # in the order they are laid out on the tables
             seated.sort(key=lambda p: (p["table"], p["seat"]))
@@ -284,7 +289,7 @@ class Console:
             if ctx["results"] is None:
                 return Response(tr("no_answer", lang), 503, headers={"Retry-After": "5"})
         return self.render(f"print_{kind}.html", kind=kind, title=title, seated=seated,
-                           by_table=pages.by_table(self.hub.players),
+                           by_table=pages.by_table(players),
                            back="/results" if kind == "results" else "/players",
                            printed=pages.hhmm(self.hub.now()), **ctx)
 

@@ -110,10 +110,7 @@ class Hub:
             loop.call_soon_threadsafe(self._bump, name)
 
     def _bump(self, name: str) -> None:
-        self.version += 1
-        assert self._changed is not None
-        self._changed.set()
-        self._changed = asyncio.Event()
+        self._changed_now()
         if name == "link" and self.link_up or name == "presence/controller":
             self._spawn(self._sync_time(force=True))
         if name == "link" and self.link_up:
@@ -172,11 +169,25 @@ class Hub:
                 self.players = answer["result"]["players"]
             if told.get("ok"):
                 self.history = told["result"]["commands"]
-            self.version += 1
-            assert self._changed is not None
-            self._changed.set()
-            self._changed = asyncio.Event()
+            self._changed_now()
         await self._sync_time()
+
+    async def players_now(self) -> list[dict[str, Any]] | None:
+        """Every player as the controller has them this moment (not as of the last
+        refresh, which may be :func:`refresh_wait` old): for a printout; ``None`` when the
+        controller does not answer."""
+        answer = await self.send("players")
+        if not answer.get("ok"):
+            return None
+        self.players = answer["result"]["players"]
+        self._changed_now()
+        return self.players
+
+    def _changed_now(self) -> None:
+        self.version += 1
+        assert self._changed is not None
+        self._changed.set()
+        self._changed = asyncio.Event()
 
     async def _sync_time(self, force: bool = False) -> None:
         if not self.link_up or (not force and time.monotonic() - self._synced_at < TIME_SYNC):

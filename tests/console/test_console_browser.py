@@ -242,10 +242,12 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         # ---------------------- two out at the shortest table: a balancing move
         small = smallest_table(page)
         for _ in range(2):
-            assert "raus auf Platz" in bust_click(
+            last_text = bust_click(
                 page, f"section.table[data-table='{small}'] button.seat:not([disabled])")
-        last_bust = page.locator("ol.history li:not(.undone)", has_text="raus auf Platz").first
-        last_text = last_bust.locator(".what").inner_text()
+            assert "raus auf Platz" in last_text
+        # the history is asked again a moment after a change (hub.refresh_wait: longer when
+        # the controller is slow to answer): wait for the second bust's row
+        page.wait_for_selector(f"ol.history li:not(.undone):has-text('{last_text}') button")
         assert "Umsetzen" in act(page, "button:text-is('Jetzt ausgleichen')")
         page.wait_for_selector("#moves li button")
         mover = page.inner_text("#moves li").split(":")[0]

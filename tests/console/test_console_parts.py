@@ -332,6 +332,28 @@ def test_a_big_field_s_results_page_shows_the_last_out_and_exports_every_place(c
     assert printed.count("<tr>") == 1 + 62
 
 
+def test_a_printout_is_who_sits_where_this_moment(console, monkeypatch):
+    """The live pages' players are refreshed a moment after a change (longer for a slow
+    controller, hub.refresh_wait); paper is not refreshed at all: the seat cards and the
+    seating list ask the controller when printed."""
+    from controller.console import hub
+    from tests.support.controller import director, start_tournament
+
+    monkeypatch.setattr(hub, "refresh_wait", lambda cost: 600.0)  # no refresh in this test
+    names = start_tournament(console.broker, 9)
+    director(console.broker, "bust", {"player": "P4", "confirm": True})
+    c, _ = _signed_in(console.url)
+    live = console.console.hub
+    wait_for(lambda: (live.state.get("summary") or {}).get("players_left") == 8, 10,
+             "the console has the bust's summary")
+    live.players = []  # as a slow controller's console may still have them: not yet asked
+    # the paper asks
+    cards = re.findall(r'<div class="cname">([^<]+)</div>', c.get("/print/cards").text)
+    assert sorted(cards) == sorted(set(names) - {"P4"})
+    seating = c.get("/print/seating").text
+    assert ">P4<" not in seating and all(f">{n}<" in seating for n in names if n != "P4")
+
+
 def test_the_console_asks_a_big_controller_less_often():
     """The players and history refresh takes at most REFRESH_SHARE of the controller's
     time (issue 15): a club's few ms wait the usual 50 ms, a festival's 30 ms 0.6 s, an
