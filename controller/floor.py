@@ -157,8 +157,9 @@ class Floor:
 
     def _roll_back(self, length: int) -> None:
         """Back to the state of the log's first ``length`` events, which are the stored
-        log (rebuilt from memory: no disk read, so it works on a failing disk too)."""
-        self.tournament = Tournament.replay(self.tournament.log[:length], self.settings)
+        log (rebuilt from memory: no disk read, so it works on a failing disk too; from a
+        kept state, so a full disk does not cost a whole replay a press)."""
+        self.tournament = self.tournament.refold(length)
 
     def snapshot(self) -> int:
         """Store the state as the log's snapshot (controller/snapshot.py); the events it

@@ -347,11 +347,9 @@ def command(t: Tournament, number: int, places: dict[int, int] | None = None) ->
 
 def undone(t: Tournament, undo_event: Record) -> Phrase:
     """What an undo took back, as the floor saw it just before (a bust's place then)."""
-    from controller.engine.tournament import Tournament
-
     target = undo_event["target"]
     # the log in memory was checked when it was read and is extended only by this engine
-    before = Tournament.replay(t.log[:undo_event["seq"] - 1], t.settings, check=False)
+    before = t.refold(undo_event["seq"] - 1)
     what = command(before, target)
     return Phrase("undone", {"event": target, "what": what.as_dict()},
                   f"{what.text} undone (event {target})")

@@ -108,11 +108,14 @@ def dependents(t: Tournament, target: int) -> list[int]:
     table) that the counts with it called for and the counts without it do not (a move
     from one of the fullest tables to a table the plan still fills is still called for)."""
     skip = _undone(t)
-    plans_with, failed = _walk(t, skip)
-    assert failed is None, "the live log replays"  # the state was built from it
+    if not any(e["type"] in DECISIONS and e["group"] > target for e in t.log[target:]):
+        plans_with: dict[int, tuple[list[Record], dict[str, Any]]] = {}  # none to be stale
+    else:
+        plans_with, failed = _walk(t, skip, target)
+        assert failed is None, "the live log replays"  # the state was built from it
     found: list[int] = []
     while True:
-        plans, failed = _walk(t, skip | {target} | set(found))
+        plans, failed = _walk(t, skip | {target} | set(found), target)
         if failed is not None:
             found.append(failed)
             continue
@@ -125,16 +128,17 @@ def dependents(t: Tournament, target: int) -> list[int]:
     return sorted(set(found), reverse=True)
 
 
-def _walk(t: Tournament, skip: set[int]
+def _walk(t: Tournament, skip: set[int], target: int
           ) -> tuple[dict[int, tuple[list[Record], dict[str, Any]]], int | None]:
-    """Replay the log without the groups in ``skip``; the plan the floor had just before
-    each group's first seating decision, and the first group that does not fit (or None)."""
+    """Replay the log without the groups in ``skip`` (none of them before ``target`` but
+    those undone already), from a state kept before ``target``; the plan the floor had
+    just before each later group's first seating decision, and the first group that does
+    not fit (or None)."""
     from controller.engine.rules import seating
-    from controller.engine.tournament import Tournament
 
-    r = Tournament.replay(t.log[:1], t.settings)
+    r = t.state_before(target)
     plans: dict[int, tuple[list[Record], dict[str, Any]]] = {}
-    for e in t.log[1:]:
+    for e in t.log[len(r.log):]:
         g = e["group"]
         if e["type"] == "undo" or g in skip:
             continue
@@ -169,10 +173,9 @@ def _fits(decision: list[Record], plan: dict[str, Any]) -> bool:
 
 
 def on_undo(t: Tournament, e: ev.Undo) -> None:
-    from controller.engine.tournament import Tournament
-
-    # an undo rebuilds the state from the log without the undone group
-    rebuilt = Tournament.replay([*t.log, e.record()], t.settings, check=False)
+    # an undo rebuilds the state from the log without the undone group (from a state
+    # kept before it; the kept states that hold it go)
+    rebuilt = t.refold(len(t.log), skip={e.target})
     rebuilt.log = t.log  # the caller appends the undo to the shared log
     t.__dict__.update(rebuilt.__dict__)
 

@@ -1,0 +1,58 @@
+"""The controller keeps a copy of the state while nothing waits (``Tournament.keep``,
+``service.KEEP_EVERY``), and an undo replays from it (issue 15: an undo late in a
+festival's night replayed 23,500 events four times, 1.1 s, and every press waited)."""
+
+from __future__ import annotations
+
+from controller import protocol, service
+from controller.engine.tournament import Tournament
+from tests.support.service import service as in_process
+
+_pressed = [0]
+
+
+def bust(svc: service.ControllerService) -> None:
+    """Table 1's dealer presses bust for its lowest seat (a new press each time)."""
+    _pressed[0] += 1
+    seat = min(svc.tournament.tables[1].occupant)
+    svc.handle(svc.topics.table_cmd(1), protocol.dumps(
+        {"v": 1, "id": f"b-{_pressed[0]}", "reply_to": "table-1", "action": "bust",
+         "seat": seat}))
+
+
+def test_the_tick_keeps_a_state_while_nothing_waits_and_the_undo_starts_there(monkeypatch):
+    monkeypatch.setattr(service, "KEEP_EVERY", 2)
+    svc, _ = in_process()
+    svc.tick()
+    kept = svc.tournament.kept_at
+    assert kept == len(svc.tournament.log)  # the night's first events: more than 2
+    bust(svc)
+    svc.tick()
+    assert svc.tournament.kept_at == kept  # one event since: not yet
+    bust(svc)
+    svc.inbox.put(("", b"", 0.0))  # a press waits: it goes first
+    svc.tick()
+    assert svc.tournament.kept_at == kept
+    svc.inbox.get_nowait()
+    svc.tick()
+    assert svc.tournament.kept_at == len(svc.tournament.log) > kept
+
+    started: list[int] = []
+    state_before = Tournament.state_before
+
+    def spy(t: Tournament, before: int) -> Tournament:
+        copy = state_before(t, before)
+        started.append(len(copy.log))
+        return copy
+
+    monkeypatch.setattr(Tournament, "state_before", spy)
+    bust(svc)
+    bust_at = len(svc.tournament.log)
+    svc.handle(svc.topics.table_cmd(1), protocol.dumps(
+        {"v": 1, "id": "u-1", "reply_to": "table-1", "action": "undo"}))
+    assert svc.tournament.log[-1]["type"] == "undo"
+    # every replay of the undo (its check, the new state, its words) began at the kept
+    # state, none at the first event
+    assert started and set(started) == {svc.tournament.kept_at}
+    assert svc.tournament.kept_at < bust_at
+    assert svc.tournament.fingerprint() == Tournament.replay(svc.tournament.log).fingerprint()
