@@ -278,7 +278,7 @@ def results_view(t: Tournament, *, whole: bool = False) -> dict[str, Any]:
     from controller.engine.results import results_json
 
     # out of the ranking (000 3.8), listed apart: no place, no points
-    dq = [{"player_id": p.id, "name": _name(t, p.id), "reason": _dq_reason(t, p.id)}
+    dq = [{"player_id": p.id, "name": _name(t, p.id), "reason": p.disqualified_for}
           for p in penalties.disqualified(t)]
     latest = None if whole else t.latest_out(LIVE_ROWS + 1)  # one more: are there more?
     if latest is not None and len(latest) > LIVE_ROWS:
@@ -293,13 +293,6 @@ def results_view(t: Tournament, *, whole: bool = False) -> dict[str, Any]:
                 for pid, pl in sorted(places.items(), key=lambda x: x[1])]
     return {"v": SCHEMA, "finished": t.finished, "complete": True, "rows": rows,
             "disqualified": dq}
-
-
-def _dq_reason(t: Tournament, pid: int) -> str:
-    undone = {e["target"] for e in t.log if e["type"] == "undo"}
-    found = [e for e in t.log if e["type"] == "disqualified" and e["player"] == pid
-             and e["group"] not in undone]
-    return str(found[-1].get("reason", "")) if found else ""
 
 
 def players_view(t: Tournament) -> dict[str, Any]:

@@ -85,3 +85,18 @@ def test_a_bust_s_answer_names_the_place_without_ranking_the_field():
     assert t.places_of([last, first_out, playing]) == {last: 31, first_out: 90}
     bust_down(t, 1, now)
     assert t.places_of([t.winner, first_out]) == {t.winner: 1, first_out: 90}
+
+
+def test_the_disqualified_are_listed_with_their_reason_until_it_is_undone():
+    """000 3.8: out of the ranking, listed apart with the director's reason (kept in the
+    state: the view does not search the log for it at every bust)."""
+    t = new_tournament(20)
+    t.execute({"cmd": "disqualify", "player": 3, "reason": "chips passed"}, 20.0)
+    t.execute({"cmd": "disqualify", "player": 5}, 21.0)
+    res = views.results_view(t)
+    protocol.validate_state("results", res)
+    assert [(d["player_id"], d["reason"]) for d in res["disqualified"]] == \
+        [(3, "chips passed"), (5, "")]
+    t.execute({"cmd": "undo"}, 22.0)
+    assert [(d["player_id"], d["reason"]) for d in views.results_view(t)["disqualified"]] \
+        == [(3, "chips passed")]

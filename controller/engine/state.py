@@ -44,6 +44,8 @@ class Player:
     owes_blinds: bool = False
     #: disqualified (000 3.8): out, but out of the ranking too
     disqualified: bool = False
+    #: the director's reason for it, as the results list it ("" none given)
+    disqualified_for: str = ""
 
 
 @dataclass

@@ -139,6 +139,7 @@ def on_disqualified(t: Tournament, e: ev.Disqualified) -> None:
     seating.stand(t, p.id)
     seating.close_moves(t, p.id)
     p.out = p.disqualified = True
+    p.disqualified_for = e.reason
     t.disqualified.append(p.id)
     p.knocked_by = None
     p.absent_since = None
