@@ -359,14 +359,25 @@ def undone(t: Tournament, undo_event: Record) -> Phrase:
 def recent(t: Tournament, count: int = 20) -> list[dict[str, Any]]:
     """The last ``count`` groups, newest last: a command (``undo`` takes its ``event``) or
     what the time made by itself (``by_itself``), what it did, and who undid it."""
-    undone_by = undone_groups(t)
-    places = t.places()
-    starts = [e for e in t.log if e["seq"] == e["group"] and e["type"] != "opened"]
-    rows: list[dict[str, Any]] = []
-    for first in reversed(starts):
-        events = group(t, first["group"])
-        if all(e["type"] == "level_started" for e in events):
+    # from the end back, group by group (a group's events stand together): a festival's
+    # history is asked after every change, its log has tens of thousands of events. Every
+    # undo of a listed group comes after it, so it is seen before the group is.
+    undone_by: dict[int, int] = {}
+    picked: list[list[Record]] = []
+    end = len(t.log)
+    while end > 1 and len(picked) < count:
+        number = t.log[end - 1]["group"]
+        events = t.log[number - 1:end]
+        end = number - 1
+        undone_by.update((e["target"], e["seq"]) for e in events if e["type"] == "undo")
+        if events[0]["type"] == "opened" or all(e["type"] == "level_started" for e in events):
             continue  # the time rolled a level over: the clock shows it
+        picked.append(events)
+    places = t.places_of(e["player"] for events in picked if events[0]["group"] not in undone_by
+                         for e in events if e["type"] == "busted")
+    rows: list[dict[str, Any]] = []
+    for events in picked:
+        first = events[0]
         number = first["group"]
         by = undone_by.get(number)
         # an undo is named by its target as the log has it (no replay per row)
@@ -375,8 +386,6 @@ def recent(t: Tournament, count: int = 20) -> list[dict[str, Any]]:
         rows.append({"event": number, "at": first["at"], "by_itself": not is_command(events),
                      "undone_by": by, "text": line(said_),
                      "phrases": [p.as_dict() for p in said_]})
-        if len(rows) >= count:
-            break
     rows.reverse()
     return rows
 
