@@ -30,10 +30,11 @@ from controller.club.imports import is_over
 from controller.club.intake import club_path, standings_view, take_in
 from controller.engine import clock as clk
 from controller.engine import history
+from controller.engine.commands import Rejected
 from controller.engine.rules import chip_race, hands
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Event, Tournament
-from controller.floor import Floor, fault_from_env
+from controller.floor import Floor, fault_from_env, refusal
 from controller.mqtt import Broker, client
 from controller.protocol import ProtocolError, Topics
 
@@ -518,9 +519,19 @@ class ControllerService:
 
     # ---------------------------------------------------------------- publish
     def _ack(self, reply_to: str, answer: dict[str, Any]) -> None:
-        if self.mqtt is not None:
-            self._ack_sent = self.mqtt.publish(self.topics.ack(reply_to),
-                                               protocol.dumps(answer), 1)
+        if self.mqtt is None:
+            return
+        body = protocol.dumps(answer)
+        if len(body) > protocol.BROKER_MESSAGE_LIMIT:
+            # the broker would drop it and the asker wait for nothing (a query's answer
+            # about a field of ~15,000 players): say so instead
+            log.error("the answer to %s (%d bytes) is larger than the broker carries (%d)",
+                      reply_to, len(body), protocol.BROKER_MESSAGE_LIMIT)
+            body = protocol.dumps({"v": 1, "id": answer.get("id"), **refusal(Rejected(
+                "the answer has {size} bytes, more than the broker carries ({limit}); "
+                "nothing was changed by asking", size=len(body),
+                limit=protocol.BROKER_MESSAGE_LIMIT))})
+        self._ack_sent = self.mqtt.publish(self.topics.ack(reply_to), body, 1)
 
     def _ack_taken(self) -> None:
         """Wait (at most :data:`ACK_FIRST`) until the broker has acknowledged the last ack:

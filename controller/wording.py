@@ -26,6 +26,10 @@ REASONS_DE: dict[str, str] = {
     "not applied: {reason}": "nicht ausgeführt: {reason}",
     "internal error ({kind}); nothing was changed":
         "interner Fehler ({kind}); nichts wurde geändert",
+    "the answer has {size} bytes, more than the broker carries ({limit}); "
+    "nothing was changed by asking":
+        "die Antwort hat {size} Bytes, mehr als der Broker weitergibt ({limit}); "
+        "die Frage hat nichts geändert",
     "no player called {ref!r}": "kein Spieler namens {ref!r}",
     "table {number} is not in play (tables in play: {playing})":
         "Tisch {number} spielt nicht (es spielen: {playing})",

@@ -30,10 +30,13 @@ class Sent:
 class RecordingMqtt:
     def __init__(self) -> None:
         self.log: list[tuple[str, Any]] = []
+        #: the last payload published on each topic
+        self.payloads: dict[str, bytes] = {}
         self.connected = True
 
     def publish(self, topic: str, payload: bytes, qos: int = 0, retain: bool = False) -> Sent:
         self.log.append(("publish", topic))
+        self.payloads[topic] = payload
         return Sent(self.log, topic, 0 if self.connected else 4)
 
 
