@@ -3,11 +3,11 @@
 The real service (engine, SQLite log on disk, views, the publish) with a broker
 that only counts what it is given: no network, no broker, no other process. For
 tournaments of 10, 100 and 1,000 tables (10 players a table) it presses busts
-at table after table (each undone again, not measured) and prints, per bust,
-the CPU time of this process (``time.process_time``: the fsync wait of the
+at table after table and prints, per bust, the CPU time of this process (``time.process_time``: the fsync wait of the
 durable write is not in it, the write's own work is), the wall time beside it
 (fsync included, so it tells the disk more than the code) and the messages
-published; then the CPU time of one tick (the clock's look every half second).
+published; then the CPU time of one tick (the clock's look every half second) and
+of the table's undo that takes each bust back (from the state the controller kept).
 Each size is measured twice: at the start, and late in the night with ``--out`` of
 the field busted for real (not undone): what grows with the players out (the
 results, the history) shows there.
@@ -100,7 +100,8 @@ def measure(tmp: Path, tables: int, busts: int, out: float = 0.0) -> dict[str, A
     svc.publish_state()
     bust_out(svc, round(out * len(names)))
     heap.settle()  # as the controller's start does (controller/heap.py)
-    cpu, wall, sent = [], [], []
+    svc.tick()  # and its first idle look: it keeps a copy of the state (service.KEEP_EVERY)
+    cpu, wall, sent, undo = [], [], [], []
     playing = sorted(svc.tournament.tables)
     for k in range(busts):
         n = playing[k % len(playing)]
@@ -111,7 +112,9 @@ def measure(tmp: Path, tables: int, busts: int, out: float = 0.0) -> dict[str, A
         wall.append((time.perf_counter() - w0) * 1000)
         sent.append(svc.counting.sent - s0)
         assert answer["ok"], answer
+        c0 = time.process_time()
         assert svc.send(svc.topics.table_cmd(n), action="undo")["ok"]
+        undo.append((time.process_time() - c0) * 1000)
     c0 = time.process_time()
     for _ in range(20):
         svc.clock[0] += 0.5
@@ -119,7 +122,7 @@ def measure(tmp: Path, tables: int, busts: int, out: float = 0.0) -> dict[str, A
     tick = (time.process_time() - c0) / 20 * 1000
     assert svc.floor is not None
     svc.floor.close()
-    return {"tables": tables, "cpu": cpu, "wall": wall, "sent": sent, "tick": tick,
+    return {"tables": tables, "cpu": cpu, "wall": wall, "sent": sent, "tick": tick, "undo": undo,
             "out": round(out * len(names)), "in_play": len(playing)}
 
 
@@ -132,7 +135,7 @@ def main() -> int:
     args = ap.parse_args()
     rows: list[tuple[str, ...]] = [("tables", "players out", "bust CPU p50", "bust CPU p99",
                                     "bust wall p50", "bust wall p99", "messages a bust",
-                                    "tick CPU")]
+                                    "tick CPU", "undo CPU p50", "undo CPU p99")]
     with tempfile.TemporaryDirectory(dir=ROOT, prefix=".bench-") as tmpname:
         for tables in args.tables:
             for out in (0.0, args.out) if args.out else (0.0,):
@@ -142,9 +145,11 @@ def main() -> int:
                              f"{pct(r['cpu'], 99):.2f} ms",
                              f"{statistics.median(r['wall']):.2f} ms",
                              f"{pct(r['wall'], 99):.2f} ms", f"{statistics.median(r['sent']):.0f}",
-                             f"{r['tick']:.2f} ms"))
-    print_table(rows, right=range(8))
-    print(f"\n{args.busts} busts a tournament, each undone again (not measured), at the start "
+                             f"{r['tick']:.2f} ms", f"{statistics.median(r['undo']):.1f} ms",
+                             f"{pct(r['undo'], 99):.1f} ms"))
+    print_table(rows, right=range(10))
+    print(f"\n{args.busts} busts a tournament, each undone again by the table's undo (a replay "
+          "from the state the controller kept last, service.KEEP_EVERY), at the start "
           f"and with {args.out:.0%} of the field out for real (tables: those in play then); "
           "CPU: this process's time (the fsync wait of the durable write not in it); wall: "
           "with it")
