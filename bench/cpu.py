@@ -3,8 +3,9 @@
 The real service (engine, SQLite log on disk, views, the publish) with a broker
 that only counts what it is given: no network, no broker, no other process. For
 tournaments of 10, 100 and 1,000 tables (10 players a table) it presses busts
-at table after table and prints, per bust, the CPU time of this process (``time.process_time``: the fsync wait of the
-durable write is not in it, the write's own work is), the wall time beside it
+at table after table and prints, per bust, the CPU time of this process
+(``time.process_time``: the fsync wait of the durable write is not in it, the
+write's own work is), the wall time beside it
 (fsync included, so it tells the disk more than the code) and the messages
 published; then the CPU time of one tick (the clock's look every half second) and
 of the table's undo that takes each bust back (from the state the controller kept).
