@@ -348,9 +348,12 @@ def command(t: Tournament, number: int, places: dict[int, int] | None = None) ->
 def undone(t: Tournament, undo_event: Record) -> Phrase:
     """What an undo took back, as the floor saw it just before (a bust's place then)."""
     target = undo_event["target"]
-    # the log in memory was checked when it was read and is extended only by this engine
-    before = t.refold(undo_event["seq"] - 1)
-    what = command(before, target)
+    if t.undone_as is not None and t.undone_as[0] == undo_event["seq"]:
+        what = t.undone_as[1]  # named by the undo itself, before it took the command back
+    else:
+        # the log in memory was checked when it was read and is extended only by this
+        # engine
+        what = command(t.refold(undo_event["seq"] - 1), target)
     return Phrase("undone", {"event": target, "what": what.as_dict()},
                   f"{what.text} undone (event {target})")
 

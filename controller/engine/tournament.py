@@ -49,9 +49,11 @@ _MAX_ROUNDS = 50
 #: kept states (:meth:`Tournament.keep`) held at once: the newest and the one before, so
 #: an undo of the last command finds one from before it even right after a keep
 KEPT = 2
-#: what a kept state leaves out: the log is shared (append-only), the kept states are
-#: its own
-_NOT_KEPT = frozenset({"log", "_kept"})
+#: what belongs to this run only, not to the state: the kept states, and an undo's work
+#: handed from its rule to its fold and its words (rules/undo.py)
+_TRANSIENT = frozenset({"_kept", "undo_ready", "undone_as"})
+#: what a kept state leaves out: the log is shared (append-only), and the transient
+_NOT_KEPT = _TRANSIENT | {"log"}
 
 
 class Tournament:
@@ -120,15 +122,25 @@ class Tournament:
         self._group: int | None = None
         #: copies of the state (:meth:`keep`): (events folded into it, the pickled state)
         self._kept: list[tuple[int, bytes]] = []
+        self._transient()
+
+    def _transient(self) -> None:
+        #: an undo's check made the state without the group it takes back: (the group,
+        #: the log's length then, that state), for the undo's fold (rules/undo.py)
+        self.undo_ready: tuple[int, int, Tournament] | None = None
+        #: the last undo named as the floor saw its command before it: (the undo's seq,
+        #: the words), for :func:`controller.engine.history.said`
+        self.undone_as: tuple[int, Any] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         # a snapshot (controller/snapshot.py) is the state and its log: the kept copies
         # only make this run's undos faster
-        return {k: v for k, v in self.__dict__.items() if k != "_kept"}
+        return {k: v for k, v in self.__dict__.items() if k not in _TRANSIENT}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._kept = []
+        self._transient()
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -215,6 +227,7 @@ class Tournament:
                 copy.__dict__.update(pickle.loads(body))  # noqa: S301 - our own bytes
                 copy.log = self.log[:n]
                 copy._kept = [k for k in self._kept if k[0] <= n]
+                copy._transient()
                 return copy
         return Tournament.replay(self.log[:1], self.settings)
 

@@ -5,8 +5,9 @@ their hashes, the refusals and the words are those of the replay from the first 
 The property runs two engines side by side on the same random floor (busts, hands,
 late entries, moves, hand-for-hand, ticks, undos of the last command and of any
 earlier one), one keeping states at random moments and one never; after every step
-both logs are the same, event for event. Hypothesis runs derandomized (the same
-examples on every run).
+both logs are the same, event for event, and after an undo its state and its words
+are those the replays from the first event make. Hypothesis runs derandomized (the
+same examples on every run).
 """
 
 from __future__ import annotations
@@ -50,6 +51,17 @@ def _step(t: Tournament, action: str, pick: int, now: float, late_no: list[int])
     return history.line(history.said(t, t.log[n:]))
 
 
+def _as_from_the_first_event(t: Tournament, n: int) -> None:
+    """An undo's state and words are those the replays from the first event make (the
+    undo hands its check's state to its fold and names its command before it folds)."""
+    assert t.fingerprint() == Tournament.replay(t.log).fingerprint()
+    for e in t.log[n:]:
+        if e["type"] == "undo":
+            before = Tournament.replay(t.log[:e["seq"] - 1])
+            assert history.undone(t, e).params["what"] == \
+                history.command(before, e["target"]).as_dict()
+
+
 def _run_both(players: int, per: int, ghosts: bool, seed: int,
               steps: list[tuple[str, int, float, bool]]) -> tuple[Tournament, Tournament]:
     plain = build(players, per, ghosts, 1, None, seed)
@@ -60,10 +72,13 @@ def _run_both(players: int, per: int, ghosts: bool, seed: int,
         now += dt
         if keep:
             keeping.keep()
+        n = len(keeping.log)
         said = (_step(plain, action, pick, now, late[0]),
                 _step(keeping, action, pick, now, late[1]))
         assert said[0] == said[1], (action, said)
         assert keeping.log == plain.log, action  # every event and its hash
+        if any(e["type"] == "undo" for e in keeping.log[n:]):
+            _as_from_the_first_event(keeping, n)
         assert keeping._chain == plain._chain
         assert len(keeping._kept) <= KEPT
     return plain, keeping

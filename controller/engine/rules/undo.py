@@ -77,7 +77,7 @@ def target_of(t: Tournament, c: cmd.Undo) -> int:
 
 def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
     target = target_of(t, c)
-    later = dependents(t, target)
+    later, without = dependents(t, target)
     by_itself = [g for g in later if not history.is_command(history.group(t, g))]
     if by_itself:  # what the engine did by itself is never undone on its own
         raise Rejected("cannot undo the {what} (event {target}): the floor has since acted on it "
@@ -98,24 +98,30 @@ def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
         raise Rejected("cannot undo the {what} (event {target}): later commands depend on it: "
                        "{steps}. Undo those first, newest first ({first}), then this one",
                        **said)
-    t.emit(ev.Undo, now, target=target)
+    what = history.command(t, target)  # as the floor sees it now (a bust's place)
+    if without is not None:
+        t.undo_ready = (target, len(t.log), without)
+    record = t.emit(ev.Undo, now, target=target)
+    t.undone_as = (record["seq"], what)
 
 
 # --------------------------------------------------------------- dependencies
-def dependents(t: Tournament, target: int) -> list[int]:
+def dependents(t: Tournament, target: int) -> tuple[list[int], Tournament | None]:
     """The later groups that stand on group ``target``, newest first: each fails to
     replay without it, or is a seating decision (balancing move, broken table, final
     table) that the counts with it called for and the counts without it do not (a move
-    from one of the fullest tables to a table the plan still fills is still called for)."""
+    from one of the fullest tables to a table the plan still fills is still called for).
+    And, when there are none, the state without ``target`` (the replay that found none
+    made it: the undo's fold takes it, :func:`on_undo`)."""
     skip = _undone(t)
     if not any(e["type"] in DECISIONS and e["group"] > target for e in t.log[target:]):
         plans_with: dict[int, tuple[list[Record], dict[str, Any]]] = {}  # none to be stale
     else:
-        plans_with, failed = _walk(t, skip, target)
+        plans_with, failed, _ = _walk(t, skip, target)
         assert failed is None, "the live log replays"  # the state was built from it
     found: list[int] = []
     while True:
-        plans, failed = _walk(t, skip | {target} | set(found), target)
+        plans, failed, without = _walk(t, skip | {target} | set(found), target)
         if failed is not None:
             found.append(failed)
             continue
@@ -125,32 +131,32 @@ def dependents(t: Tournament, target: int) -> list[int]:
         if not stale:
             break
         found += stale
-    return sorted(set(found), reverse=True)
+    return sorted(set(found), reverse=True), None if found else without
 
 
 def _walk(t: Tournament, skip: set[int], target: int
-          ) -> tuple[dict[int, tuple[list[Record], dict[str, Any]]], int | None]:
+          ) -> tuple[dict[int, tuple[list[Record], dict[str, Any]]], int | None, Tournament]:
     """Replay the log without the groups in ``skip`` (none of them before ``target`` but
     those undone already), from a state kept before ``target``; the plan the floor had
-    just before each later group's first seating decision, and the first group that does
-    not fit (or None)."""
+    just before each later group's first seating decision, the first group that does
+    not fit (or None), and the state it made (the whole log's, as :meth:`Tournament.refold`
+    makes it, when every group fit)."""
     from controller.engine.rules import seating
 
     r = t.state_before(target)
     plans: dict[int, tuple[list[Record], dict[str, Any]]] = {}
     for e in t.log[len(r.log):]:
         g = e["group"]
-        if e["type"] == "undo" or g in skip:
-            continue
-        if e["type"] in DECISIONS and g not in plans and r.drawn:
-            decision = [x for x in history.group(t, g) if x["type"] in DECISIONS]
-            plans[g] = (decision, {**seating.plan(r), "counts": r.counts()})
-        try:
-            r.apply(e)
-        except (ev.InvalidEvent, Rejected, KeyError, ValueError, AssertionError):
-            return plans, g
+        if e["type"] != "undo" and g not in skip:
+            if e["type"] in DECISIONS and g not in plans and r.drawn:
+                decision = [x for x in history.group(t, g) if x["type"] in DECISIONS]
+                plans[g] = (decision, {**seating.plan(r), "counts": r.counts()})
+            try:
+                r.apply(e)
+            except (ev.InvalidEvent, Rejected, KeyError, ValueError, AssertionError):
+                return plans, g, r
         r.log.append(e)
-    return plans, None
+    return plans, None, r
 
 
 def _fits(decision: list[Record], plan: dict[str, Any]) -> bool:
@@ -173,9 +179,14 @@ def _fits(decision: list[Record], plan: dict[str, Any]) -> bool:
 
 
 def on_undo(t: Tournament, e: ev.Undo) -> None:
-    # an undo rebuilds the state from the log without the undone group (from a state
-    # kept before it; the kept states that hold it go)
-    rebuilt = t.refold(len(t.log), skip={e.target})
+    # an undo rebuilds the state from the log without the undone group: the one its check
+    # made, else from a state kept before it; the kept states that hold it go
+    ready, t.undo_ready = t.undo_ready, None
+    if ready is not None and ready[:2] == (e.target, len(t.log)):
+        rebuilt = ready[2]
+        rebuilt._kept = [k for k in t._kept if k[0] < e.target]
+    else:
+        rebuilt = t.refold(len(t.log), skip={e.target})
     rebuilt.log = t.log  # the caller appends the undo to the shared log
     t.__dict__.update(rebuilt.__dict__)
 
