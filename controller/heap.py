@@ -7,8 +7,10 @@ a press, whose answer then waits. So once the state is built, it is frozen
 (:func:`gc.freeze`): the collections walk only what came after. A new state (an undo
 rebuilds it) and the log's growth (at each snapshot) are frozen again; each time
 everything is collected once first, so garbage with cycles in it is not kept for ever.
-An undo replays the log several times, each replay a whole new state: the collector
-waits until it is over (:func:`paused`), then one :func:`settle` does the work once.
+An undo replays the log, each replay a whole new state: the collector waits until it
+is over (:func:`paused`); the old state has no cycles (reference counting frees it as
+it goes, tests/test_heap.py checks), so the new one is only frozen (:func:`freeze`),
+without the full collection of :func:`settle` (75 ms at 1,000 tables).
 """
 
 from __future__ import annotations
@@ -28,9 +30,16 @@ def settle() -> float:
     return time.perf_counter() - began
 
 
+def freeze() -> float:
+    """Freeze what came since the last freeze, without a collection; the seconds it took."""
+    began = time.perf_counter()
+    gc.freeze()
+    return time.perf_counter() - began
+
+
 @contextmanager
 def paused() -> Iterator[None]:
-    """No automatic collection inside (an undo's replays); :func:`settle` after it."""
+    """No automatic collection inside (an undo's replays); :func:`freeze` after it."""
     was = gc.isenabled()
     gc.disable()
     try:

@@ -349,7 +349,7 @@ class ControllerService:
         if answer.get("ok") and answer.get("events"):
             self.publish_state(*self._touched(answer["events"]), then=ack)
             if self._undid(answer["events"]):
-                heap.settle()  # a new state: the old one collected, the new one frozen
+                heap.freeze()  # a new state, frozen (the old one is gone: no cycles)
         else:
             ack()
 
@@ -419,7 +419,7 @@ class ControllerService:
 
     def _execute(self, cmd: dict[str, Any], cid: str) -> dict[str, Any]:
         # an undo's replays (and its answer's words) make whole states: no collection in
-        # them; the one after its ack does it once (controller/heap.py)
+        # them (controller/heap.py)
         with heap.paused() if cmd.get("cmd") == "undo" else contextlib.nullcontext():
             return self._run(cmd, cid)
 

@@ -34,10 +34,11 @@ def test_settle_freezes_what_lives_and_the_next_one_frees_an_old_cycle():
         gc.unfreeze()
 
 
-def test_an_undo_runs_without_collections_and_settles_after_its_ack(monkeypatch):
+def test_an_undo_runs_without_collections_and_freezes_its_state_after_its_ack(monkeypatch):
     svc, mqtt = in_process()
     bust(svc)
     seen: list[tuple[str, object]] = []
+    monkeypatch.setattr(heap, "freeze", lambda: seen.append(("freeze", len(mqtt.log))) or 0.0)
     monkeypatch.setattr(heap, "settle", lambda: seen.append(("settle", len(mqtt.log))) or 0.0)
     run = svc._run
 
@@ -50,8 +51,32 @@ def test_an_undo_runs_without_collections_and_settles_after_its_ack(monkeypatch)
     svc.handle(svc.topics.table_cmd(1), protocol.dumps(
         {"v": 1, "id": "u-1", "reply_to": "table-1", "action": "undo"}))
     acked = mqtt.log.index(("publish", svc.topics.ack("table-1"))) + 1
-    assert seen == [("collector on", False), ("settle", len(mqtt.log))]
+    assert seen == [("collector on", False), ("freeze", len(mqtt.log))]
     assert seen[1][1] >= acked and gc.isenabled()
     seen.clear()
-    bust(svc)  # a press that undoes nothing: the collector as always, no settle
+    bust(svc)  # a press that undoes nothing: the collector as always, nothing frozen
     assert seen == [("collector on", True)]
+
+
+def test_an_undo_leaves_no_garbage_with_cycles_so_freezing_its_state_keeps_nothing_dead():
+    """heap.freeze after an undo, without a collection: the old state must go by reference
+    counting alone. A rule that puts a cycle into the state (a player pointing at its table
+    and back) fails here: then an undo needs heap.settle again."""
+    svc, _ = in_process()
+    bust(svc)
+    svc.handle(svc.topics.table_cmd(1), protocol.dumps(
+        {"v": 1, "id": "b-2", "reply_to": "table-1", "action": "bust",
+         "seat": max(svc.tournament.tables[1].occupant)}))
+    try:
+        gc.unfreeze()
+        gc.collect()
+        gc.disable()
+        before = svc.tournament
+        svc.handle(svc.topics.table_cmd(1), protocol.dumps(
+            {"v": 1, "id": "u-9", "reply_to": "table-1", "action": "undo"}))
+        assert svc.tournament.log[-1]["type"] == "undo" and svc.tournament is before
+        gc.unfreeze()
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+        gc.unfreeze()
