@@ -62,11 +62,16 @@ AFTER_EVENTS = frozenset(set(protocol.STATE) - {"presence", "table"} | {"tables"
 #: event named (a missed one is published and logged): 1,000 tables in about two minutes,
 #: ~2 ms of a tick there (a press that comes meanwhile waits for it)
 SWEEP = 4
-#: events after which the tick keeps a copy of the state (``Tournament.keep``) while
-#: nothing waits: an undo replays from it, at most about twice this many events (~13 ms
-#: at 10,000 players) instead of the whole log (1.1 s at 23,500 events); a copy costs
-#: ~30 ms there, every couple of minutes at a festival's pace
+#: events after which the tick keeps a copy of the state (``Tournament.keep``) at a quiet
+#: moment: an undo replays from it, a few thousand events at most (~50 ms at 10,000
+#: players) instead of the whole log (1.1 s at 23,500 events)
 KEEP_EVERY = 500
+#: a quiet moment: no message for this long (s). A copy holds the loop ~30 ms at 10,000
+#: players, and a press that comes meanwhile waits for it: at a club's pace there are
+#: quiet moments all night, and a festival's stream of presses meets it rarely
+QUIET = 1.0
+#: ... or, when no moment is quiet, after this many times KEEP_EVERY events
+KEEP_ANYWAY = 4
 #: lines a second the controller writes about one kind of refused message (oversized,
 #: retained, over the press rate); the rest are counted and reported once a second
 LOG_LINES_PER_SECOND = 20
@@ -87,6 +92,8 @@ class ControllerService:
         self._locks: list[lock.Lock] = []
         #: after a write failed (a full disk), the clock's events wait until then (wall s)
         self._tick_after = 0.0
+        #: when the last message came (monotonic s): the tick's quiet moments (QUIET)
+        self._heard = 0.0
         self.broker = broker
         self.topics = Topics(broker.prefix)
         self.wall = wall
@@ -305,6 +312,7 @@ class ControllerService:
 
     def handle(self, topic: str, payload: bytes) -> None:
         """Handle one inbound message. Never raises on bad input."""
+        self._heard = time.monotonic()
         if topic.startswith(self.topics.prefix + "/state/"):
             self._check_stale(topic)
             return
@@ -497,7 +505,9 @@ class ControllerService:
             # (a pickle of 50,000 events holds the loop for a few hundred ms)
             self.floor.snapshot()
             heap.settle()  # and the events since the last one frozen with the rest
-        if len(self.floor.log) - self.tournament.kept_at >= KEEP_EVERY and self.inbox.empty():
+        grown = len(self.floor.log) - self.tournament.kept_at
+        if grown >= KEEP_EVERY and self.inbox.empty() and (
+                time.monotonic() - self._heard >= QUIET or grown >= KEEP_ANYWAY * KEEP_EVERY):
             self.tournament.keep()
         only, tables = self._touched(seqs) if seqs else (set(), set())
         flipped = self._hand_done_flips(now)

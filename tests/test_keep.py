@@ -20,8 +20,17 @@ def bust(svc: service.ControllerService) -> None:
          "seat": seat}))
 
 
+def nudge(svc: service.ControllerService) -> None:
+    """The director adds a second to the clock: one event."""
+    _pressed[0] += 1
+    svc.handle(svc.topics.director, protocol.dumps(
+        {"v": 1, "id": f"t-{_pressed[0]}", "reply_to": "director-x", "cmd": "time",
+         "args": {"op": "add", "seconds": 1}}))
+
+
 def test_the_tick_keeps_a_state_while_nothing_waits_and_the_undo_starts_there(monkeypatch):
     monkeypatch.setattr(service, "KEEP_EVERY", 2)
+    monkeypatch.setattr(service, "QUIET", 0.0)  # every moment is quiet
     svc, _ = in_process()
     svc.tick()
     kept = svc.tournament.kept_at
@@ -56,3 +65,27 @@ def test_the_tick_keeps_a_state_while_nothing_waits_and_the_undo_starts_there(mo
     assert started and set(started) == {svc.tournament.kept_at}
     assert svc.tournament.kept_at < bust_at
     assert svc.tournament.fingerprint() == Tournament.replay(svc.tournament.log).fingerprint()
+
+
+def test_without_a_quiet_moment_the_state_is_kept_only_after_more_events(monkeypatch):
+    """A keep holds the loop (~30 ms at 10,000 players): it waits for a moment without
+    messages (QUIET), unless KEEP_ANYWAY times KEEP_EVERY events came without one."""
+    monkeypatch.setattr(service, "KEEP_EVERY", 2)
+    monkeypatch.setattr(service, "KEEP_ANYWAY", 3)
+    monkeypatch.setattr(service, "QUIET", 3600.0)  # never quiet
+    svc, _ = in_process()
+    svc.tick()  # the night's first events: more than 6
+    kept = svc.tournament.kept_at
+    assert kept == len(svc.tournament.log)
+    for _ in range(5):
+        nudge(svc)
+        svc.tick()
+        assert svc.tournament.kept_at == kept  # 2-5 events since: not yet, not quiet
+    nudge(svc)
+    svc.tick()
+    assert svc.tournament.kept_at == kept + 6 == len(svc.tournament.log)
+    nudge(svc)
+    nudge(svc)
+    monkeypatch.setattr(service, "QUIET", 0.0)  # a quiet moment: KEEP_EVERY is enough
+    svc.tick()
+    assert svc.tournament.kept_at == kept + 8 == len(svc.tournament.log)
