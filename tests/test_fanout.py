@@ -176,3 +176,45 @@ def test_a_press_at_a_festival_recomputes_its_own_tables_only() -> None:
     assert sorted(computed) == [1, 7]
     assert sorted(broker.sent) == sorted({svc.topics.table_state(7), svc.topics.state("summary"),
                                           svc.topics.state("results")})
+
+
+def test_the_structure_is_made_again_only_when_the_settings_change() -> None:
+    """The structure view is made of the settings alone (0.2 ms a command at a festival):
+    a bust does not make it; a structure change, and its undo, do, and are published."""
+    settings = load_tournament(ROOT / "config/tournaments/sample.yaml")
+    now = [1_760_036_400.0]
+    svc = ControllerService(settings, ":memory:", Broker(prefix="floorman/fan"),
+                            wall=lambda: now[0])
+    svc.floor = Floor.open(settings, ":memory:", seed=3, now=now[0])
+    broker = _Broker()
+    svc.mqtt = broker  # type: ignore[assignment]
+    for cmd in ({"cmd": "register", "names": [f"P{i}" for i in range(30)]},
+                {"cmd": "draw", "seed": 1}, {"cmd": "start"}):
+        assert svc.floor.execute(cmd, now[0])["ok"]
+    svc.publish_state()
+    made: list[tuple[Any, ...]] = []
+    real = views.structure_view
+
+    def counting(t: Any) -> dict[str, Any]:
+        made.append(tuple(lv.seconds for lv in t.settings.structure))
+        return real(t)
+
+    structure = svc.topics.state("structure")
+
+    def run(cmd: dict[str, Any]) -> None:
+        answer = svc.floor.execute(cmd, now[0])
+        assert answer["ok"], answer
+        broker.sent.clear()
+        svc.publish_state(*svc._touched(answer["events"]))
+
+    first = tuple(lv.seconds for lv in svc.tournament.settings.structure)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(views, "structure_view", counting)
+        run({"cmd": "bust", "table": 1, "seat": min(svc.tournament.tables[1].occupant)})
+        assert made == [] and structure not in broker.sent
+        run({"cmd": "structure", "op": "minutes", "from_level": 5, "minutes": 45})
+        assert len(made) == 1 and made[0] != first and structure in broker.sent
+        run({"cmd": "undo"})
+        assert made[1:] == [first] and structure in broker.sent
+        run({"cmd": "hand_done", "table": 1})
+        assert len(made) == 2 and structure not in broker.sent
