@@ -145,8 +145,9 @@ def test_a_command_publishes_exactly_the_views_it_changed(
     assert check.partial > check.commands // 2
 
 
-def test_a_press_at_a_festival_recomputes_its_own_tables_only() -> None:
-    """Issue 15: a bust at one of 60 tables computes a handful of table views."""
+def _started(players: int) -> tuple[ControllerService, _Broker, list[float]]:
+    """The sample tournament in a service with ``players`` drawn and started, every view
+    published; its broker and its clock."""
     settings = load_tournament(ROOT / "config/tournaments/sample.yaml")
     now = [1_760_036_400.0]
     svc = ControllerService(settings, ":memory:", Broker(prefix="floorman/fan"),
@@ -154,10 +155,16 @@ def test_a_press_at_a_festival_recomputes_its_own_tables_only() -> None:
     svc.floor = Floor.open(settings, ":memory:", seed=3, now=now[0])
     broker = _Broker()
     svc.mqtt = broker  # type: ignore[assignment]
-    for cmd in ({"cmd": "register", "names": [f"P{i}" for i in range(600)]},
+    for cmd in ({"cmd": "register", "names": [f"P{i}" for i in range(players)]},
                 {"cmd": "draw", "seed": 1}, {"cmd": "start"}):
         assert svc.floor.execute(cmd, now[0])["ok"]
     svc.publish_state()
+    return svc, broker, now
+
+
+def test_a_press_at_a_festival_recomputes_its_own_tables_only() -> None:
+    """Issue 15: a bust at one of 60 tables computes a handful of table views."""
+    svc, broker, now = _started(600)
     computed: list[int] = []
     real = views.table_view
 
@@ -181,17 +188,7 @@ def test_a_press_at_a_festival_recomputes_its_own_tables_only() -> None:
 def test_the_structure_is_made_again_only_when_the_settings_change() -> None:
     """The structure view is made of the settings alone (0.2 ms a command at a festival):
     a bust does not make it; a structure change, and its undo, do, and are published."""
-    settings = load_tournament(ROOT / "config/tournaments/sample.yaml")
-    now = [1_760_036_400.0]
-    svc = ControllerService(settings, ":memory:", Broker(prefix="floorman/fan"),
-                            wall=lambda: now[0])
-    svc.floor = Floor.open(settings, ":memory:", seed=3, now=now[0])
-    broker = _Broker()
-    svc.mqtt = broker  # type: ignore[assignment]
-    for cmd in ({"cmd": "register", "names": [f"P{i}" for i in range(30)]},
-                {"cmd": "draw", "seed": 1}, {"cmd": "start"}):
-        assert svc.floor.execute(cmd, now[0])["ok"]
-    svc.publish_state()
+    svc, broker, now = _started(30)
     made: list[tuple[Any, ...]] = []
     real = views.structure_view
 
