@@ -42,7 +42,7 @@ def raw_client(address: str | Broker, client_id: str | None = None, *,
         c.username_pw_set(username, password)
     if ca is not None:
         c.tls_set(ca_certs=str(ca))
-    c.reconnect_delay_set(0.2, 1)
+    c.reconnect_delay_set(0.2, 1)  # type: ignore[arg-type]  # seconds; paho's hint says int
     c.max_inflight_messages_set(1000)
     c.max_queued_messages_set(0)
     if connect:
@@ -175,8 +175,11 @@ class Probe:
 
     def wait_on(self, topic: str, count: int = 1, timeout: float = 10.0) -> list[Any]:
         """The payloads on ``topic`` once there are ``count`` of them."""
-        return wait_for(lambda: (lambda v: v if len(v) >= count else None)(self.on(topic)),
-                        timeout, f"{count} message(s) on {topic}")
+        found: list[Any] | None = wait_for(
+            lambda: (lambda v: v if len(v) >= count else None)(self.on(topic)),
+            timeout, f"{count} message(s) on {topic}")
+        assert found is not None  # wait_for returns only what is true
+        return found
 
     def silent_for(self) -> float:
         """Seconds since the last message arrived (since the start if none did)."""
@@ -262,7 +265,9 @@ class SelectLoop:
         """A client whose ``connect()`` was called; the loop starts with the first."""
         with self._lock:
             self.clients.append(c)
-            self.sel.register(c.socket(), selectors.EVENT_READ, c)
+            sock = c.socket()
+            assert sock is not None, "connect() first"
+            self.sel.register(sock, selectors.EVENT_READ, c)
         if self._thread is None:
             self._thread = threading.Thread(target=self._loop, name="select-loop", daemon=True)
             self._thread.start()
