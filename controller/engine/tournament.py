@@ -203,8 +203,9 @@ class Tournament:
         """Keep a copy of the state as it is now, for :meth:`state_before`: an undo
         replays from it instead of from the first event (1.1 s at 23,500 events, issue
         15). A pickle of the state without its log: ~30 ms and 2.3 MB at 10,000 players,
-        well under 1 ms for a club, so the controller keeps one while nothing waits, not
-        during a command. The :data:`KEPT` newest are kept. Called between commands."""
+        well under 1 ms for a club, so the controller keeps one at a quiet moment
+        (``service.QUIET``), not during a command. The :data:`KEPT` newest are kept.
+        Called between commands."""
         state = {k: v for k, v in self.__dict__.items() if k not in _NOT_KEPT}
         self._kept = [*self._kept[1 - KEPT:], (len(self.log), pickle.dumps(state, protocol=5))]
 
