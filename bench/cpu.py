@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from controller import heap, protocol  # noqa: E402
+from controller import heap, protocol, service  # noqa: E402
 from controller.config import load_tournament  # noqa: E402
 from controller.floor import Floor  # noqa: E402
 from controller.mqtt import Broker  # noqa: E402
@@ -101,7 +101,8 @@ def measure(tmp: Path, tables: int, busts: int, out: float = 0.0) -> dict[str, A
     svc.publish_state()
     bust_out(svc, round(out * len(names)))
     heap.settle()  # as the controller's start does (controller/heap.py)
-    svc.tick()  # and its first idle look: it keeps a copy of the state (service.KEEP_EVERY)
+    time.sleep(service.QUIET)  # a quiet second, then the tick keeps a copy of the state
+    svc.tick()  # (service.KEEP_EVERY): the undos below start from it, as in the controller
     cpu, wall, sent, undo = [], [], [], []
     playing = sorted(svc.tournament.tables)
     for k in range(busts):
