@@ -115,6 +115,7 @@ def test_worked_example_seat_1_one_chip_each_rounded_up(club):
     before the next; the two best cards win one 100 each; seat 5 has nothing else
     ("nur noch einen Jeton") and keeps a 100 if it loses."""
     t = club_tournament(club)
+    in_play = t.chips
     e = race(t, [3, 2, 0, 0, 1], short=[5])
     assert (e["leaving"], e["new"]) == (25, 100)
     assert e["seats"] == [1, 2, 5] and e["leftover"] == [3, 2, 1]
@@ -127,6 +128,7 @@ def test_worked_example_seat_1_one_chip_each_rounded_up(club):
     assert e["saved"] == ([] if 5 in e["winners"] else [5])
     assert e["change"] == (2 + len(e["saved"])) * 100 - 150
     assert t.tables[1].chip_race is not None
+    assert t.chips == in_play + e["change"]  # the chips in play: rounded up, 50 or 150 more
     replay_equal(t)
 
 
@@ -148,11 +150,14 @@ def test_worked_example_002_commercial_rounding_from_half_a_chip():
     i = max(range(2), key=lambda k: best(e["cards"])[k])
     assert e["winners"] == [e["seats"][i]]
     assert e["change"] == 500 - 300
+    in_play = t.chips - e["change"]
     t.execute({"cmd": "undo"}, 701.0)
+    assert t.chips == in_play
     chips = [0] * c
     chips[c - 1] = 1
     e = race(t, chips, now=702.0)
     assert e["won"] == [] and e["winners"] == [] and e["change"] == -100
+    assert t.chips == in_play - 100  # a lone 100 makes no 500: it leaves play
 
 
 def test_worked_example_003_left_of_dealer_highest_card_takes_all():

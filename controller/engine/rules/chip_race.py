@@ -166,6 +166,9 @@ def on_chip_race(t: Tournament, e: ev.ChipRaced) -> None:
     if tab is None:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
     tab.chip_race = e
+    # the new chips are the leftover total rounded (000 3.17: up; 002: commercially),
+    # and a short player keeps one: what is in play changes by that much (the average)
+    t.chips += e.change
 
 
 COMMANDS = {cmd.ChipRace: chip_race}
