@@ -230,10 +230,12 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
             tags, tag_colour = [tr("absent", lang), tr("absent_short", lang)], DIM
         elif duty is not None:
             tags, tag_colour = duty
+        colour = DIM if occ.get("ghost") else FG
         if tags:
             # the state is never cut: the longer wording while the whole name still fits
-            # at the smallest size beside it, else the shorter; then the name shrinks, then
-            # it is cut
+            # at the smallest size beside it, else the shorter; if even that leaves no room
+            # for the whole name, the tag goes under it (two lines); then the name shrinks,
+            # then it is cut
             tsize = max(c.min_size, round(inner.height * 0.42))
             tfont = c.fonts.get(COND, tsize)
             small = c.fonts.get(COND, c.min_size)
@@ -242,19 +244,28 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
                 if tfont.size(cand)[0] + pad * 2 + small.size(name)[0] <= name_r.width:
                     tag = cand
                     break
+            beside = tfont.size(tag)[0] + pad * 2 + small.size(name)[0] <= name_r.width
+            h = small.get_ascent() - small.get_descent()  # a line's ink: no leading
+            if not beside and inner.height >= 2 * h and small.size(name)[0] <= name_r.width:
+                top = name_r.centery - h
+                c.draw_at(name, pygame.Rect(name_r.x, top, name_r.width, h), COND, c.min_size,
+                          colour, bg, "left", "line")
+                under = next((x for x in tags if small.size(x)[0] <= name_r.width), tags[-1])
+                c.text(under, pygame.Rect(name_r.x, top + h, name_r.width, h), face=COND,
+                       colour=tag_colour, bg=bg, size=c.min_size)
+                continue
             tw = tfont.size(tag)[0]
             tag_r = pygame.Rect(name_r.right - tw, name_r.y, tw, name_r.height)
             c.draw_at(tag, tag_r, COND, tsize, tag_colour, bg, "right", "line")
             name_r.width = max(0, name_r.width - tw - pad * 2)
-        colour = DIM if occ.get("ghost") else FG
         small = c.fonts.get(COND, c.min_size)
-        if small.size(name)[0] > name_r.width and inner.height >= 2 * small.get_height():
+        h = small.get_ascent() - small.get_descent()  # a line's ink: no leading
+        if small.size(name)[0] > name_r.width and inner.height >= 2 * h:
             lines = c.wrap(name, COND, c.min_size, name_r.width)
             if len(lines) == 2:  # two lines rather than cut
-                top = name_r.centery - small.get_height()
+                top = name_r.centery - h
                 for k, line in enumerate(lines):
-                    c.text(line, pygame.Rect(name_r.x, top + k * small.get_height(),
-                                             name_r.width, small.get_height()),
+                    c.text(line, pygame.Rect(name_r.x, top + k * h, name_r.width, h),
                            face=COND, colour=colour, bg=bg, size=c.min_size)
                 continue
         fits = c.fonts.get(COND, name_size).size(name)[0] <= name_r.width

@@ -52,6 +52,8 @@ def test_the_table_shows_the_penalised_seats_countdown(size):
     _, drawn = texts(view, size)
     assert {"penalty: 8 hands", "8 hands"} & set(drawn)
     assert {"penalty: 7 min", "7 min"} & set(drawn)
+    # a long name beside the BB and the tag: whole, the tag under it where the row is narrow
+    assert "Vera Krüger" in drawn
 
 
 def test_a_minute_penalty_counts_down_and_goes_by_itself():
