@@ -67,11 +67,15 @@ SWEEP = 4
 #: players) instead of the whole log (1.1 s at 23,500 events)
 KEEP_EVERY = 500
 #: a quiet moment: no message for this long (s). A copy holds the loop ~30 ms at 10,000
-#: players, and a press that comes meanwhile waits for it: at a club's pace there are
-#: quiet moments all night, and a festival's stream of presses meets it rarely
+#: players (a snapshot ~160 ms), and a press that comes meanwhile waits for it: at a
+#: club's pace there are quiet moments all night, and a festival's stream of presses
+#: meets it rarely
 QUIET = 1.0
 #: ... or, when no moment is quiet, after this many times KEEP_EVERY events
 KEEP_ANYWAY = 4
+#: the same for a snapshot (``snapshot.EVERY`` events, at a quiet moment): a restart
+#: after a crash folds at most this many times as many events (~0.2 s at 10,000)
+SNAPSHOT_ANYWAY = 2
 #: lines a second the controller writes about one kind of refused message (oversized,
 #: retained, over the press rate); the rest are counted and reported once a second
 LOG_LINES_PER_SECOND = 20
@@ -502,15 +506,14 @@ class ControllerService:
                 # again in a while, not every tick (each failure rebuilds the state)
                 self._tick_after = now + STORE_RETRY
             seqs += answer.get("events") or []
-        if len(self.floor.log) - self.floor.snapshot_at >= snapshot.EVERY \
-                and self.inbox.empty():
-            # a restart folds at most about this many events; taken while nothing waits
-            # (a pickle of 50,000 events holds the loop for a few hundred ms)
+        if self._background_due(len(self.floor.log) - self.floor.snapshot_at,
+                                snapshot.EVERY, SNAPSHOT_ANYWAY):
+            # a restart folds at most a few times this many events; taken at a quiet moment
+            # (a pickle of 50,000 events and the collection hold the loop ~160 ms)
             self.floor.snapshot()
             heap.settle()  # and the events since the last one frozen with the rest
-        grown = len(self.floor.log) - self.tournament.kept_at
-        if grown >= KEEP_EVERY and self.inbox.empty() and (
-                time.monotonic() - self._heard >= QUIET or grown >= KEEP_ANYWAY * KEEP_EVERY):
+        if self._background_due(len(self.floor.log) - self.tournament.kept_at,
+                                KEEP_EVERY, KEEP_ANYWAY):
             self.tournament.keep()
         only, tables = self._touched(seqs) if seqs else (set(), set())
         flipped = self._hand_done_flips(now)
@@ -520,6 +523,13 @@ class ControllerService:
         if only is None or only:
             self.publish_state(only=only, tables=tables)
         self._sweep()
+
+    def _background_due(self, grown: int, every: int, anyway: int) -> bool:
+        """Whether work that holds the loop (a snapshot, a kept state) is due: ``grown``
+        events since the last, at least ``every``, nothing waiting, and a quiet moment
+        (:data:`QUIET`) or ``anyway`` times ``every`` events without one."""
+        return grown >= every and self.inbox.empty() and (
+            time.monotonic() - self._heard >= QUIET or grown >= anyway * every)
 
     def _hand_done_flips(self, now: float) -> set[int]:
         """The tables whose "hand done?" (hands.hand_done_due) came or went since the last

@@ -1,10 +1,10 @@
-"""The controller keeps a copy of the state while nothing waits (``Tournament.keep``,
-``service.KEEP_EVERY``), and an undo replays from it (issue 15: an undo late in a
+"""The controller keeps a copy of the state at a quiet moment (``Tournament.keep``,
+``service.KEEP_EVERY``, ``QUIET``), and an undo replays from it (issue 15: an undo late in a
 festival's night replayed 23,500 events four times, 1.1 s, and every press waited)."""
 
 from __future__ import annotations
 
-from controller import protocol, service
+from controller import protocol, service, snapshot
 from controller.engine.tournament import Tournament
 from tests.support.service import service as in_process
 
@@ -89,3 +89,29 @@ def test_without_a_quiet_moment_the_state_is_kept_only_after_more_events(monkeyp
     monkeypatch.setattr(service, "QUIET", 0.0)  # a quiet moment: KEEP_EVERY is enough
     svc.tick()
     assert svc.tournament.kept_at == kept + 8 == len(svc.tournament.log)
+
+
+def test_a_snapshot_waits_for_a_quiet_moment_too(monkeypatch):
+    """A snapshot holds the loop longer still (~160 ms at 10,000 players, with its
+    collection): at a quiet moment after snapshot.EVERY events, or after SNAPSHOT_ANYWAY
+    times as many without one."""
+    monkeypatch.setattr(snapshot, "EVERY", 3)
+    monkeypatch.setattr(service, "SNAPSHOT_ANYWAY", 2)
+    monkeypatch.setattr(service, "QUIET", 3600.0)  # never quiet
+    svc, _ = in_process()
+    assert svc.floor is not None
+    svc.tick()  # the night's first events: more than 6
+    taken = svc.floor.snapshot_at
+    assert taken == len(svc.tournament.log)
+    for _ in range(5):
+        nudge(svc)
+        svc.tick()
+        assert svc.floor.snapshot_at == taken  # 3-5 events since: not quiet, not yet
+    nudge(svc)
+    svc.tick()
+    assert svc.floor.snapshot_at == taken + 6
+    for _ in range(3):
+        nudge(svc)
+    monkeypatch.setattr(service, "QUIET", 0.0)
+    svc.tick()
+    assert svc.floor.snapshot_at == taken + 9 == len(svc.tournament.log)
