@@ -4,27 +4,20 @@ festival's night replayed 23,500 events four times, 1.1 s, and every press waite
 
 from __future__ import annotations
 
+from itertools import count
+
 from controller import protocol, service, snapshot
 from controller.engine.tournament import Tournament
+from tests.support.service import bust
 from tests.support.service import service as in_process
 
-_pressed = [0]
-
-
-def bust(svc: service.ControllerService) -> None:
-    """Table 1's dealer presses bust for its lowest seat (a new press each time)."""
-    _pressed[0] += 1
-    seat = min(svc.tournament.tables[1].occupant)
-    svc.handle(svc.topics.table_cmd(1), protocol.dumps(
-        {"v": 1, "id": f"b-{_pressed[0]}", "reply_to": "table-1", "action": "bust",
-         "seat": seat}))
+_nudges = count(1)
 
 
 def nudge(svc: service.ControllerService) -> None:
     """The director adds a second to the clock: one event."""
-    _pressed[0] += 1
     svc.handle(svc.topics.director, protocol.dumps(
-        {"v": 1, "id": f"t-{_pressed[0]}", "reply_to": "director-x", "cmd": "time",
+        {"v": 1, "id": f"t-{next(_nudges)}", "reply_to": "director-x", "cmd": "time",
          "args": {"op": "add", "seconds": 1}}))
 
 

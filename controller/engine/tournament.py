@@ -238,7 +238,9 @@ class Tournament:
         makes, from a kept state where there is one before every group in ``skip``. For a
         log this engine holds in memory (its chain is not checked again)."""
         events = self.log[:end]
-        r = self.state_before(min(min(skip, default=end + 1), end + 1))
+        # a kept state of at most ``end`` events that holds none of ``skip``
+        bound = min(min(skip, default=end + 1), end + 1)
+        r = self.state_before(bound)
         undone = {e["target"] for e in events if e["type"] == "undo"} | set(skip)
         tail = events[len(r.log):]
         for e in tail:
@@ -250,7 +252,7 @@ class Tournament:
         else:  # a log from before the chain (version 1): its value all the same
             for e in tail:
                 r._chain = chain.link(r._chain, e)
-        r._kept = [k for k in self._kept if k[0] <= end and k[0] < min(skip, default=end + 1)]
+        r._kept = [k for k in self._kept if k[0] < bound]
         return r
 
     # ----------------------------------------------------------- make events

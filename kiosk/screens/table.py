@@ -175,6 +175,8 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
     # shrinks on its own down to the minimum, then is cut with "…"
     name_w = rect.width - 2 * pad - 2 * sel_w - num_w - 2 * pad - (d + mgap)
     name_size = round(inner_h * 0.62)
+    small = c.fonts.get(COND, c.min_size)  # the smallest a name or a tag gets
+    line_h = small.get_ascent() - small.get_descent()  # a line's ink: no leading
     names = [s.get("name") or "?" for s in by_seat.values()]
     if names:
         common_size = min(c.fit_size(nm, COND, name_w, inner_h, "line", name_size)
@@ -238,34 +240,31 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
             # then it is cut
             tsize = max(c.min_size, round(inner.height * 0.42))
             tfont = c.fonts.get(COND, tsize)
-            small = c.fonts.get(COND, c.min_size)
             tag = tags[-1]
             for cand in tags:
                 if tfont.size(cand)[0] + pad * 2 + small.size(name)[0] <= name_r.width:
                     tag = cand
                     break
             beside = tfont.size(tag)[0] + pad * 2 + small.size(name)[0] <= name_r.width
-            h = small.get_ascent() - small.get_descent()  # a line's ink: no leading
-            if not beside and inner.height >= 2 * h and small.size(name)[0] <= name_r.width:
-                top = name_r.centery - h
-                c.draw_at(name, pygame.Rect(name_r.x, top, name_r.width, h), COND, c.min_size,
-                          colour, bg, "left", "line")
+            if not beside and inner.height >= 2 * line_h \
+                    and small.size(name)[0] <= name_r.width:
+                top = name_r.centery - line_h
+                c.draw_at(name, pygame.Rect(name_r.x, top, name_r.width, line_h), COND,
+                          c.min_size, colour, bg, "left", "line")
                 under = next((x for x in tags if small.size(x)[0] <= name_r.width), tags[-1])
-                c.text(under, pygame.Rect(name_r.x, top + h, name_r.width, h), face=COND,
-                       colour=tag_colour, bg=bg, size=c.min_size)
+                c.text(under, pygame.Rect(name_r.x, top + line_h, name_r.width, line_h),
+                       face=COND, colour=tag_colour, bg=bg, size=c.min_size)
                 continue
             tw = tfont.size(tag)[0]
             tag_r = pygame.Rect(name_r.right - tw, name_r.y, tw, name_r.height)
             c.draw_at(tag, tag_r, COND, tsize, tag_colour, bg, "right", "line")
             name_r.width = max(0, name_r.width - tw - pad * 2)
-        small = c.fonts.get(COND, c.min_size)
-        h = small.get_ascent() - small.get_descent()  # a line's ink: no leading
-        if small.size(name)[0] > name_r.width and inner.height >= 2 * h:
+        if small.size(name)[0] > name_r.width and inner.height >= 2 * line_h:
             lines = c.wrap(name, COND, c.min_size, name_r.width)
             if len(lines) == 2:  # two lines rather than cut
-                top = name_r.centery - h
+                top = name_r.centery - line_h
                 for k, line in enumerate(lines):
-                    c.text(line, pygame.Rect(name_r.x, top + k * h, name_r.width, h),
+                    c.text(line, pygame.Rect(name_r.x, top + k * line_h, name_r.width, line_h),
                            face=COND, colour=colour, bg=bg, size=c.min_size)
                 continue
         fits = c.fonts.get(COND, name_size).size(name)[0] <= name_r.width

@@ -3,6 +3,7 @@ publishes, in order, and the waits for a PUBACK (tests/test_ack_order.py, test_h
 
 from __future__ import annotations
 
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +57,12 @@ def service() -> tuple[ControllerService, RecordingMqtt]:
     return svc, mqtt
 
 
+_presses = count(1)
+
+
 def bust(svc: ControllerService) -> None:
-    """Table 1's dealer presses bust for its lowest seat."""
+    """Table 1's dealer presses bust for its lowest seat (a new press each time)."""
     seat = min(svc.tournament.tables[1].occupant)
     svc.handle(svc.topics.table_cmd(1), protocol.dumps(
-        {"v": 1, "id": "b-1", "reply_to": "table-1", "action": "bust", "seat": seat}))
+        {"v": 1, "id": f"bust-{next(_presses)}", "reply_to": "table-1", "action": "bust",
+         "seat": seat}))
