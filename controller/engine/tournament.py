@@ -68,6 +68,10 @@ class Tournament:
         #: players and ghosts in a seat (kept by the seating folds; the reactions read it
         #: after every command, so it must not cost a walk over every table)
         self.seated_count = 0
+        #: how many tables in play seat k players, for every k ≥ 1 (kept by the seating
+        #: folds; the tables not in it are empty): the balancing plan sees a balanced floor
+        #: without a walk over every table (:meth:`size_range`)
+        self.table_sizes: dict[int, int] = {}
         self.clock = clk.Clock()
         #: controller time the clock last began to run (a table's "hand done" reminder)
         self.clock_since = 0.0
@@ -110,6 +114,9 @@ class Tournament:
         #: players whose stack was ever counted (rules/chip_counts.py ``record``): the wall's
         #: chip leader looks at these, not at every player of a festival
         self.counted: set[int] = set()
+        #: the tables whose time call may run (rules/time_calls.py; a table broken since
+        #: stays in it): the reaction that ends the calls looks at these, not at every table
+        self.time_call_tables: set[int] = set()
         #: the disqualified players in the order of their disqualification (rules/penalties.py)
         self.disqualified: list[int] = []
         #: the banner on every screen (rules/announcements.py), None: none
@@ -372,6 +379,15 @@ class Tournament:
     def seated(self) -> int:
         """Players (and ghosts) in a seat at any table."""
         return self.seated_count
+
+    def size_range(self) -> tuple[int, int]:
+        """The fewest and the most players (and ghosts) seated at a table in play, ``(0, 0)``
+        without one: :meth:`counts`' smallest and largest value, from ``table_sizes``."""
+        sizes = self.table_sizes
+        if not sizes:
+            return 0, 0
+        empty = len(self.tables) > sum(sizes.values())
+        return (0 if empty else min(sizes)), max(sizes)
 
     def level_number(self, index: int | None = None) -> int:
         """1-based number of the playing level at ``index`` (a break keeps the previous number)."""

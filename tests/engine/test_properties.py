@@ -77,6 +77,11 @@ def check(t: Tournament) -> None:
         assert len(seen) + sum(1 for p in t.players.values() if p.out) == len(t.players)
     real_in = sum(1 for p in t.players.values() if not p.out and not p.ghost)
     assert real_in == t.remaining
+    # what the folds keep so that no reaction walks every table after every command
+    assert t.table_sizes == Counter(len(x.occupant) for x in t.tables.values() if x.occupant)
+    counts = t.counts().values()
+    assert t.size_range() == ((min(counts), max(counts)) if counts else (0, 0))
+    assert {n for n, x in t.tables.items() if x.time_call is not None} <= t.time_call_tables
 
     # balancing: the plan brings the tables within the tolerance (000 4.9)
     plan = t.plan()

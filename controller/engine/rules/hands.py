@@ -62,6 +62,7 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     if not t.hfh.on:
         tab.hfh_hand = None  # the hand-for-hand hand in play here is over
     tab.time_call = None
+    t.time_call_tables.discard(tab.number)
     tab.time_called = []
     # a move the table waits for (TDA 11D: a short table, a new one) is done only when the
     # player sits down (seated); an ordinary move when the player sits down or, at the

@@ -68,7 +68,7 @@ def move_apply(t: Tournament, c: cmd.MoveApply, now: float) -> None:
     if _independent(t):
         raise Rejected("these tables each play for themselves and are not balanced "
                        "(play_day.balancing, 003 13; a multi-round final, 000 4.19)")
-    plan = algo.balance_plan(t.counts(), t.settings.balancing.tolerance)
+    plan = balancing(t)
     if not plan:
         raise Rejected("the tables are balanced: no move is needed")
     for frm, to in plan:
@@ -173,12 +173,11 @@ def balancing_moves_from(t: Tournament, now: float, table: Table) -> None:
     donor's hand is over)."""
     if t.final_table is not None or break_due(t) is not None or _independent(t):
         return
-    tolerance = t.settings.balancing.tolerance
-    for frm, to in algo.balance_plan(t.counts(), tolerance):
+    for frm, to in balancing(t):
         if frm == table.number:
             balance_move(t, now, table, t.tables[to])
     if short(t, table):
-        for frm, to in algo.balance_plan(t.counts(), tolerance):
+        for frm, to in balancing(t):
             if to == table.number:
                 balance_move(t, now, t.tables[frm], table)
 
@@ -361,10 +360,21 @@ def plan(t: Tournament) -> dict[str, Any]:
         "break_table": brk,
         "final_table_due": final_table_due(t),
         "balance": [] if brk is not None else [
-            {"from_table": f, "to_table": to}
-            for f, to in algo.balance_plan(t.counts(), t.settings.balancing.tolerance)
+            {"from_table": f, "to_table": to} for f, to in balancing(t)
         ],
     }
+
+
+def balancing(t: Tournament) -> list[tuple[int, int]]:
+    """The balancing moves ``[(from_table, to_table), ...]`` (000 4.9,
+    :func:`~controller.engine.seating.balance_plan`). Every table's count only when the
+    tables are not within the tolerance: the sizes the seating folds keep tell it without a
+    walk over a festival's every table after every command."""
+    tolerance = t.settings.balancing.tolerance
+    fewest, most = t.size_range()
+    if len(t.tables) < 2 or most - fewest <= tolerance:
+        return []
+    return algo.balance_plan(t.counts(), tolerance)
 
 
 def _break_table(t: Tournament, now: float, number: int, reason: str | None = None) -> None:
@@ -422,11 +432,24 @@ def sit(t: Tournament, pid: int, table: int, seat: int, waiting: bool = False) -
     p = t.players[pid]
     if p.table is not None:
         raise ev.InvalidEvent(f"{p.name} already sits at table {p.table}")
+    _resized(t, len(tab.occupant), len(tab.occupant) + 1)
     tab.occupant[seat] = pid
     t.seated_count += 1
     if waiting:
         tab.waiting.add(seat)
     p.table, p.seat = table, seat
+
+
+def _resized(t: Tournament, was: int, now: int) -> None:
+    """``t.table_sizes``: a table that seated ``was`` players seats ``now``."""
+    sizes = t.table_sizes
+    if was:
+        if sizes[was] == 1:
+            del sizes[was]
+        else:
+            sizes[was] -= 1
+    if now:
+        sizes[now] = sizes.get(now, 0) + 1
 
 
 def stand(t: Tournament, pid: int) -> tuple[int, int]:
@@ -436,6 +459,7 @@ def stand(t: Tournament, pid: int) -> tuple[int, int]:
     tab = t.tables[p.table]
     if tab.occupant.get(p.seat) != pid:
         raise ev.InvalidEvent(f"{p.name} is not at table {p.table} seat {p.seat}")
+    _resized(t, len(tab.occupant), len(tab.occupant) - 1)
     del tab.occupant[p.seat]
     t.seated_count -= 1
     tab.waiting.discard(p.seat)

@@ -84,10 +84,10 @@ def ends_at(state: TimeCallState) -> float:
 
 def expire(t: Tournament, now: float) -> None:
     """End every call whose time is up."""
-    due = [n for n, tab in t.tables.items()
-           if tab.time_call is not None and now >= ends_at(tab.time_call)]
-    for n in sorted(due):
-        t.emit(ev.TimeCall, now, table=n, op="expire")
+    for n in sorted(t.time_call_tables):
+        tab = t.tables.get(n)
+        if tab is not None and tab.time_call is not None and now >= ends_at(tab.time_call):
+            t.emit(ev.TimeCall, now, table=n, op="expire")
 
 
 def on_time_call(t: Tournament, e: ev.TimeCall) -> None:
@@ -97,11 +97,13 @@ def on_time_call(t: Tournament, e: ev.TimeCall) -> None:
     if e.op == "start":
         tab.time_call = TimeCallState(e.at, e.seconds or 0, e.countdown or 0, e.seat,
                                       e.action is True)
+        t.time_call_tables.add(e.table)
         pid = tab.occupant.get(e.seat) if e.seat is not None else None
         if pid is not None and pid not in tab.time_called and not e.action:
             tab.time_called.append(pid)
     else:
         tab.time_call = None
+        t.time_call_tables.discard(e.table)
 
 
 COMMANDS = {cmd.TimeCall: time_call}
