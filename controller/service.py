@@ -747,8 +747,10 @@ class ControllerService:
         """Whether one table in play and one broken table outside ``todo`` show something
         else than their published views: a change no event named, which every table shows
         (hand-for-hand, the final table due, a renamed level)."""
-        in_play = next((n for n in sorted(t.tables) if n not in todo), None)
-        broken = next((n for n in sorted(t.broken) if n not in todo), None)
+        # any one of each: the first in the dicts' order (sorting a festival's tables for
+        # it cost more than the look)
+        in_play = next((n for n in t.tables if n not in todo), None)
+        broken = next((n for n in t.broken if n not in todo), None)
         for n in (in_play, broken):
             if n is None:
                 continue

@@ -59,6 +59,7 @@ def test_a_kiosk_sends_one_press_at_a_time_in_order():
 
 @pytest.mark.parametrize("payload", [
     b'{"v": 1, "id": "a", "reply_to": "d", "cmd": "late", "args": {"name": "X \\ud800"}}',
+    b'{"v": 1, "id": "a", "reply_to": "d", "cmd": "late", "args": {"name": "X \\uDBFF"}}',
     '{"v": 1, "id": "a", "reply_to": "d", "cmd": "late", "args": {"name": "X \udc00"}}'
     .encode("utf-8", "surrogatepass"),
 ])
