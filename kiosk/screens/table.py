@@ -255,6 +255,23 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
                 c.text(under, pygame.Rect(name_r.x, top + line_h, name_r.width, line_h),
                        face=COND, colour=tag_colour, bg=bg, size=c.min_size)
                 continue
+            if not beside and inner.height >= 2 * line_h:
+                # a name too long for a line of its own: two lines, the tag beside the
+                # first ("Jürgen Müller-  bis Button" / "Lüdenscheidt")
+                short = next((x for x in tags if small.size(x)[0] * 2 <= name_r.width),
+                             tags[-1])
+                room = name_r.width - small.size(short)[0] - pad * 2
+                lines = c.wrap(name, COND, c.min_size, name_r.width, first=room)
+                if len(lines) == 2 and small.size(lines[0])[0] <= room \
+                        and small.size(lines[1])[0] <= name_r.width:
+                    top = name_r.centery - line_h
+                    for k, line in enumerate(lines):
+                        c.text(line, pygame.Rect(name_r.x, top + k * line_h,
+                                                 room if k == 0 else name_r.width, line_h),
+                               face=COND, colour=colour, bg=bg, size=c.min_size)
+                    c.draw_at(short, pygame.Rect(name_r.x, top, name_r.width, line_h), COND,
+                              c.min_size, tag_colour, bg, "right", "line")
+                    continue
             tw = tfont.size(tag)[0]
             tag_r = pygame.Rect(name_r.right - tw, name_r.y, tw, name_r.height)
             c.draw_at(tag, tag_r, COND, tsize, tag_colour, bg, "right", "line")

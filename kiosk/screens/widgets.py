@@ -274,9 +274,11 @@ class Canvas:
             size += 1
         return size
 
-    def wrap(self, text: str, face: str, size: int, width: int) -> list[str]:
+    def wrap(self, text: str, face: str, size: int, width: int,
+             first: int | None = None) -> list[str]:
         """``text`` broken into lines at spaces and after hyphens so that each is at most
-        ``width`` wide (a single word wider than that stays whole on its line)."""
+        ``width`` wide, the first line ``first`` wide when given (room beside something);
+        a single word wider than that stays whole on its line."""
         font = self.fonts.get(face, size)
         words: list[str] = []
         for word in text.split(" "):
@@ -287,7 +289,8 @@ class Canvas:
         for word in words:
             glue = "" if line.endswith("-") or not line else " "
             cand = line + glue + word
-            if line and font.size(cand)[0] > width:
+            room = first if first is not None and not lines else width
+            if line and font.size(cand)[0] > room:
                 lines.append(line)
                 line = word
             else:

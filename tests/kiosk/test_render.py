@@ -189,9 +189,13 @@ def test_every_moment(name, size, tmp_path):
             word in drawn or word in joined(drawn)), f"{word!r} missing in {name}: {drawn}"
     if name == "table_waiting_player":
         # big: the whole name, the longer wording under it; small: the short one beside
+        # the name's first line, the name on two lines (never cut: "Jürgen Müll…")
         assert ("till button" if size == SMALL else "waits for button") in drawn, drawn
         if size != SMALL:
             assert "Jürgen Müller-Lüdenscheidt" in drawn
+        else:
+            assert {"Jürgen", "Müller-Lüdenscheidt"} <= set(drawn), drawn
+        assert not any("…" in t for t in drawn), drawn
     if name == "table_moves_in":
         # the arriving players' names are whole, not cut ("Player…")
         assert {"Lars Neumann", "Vera Krüger"} <= set(drawn)
