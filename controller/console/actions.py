@@ -177,6 +177,30 @@ def _chip_race(form: Form) -> dict[str, Any]:
             "short": [int(s) for s in short]}
 
 
+#: where a count names a seat instead of a player: "3/4", "T3/S4" (table 3, seat 4)
+_SEAT = re.compile(r"[Tt]?([0-9]{1,3})\s*/\s*[Ss]?([0-9]{1,2})")
+
+
+def _counts(form: Form, *, optional: bool = False) -> list[dict[str, Any]]:
+    """``counts`` typed one a line (or ``;`` between): a player's name or a table/seat
+    ("3/4"), then the chips ("23500", "23.500", "23,500"): the counted stacks of the
+    command (``chip_counts``, ``end_round``). Without a line: ``[]`` if ``optional``."""
+    entries = [e.strip() for e in re.split(r"[\n;]", form.get("counts") or "") if e.strip()]
+    if not entries and not optional:
+        raise FormError("missing", field="counts")
+    counts: list[dict[str, Any]] = []
+    for entry in entries:
+        who, _, chips = entry.rpartition(" ")
+        who, chips = who.strip(), re.sub(r"[.,'’]", "", chips)
+        if not who or not re.fullmatch(r"[0-9]{1,12}", chips):
+            raise FormError("bad_count", value=entry)
+        seat = _SEAT.fullmatch(who)
+        where: dict[str, Any] = {"table": int(seat.group(1)), "seat": int(seat.group(2))} \
+            if seat else {"player": who}
+        counts.append({**where, "chips": int(chips)})
+    return counts
+
+
 #: action name → (command, form → arguments)
 ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "start": ("start", lambda f: {}),
@@ -205,6 +229,10 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "unregister": ("unregister", lambda f: {"player": _player(f)}),
     "announce": ("announce", _announce),
     "chip_race": ("chip_race", _chip_race),
+    # counted stacks (at a break, by the director) and a round's end with them (000 4.14,
+    # 4.15, 4.19: the engine says which counts a round's end needs)
+    "chip_counts": ("chip_counts", lambda f: {"counts": _counts(f)}),
+    "end_round": ("end_round", lambda f: {"counts": _counts(f, optional=True)}),
     "announce_clear": ("announce", lambda f: {"clear": True}),
     # penalties and disqualification (000 3.6-3.8, 4.11)
     "penalty": ("penalty", _penalty),

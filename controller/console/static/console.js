@@ -40,7 +40,9 @@
 
   // ---------------------------------------------------------------- actions
   async function submit(form, submitter) {
-    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
+    // a button may ask on its own (a round's end beside the counts' own button)
+    const ask = (submitter && submitter.dataset.confirm) || form.dataset.confirm;
+    if (ask && !window.confirm(ask)) return;
     const action = (submitter && submitter.getAttribute("formaction")) || form.getAttribute("action");
     const body = new URLSearchParams(new FormData(form, submitter || undefined));
     const buttons = form.querySelectorAll("button");
