@@ -235,9 +235,12 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
         colour = DIM if occ.get("ghost") else FG
         if tags:
             # the state is never cut: the longer wording while the whole name still fits
-            # at the smallest size beside it, else the shorter; if even that leaves no room
-            # for the whole name, the tag goes under it (two lines); then the name shrinks,
-            # then it is cut
+            # at the smallest size beside it, else the shorter. If even that leaves no
+            # room for the whole name, two lines: the whole name above and the tag under
+            # it; a name too long for a line of its own on both lines, the tag beside the
+            # first; a name whose first word does not fit beside the tag above it, cut,
+            # and the tag under it. Rows too low for two lines: the name shrinks, then it
+            # is cut.
             tsize = max(c.min_size, round(inner.height * 0.42))
             tfont = c.fonts.get(COND, tsize)
             tag = tags[-1]
@@ -246,47 +249,51 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
                     tag = cand
                     break
             beside = tfont.size(tag)[0] + pad * 2 + small.size(name)[0] <= name_r.width
-            if not beside and inner.height >= 2 * line_h \
-                    and small.size(name)[0] <= name_r.width:
+            if not beside and inner.height >= 2 * line_h:
                 top = name_r.centery - line_h
-                c.draw_at(name, pygame.Rect(name_r.x, top, name_r.width, line_h), COND,
-                          c.min_size, colour, bg, "left", "line")
+                if small.size(name)[0] > name_r.width:
+                    short = next((x for x in tags if small.size(x)[0] * 2 <= name_r.width),
+                                 tags[-1])
+                    room = name_r.width - small.size(short)[0] - pad * 2
+                    if _two_lines(c, name, name_r, room, line_h, colour, bg):
+                        c.draw_at(short, pygame.Rect(name_r.x, top, name_r.width, line_h),
+                                  COND, c.min_size, tag_colour, bg, "right", "line")
+                        continue
+                c.text(name, pygame.Rect(name_r.x, top, name_r.width, line_h), face=COND,
+                       colour=colour, bg=bg, size=c.min_size)
                 under = next((x for x in tags if small.size(x)[0] <= name_r.width), tags[-1])
                 c.text(under, pygame.Rect(name_r.x, top + line_h, name_r.width, line_h),
                        face=COND, colour=tag_colour, bg=bg, size=c.min_size)
                 continue
-            if not beside and inner.height >= 2 * line_h:
-                # a name too long for a line of its own: two lines, the tag beside the
-                # first ("Jürgen Müller-  bis Button" / "Lüdenscheidt")
-                short = next((x for x in tags if small.size(x)[0] * 2 <= name_r.width),
-                             tags[-1])
-                room = name_r.width - small.size(short)[0] - pad * 2
-                lines = c.wrap(name, COND, c.min_size, name_r.width, first=room)
-                if len(lines) == 2 and small.size(lines[0])[0] <= room \
-                        and small.size(lines[1])[0] <= name_r.width:
-                    top = name_r.centery - line_h
-                    for k, line in enumerate(lines):
-                        c.text(line, pygame.Rect(name_r.x, top + k * line_h,
-                                                 room if k == 0 else name_r.width, line_h),
-                               face=COND, colour=colour, bg=bg, size=c.min_size)
-                    c.draw_at(short, pygame.Rect(name_r.x, top, name_r.width, line_h), COND,
-                              c.min_size, tag_colour, bg, "right", "line")
-                    continue
             tw = tfont.size(tag)[0]
             tag_r = pygame.Rect(name_r.right - tw, name_r.y, tw, name_r.height)
             c.draw_at(tag, tag_r, COND, tsize, tag_colour, bg, "right", "line")
             name_r.width = max(0, name_r.width - tw - pad * 2)
-        if small.size(name)[0] > name_r.width and inner.height >= 2 * line_h:
-            lines = c.wrap(name, COND, c.min_size, name_r.width)
-            if len(lines) == 2:  # two lines rather than cut
-                top = name_r.centery - line_h
-                for k, line in enumerate(lines):
-                    c.text(line, pygame.Rect(name_r.x, top + k * line_h, name_r.width, line_h),
-                           face=COND, colour=colour, bg=bg, size=c.min_size)
-                continue
+        if small.size(name)[0] > name_r.width and inner.height >= 2 * line_h \
+                and _two_lines(c, name, name_r, name_r.width, line_h, colour, bg):
+            continue  # two lines rather than cut
         fits = c.fonts.get(COND, name_size).size(name)[0] <= name_r.width
         c.text(name, name_r, face=COND, colour=colour, bg=bg,
                size=name_size if fits else None, max_size=name_size)
+
+
+def _two_lines(c: Canvas, name: str, rect: pygame.Rect, first: int, line_h: int,
+               colour: Colour, bg: Colour) -> bool:
+    """``name`` on two lines of the smallest size in ``rect``, the first ``first`` wide (the
+    rest of the row is the tag's); a name that needs more lines keeps its first line whole
+    and is cut on the second ("Maximiliane" / "Schwarzenberger-Lüd…"). False, drawing
+    nothing, when not even its first word fits."""
+    lines = c.wrap(name, COND, c.min_size, rect.width, first=first)
+    font = c.fonts.get(COND, c.min_size)
+    if len(lines) < 2 or font.size(lines[0])[0] > first:
+        return False
+    rest = name[len(lines[0]):].strip() if name.startswith(lines[0]) else " ".join(lines[1:])
+    top = rect.centery - line_h
+    c.text(lines[0], pygame.Rect(rect.x, top, first, line_h), face=COND, colour=colour, bg=bg,
+           size=c.min_size)
+    c.text(rest, pygame.Rect(rect.x, top + line_h, rect.width, line_h), face=COND,
+           colour=colour, bg=bg, size=c.min_size)
+    return True
 
 
 def closed_table(c: Canvas, body: pygame.Rect, frame: Frame, tab: dict[str, Any]) -> None:

@@ -614,7 +614,7 @@ def test_wall_moves_drop_the_seated_and_count_the_rest():
 def test_only_names_are_ever_cut(lang, size):
     """Point 1: a state, a sentence, a level, a result is never cut with "…": only a
     player's name in a seat row or the seating list, when it fits neither at the
-    smallest size nor on two lines."""
+    smallest size nor on two lines (then its second line, or its only one, is cut)."""
     for name in shots.MOMENTS:
         view = shots.moment(name, lang)
         r, _, _ = render(view, size)
@@ -622,7 +622,10 @@ def test_only_names_are_ever_cut(lang, size):
                  for s in p.get("seats") or []}
         for text, _ in r.items:
             if text.endswith("…") and not text.endswith(" …"):
-                assert any(n.startswith(text[:-1].rstrip()) for n in names), (name, text)
+                # the name's start, or the rest of it after its first line
+                piece = text[:-1].rstrip()
+                assert any(n.startswith(piece) or f" {piece}" in n or f"-{piece}" in n
+                           for n in names), (name, text)
 
 
 def _white_square(surface: pygame.Surface) -> pygame.Rect:
@@ -686,3 +689,19 @@ def test_the_big_clock_counts_an_hour_and_more_in_minutes():
     assert i18n.level_clock(17 * 60 + 59) == "17:59"
     assert i18n.level_clock(None) == "∞"
     assert i18n.clock(90 * 60 - 1) == "1:29:59"  # a break's "in 1:29:59" keeps its hours
+
+
+@pytest.mark.parametrize("lang", shots.LANGUAGES)
+def test_a_very_long_name_beside_a_penalty_keeps_more_than_its_first_letters(lang):
+    """800×480, the big blind's marker and a penalty beside a name of 40 letters: the
+    penalty whole under the name, the name cut only at the row's end ("Maximiliane Schw…",
+    not "Maximili…" beside "8 Hände")."""
+    view = shots.moment("table_penalty", lang)
+    seats = view.state["table/1"]["seats"]
+    seat = next(s for s in seats if s["name"].startswith("Vera"))
+    seat["name"] = "Maximiliane Schwarzenberger-Lüdenscheidt"
+    r, _, _ = render(view, SMALL)
+    drawn = texts(r)
+    assert any(t.startswith("Maximiliane S") and t.endswith("…") for t in drawn), drawn
+    penalty = {"de": "Strafe: 8 Hände", "en": "penalty: 8 hands"}[lang]
+    assert penalty in drawn, drawn
