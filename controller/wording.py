@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from controller.engine.rules import hand_for_hand
 from controller.engine.rules.clock import mmss
 
 #: the controller's reasons: English template (as raised) → German template
@@ -427,16 +428,15 @@ def _undone(p: Mapping[str, Any]) -> str:
     return f"{phrase(p.get('what') or {}, 'de')} zurückgenommen (Ereignis {p['event']})"
 
 
+#: why hand-for-hand began or ended (rules/hand_for_hand.py ``read_reason``)
+HFH_REASONS_DE = {"director": "Turnierleitung", "burst": "Bubble geplatzt",
+                  "one_table": "nur noch ein Tisch",
+                  "bubble": "Bubble: {left} übrig, {places} Plätze zählen"}
+
+
 def _hfh_reason(reason: str) -> str:
-    """Why hand-for-hand began or ended (hand_for_hand.py says it in English)."""
-    fixed = {"director": "Turnierleitung", "bubble burst": "Bubble geplatzt",
-             "one table left": "nur noch ein Tisch"}
-    if reason in fixed:
-        return fixed[reason]
-    left, _, places = reason.removeprefix("bubble: ").partition(" left, ")
-    if reason.startswith("bubble: ") and places.endswith(" places count"):
-        return f"Bubble: {left} übrig, {places.removesuffix(' places count')} Plätze zählen"
-    return reason
+    which, values = hand_for_hand.read_reason(reason)
+    return HFH_REASONS_DE[which].format(**values) if which in HFH_REASONS_DE else reason
 
 #: what a command did: phrase key → its German (a phrase's values in, text out)
 PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {

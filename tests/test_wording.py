@@ -174,3 +174,26 @@ def test_a_mode_is_named_in_german():
     german = wording.reason({"reason": str(exc), "why": exc.as_dict()}, "de")
     assert german == ("landesliga_points gehört zu einem Landesliga-Finale (mode.kind: "
                       "landesliga_final); dieses Turnier ist Play the Clock")
+
+
+def test_every_reason_for_hand_for_hand_reads_german():
+    """The reasons rules/hand_for_hand.py writes into its events read back, each with its
+    German: rewording one there without the reader fails here, not on a German screen."""
+    from controller.engine.rules import hand_for_hand as hfh
+
+    source = (SOURCE / "engine" / "rules" / "hand_for_hand.py").read_text(encoding="utf-8")
+    # every reason the rule emits is one of its named ones
+    assert set(re.findall(r"reason=([^\s,()]+)", source)) <= {
+        "DIRECTOR", "BURST", "ONE_TABLE", "bubble_reason"}
+    german = {}
+    for reason in (hfh.DIRECTOR, hfh.BURST, hfh.ONE_TABLE, hfh.bubble_reason(19, 18)):
+        which, _ = hfh.read_reason(reason)
+        assert which in wording.HFH_REASONS_DE, reason
+        german[reason] = wording.phrase({"key": "hfh", "params": {"on": True, "reason": reason},
+                                         "text": "x"}, "de")
+    assert german[hfh.bubble_reason(19, 18)] == \
+        "Hand-für-Hand an (Bubble: 19 übrig, 18 Plätze zählen)"
+    assert german[hfh.BURST] == "Hand-für-Hand an (Bubble geplatzt)"
+    assert hfh.read_reason("a reason of a newer Floorman") == ("other", {})
+    assert wording.phrase({"key": "hfh", "params": {"on": False, "reason": "later words"},
+                           "text": "x"}, "de") == "Hand-für-Hand aus (later words)"

@@ -9,6 +9,7 @@ or one table is left.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from controller.engine import clock as clk
@@ -21,6 +22,32 @@ if TYPE_CHECKING:
     from controller.engine.tournament import Tournament
 
 
+#: why hand-for-hand began or ended, as the event's ``reason`` says it (the words are in
+#: every log: they never change; :func:`read_reason` reads them back for other languages)
+DIRECTOR = "director"
+BURST = "bubble burst"
+ONE_TABLE = "one table left"
+_BUBBLE = re.compile(r"bubble: ([0-9]+) left, ([0-9]+) places count")
+
+
+def bubble_reason(left: int, places: int) -> str:
+    """The reason hand-for-hand starts on the bubble: ``left`` players, ``places`` count."""
+    return f"bubble: {left} left, {places} places count"
+
+
+def read_reason(reason: str) -> tuple[str, dict[str, int]]:
+    """A stored reason → which it is (``director``, ``burst``, ``one_table``, ``bubble``
+    with ``left`` and ``places``) and its numbers; ``other`` for words this Floorman
+    does not write."""
+    fixed = {DIRECTOR: "director", BURST: "burst", ONE_TABLE: "one_table"}
+    if reason in fixed:
+        return fixed[reason], {}
+    m = _BUBBLE.fullmatch(reason)
+    if m:
+        return "bubble", {"left": int(m.group(1)), "places": int(m.group(2))}
+    return "other", {}
+
+
 def hand_for_hand(t: Tournament, c: cmd.HandForHand, now: float) -> None:
     t.require_running()
     if c.on and t.hfh.on:
@@ -29,7 +56,7 @@ def hand_for_hand(t: Tournament, c: cmd.HandForHand, now: float) -> None:
         raise Rejected("hand-for-hand is not on")
     if c.on and len(t.tables) < 2:
         raise Rejected("hand-for-hand needs more than one table")
-    t.emit(ev.HandForHand, now, on=c.on, reason="director")
+    t.emit(ev.HandForHand, now, on=c.on, reason=DIRECTOR)
 
 
 def bubble(t: Tournament, now: float) -> None:
@@ -47,11 +74,11 @@ def bubble(t: Tournament, now: float) -> None:
     director_off = not h.on and h.director_at == t.remaining
     if h.on and (len(t.tables) < 2 or (places and t.remaining <= places and not director_on)):
         t.emit(ev.HandForHand, now, on=False,
-               reason="bubble burst" if len(t.tables) > 1 else "one table left")
+               reason=BURST if len(t.tables) > 1 else ONE_TABLE)
     elif (not h.on and t.settings.hand_for_hand.auto and places and len(t.tables) > 1
           and t.remaining == places + 1 and not director_off):
         t.emit(ev.HandForHand, now, on=True,
-               reason=f"bubble: {t.remaining} left, {places} places count")
+               reason=bubble_reason(t.remaining, places))
 
 
 def on_hfh(t: Tournament, e: ev.HandForHand) -> None:
@@ -59,7 +86,7 @@ def on_hfh(t: Tournament, e: ev.HandForHand) -> None:
     s = t.settings.structure
     if e.on:
         t.hfh = HandForHandState(on=True, hand=1, hand_started_at=e.at,
-                                 director_at=t.remaining if e.reason == "director" else None)
+                                 director_at=t.remaining if e.reason == DIRECTOR else None)
         for tab in t.tables.values():
             tab.hfh_hand = e.seq
         if policy in ("stops", "deduct") and t.clock.running:
@@ -73,7 +100,7 @@ def on_hfh(t: Tournament, e: ev.HandForHand) -> None:
                 t.tables[n].hfh_hand = None
         t.hfh.on = False
         t.hfh.done = set()
-        t.hfh.director_at = t.remaining if e.reason == "director" else None
+        t.hfh.director_at = t.remaining if e.reason == DIRECTOR else None
         if was_paused and not t.clock.running and not t.finished:
             t.clock = clk.resume(t.clock, s, e.at)
         t.hfh.paused_clock = False
