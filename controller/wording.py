@@ -438,6 +438,7 @@ def _hfh_reason(reason: str) -> str:
     which, values = hand_for_hand.read_reason(reason)
     return HFH_REASONS_DE[which].format(**values) if which in HFH_REASONS_DE else reason
 
+
 #: what a command did: phrase key → its German (a phrase's values in, text out)
 PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "busted": _busted,
