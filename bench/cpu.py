@@ -13,7 +13,13 @@ Each size is measured twice: at the start, and late in the night with ``--out`` 
 the field busted for real (not undone): what grows with the players out (the
 results, the history) shows there.
 
-    python bench/cpu.py [--tables 10 100 1000] [--busts 60] [--out 0.5]
+``--cold`` writes over 64 MB before each bust, so that the press finds the caches as
+the controller finds them at a festival: between two presses there the broker's fan-out
+to 1,000 sockets and the table clients run on the same cores, and at 1,000 tables a bust
+takes about 1.7 times the CPU of the warm loop (docs/performance.md, "No walk over every
+table in a press").
+
+    python bench/cpu.py [--tables 10 100 1000] [--busts 60] [--out 0.5] [--cold]
 """
 
 from __future__ import annotations
@@ -88,7 +94,18 @@ def bust_out(svc: Service, players: int) -> None:
             t = svc.tournament
 
 
-def measure(tmp: Path, tables: int, busts: int, out: float = 0.0) -> dict[str, Any]:
+#: what ``--cold`` writes over before each bust (more than this machine's caches)
+COLD_BYTES = 64 << 20
+
+
+def evict(junk: bytearray, k: int) -> None:
+    """Write one byte of every 64-byte line of ``junk``: the caches hold it, not the
+    controller's state and code."""
+    junk[::64] = bytes([k & 0xFF]) * len(range(0, len(junk), 64))
+
+
+def measure(tmp: Path, tables: int, busts: int, out: float = 0.0,
+            cold: bool = False) -> dict[str, Any]:
     config = tmp / f"cpu-{tables}-{out}.yaml"
     config.write_text('name: "CPU"\npreset: psc-five-spades\nplayers_per_table: 10\n'
                       "table_seats: 10\n", encoding="utf-8")
@@ -105,9 +122,12 @@ def measure(tmp: Path, tables: int, busts: int, out: float = 0.0) -> dict[str, A
     svc.tick()  # (service.KEEP_EVERY): the undos below start from it, as in the controller
     cpu, wall, sent, undo = [], [], [], []
     playing = sorted(svc.tournament.tables)
+    junk = bytearray(COLD_BYTES if cold else 0)
     for k in range(busts):
         n = playing[k % len(playing)]
         seat = min(svc.tournament.tables[n].occupant)
+        if cold:
+            evict(junk, k)
         c0, w0, s0 = time.process_time(), time.perf_counter(), svc.counting.sent
         answer = svc.send(svc.topics.table_cmd(n), action="bust", seat=seat)
         cpu.append((time.process_time() - c0) * 1000)
@@ -134,6 +154,8 @@ def main() -> int:
     ap.add_argument("--busts", type=int, default=60)
     ap.add_argument("--out", type=float, default=0.5,
                     help="the share of the field busted for the second row of each size")
+    ap.add_argument("--cold", action="store_true",
+                    help="write over 64 MB before each bust (the caches as at a festival)")
     args = ap.parse_args()
     rows: list[tuple[str, ...]] = [("tables", "players out", "bust CPU p50", "bust CPU p99",
                                     "bust wall p50", "bust wall p99", "messages a bust",
@@ -141,7 +163,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(dir=ROOT, prefix=".bench-") as tmpname:
         for tables in args.tables:
             for out in (0.0, args.out) if args.out else (0.0,):
-                r = measure(Path(tmpname), tables, args.busts, out)
+                r = measure(Path(tmpname), tables, args.busts, out, args.cold)
                 rows.append((str(r["in_play"]), f"{r['out']:,}",
                              f"{statistics.median(r['cpu']):.2f} ms",
                              f"{pct(r['cpu'], 99):.2f} ms",
@@ -154,7 +176,7 @@ def main() -> int:
           "from the state the controller kept last, service.KEEP_EVERY), at the start "
           f"and with {args.out:.0%} of the field out for real (tables: those in play then); "
           "CPU: this process's time (the fsync wait of the durable write not in it); wall: "
-          "with it")
+          "with it" + ("; before each bust 64 MB written over (--cold)" if args.cold else ""))
     return 0
 
 
