@@ -235,12 +235,9 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
         colour = DIM if occ.get("ghost") else FG
         if tags:
             # the state is never cut: the longer wording while the whole name still fits
-            # at the smallest size beside it, else the shorter. If even that leaves no
-            # room for the whole name, two lines: the whole name above and the tag under
-            # it; a name too long for a line of its own on both lines, the tag beside the
-            # first; a name whose first word does not fit beside the tag above it, cut,
-            # and the tag under it. Rows too low for two lines: the name shrinks, then it
-            # is cut.
+            # at the smallest size beside it, else the shorter; if even that leaves no
+            # room for the whole name, two lines; rows too low for them: the name shrinks,
+            # then it is cut
             tsize = max(c.min_size, round(inner.height * 0.42))
             tfont = c.fonts.get(COND, tsize)
             tag = tags[-1]
@@ -250,20 +247,8 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
                     break
             beside = tfont.size(tag)[0] + pad * 2 + small.size(name)[0] <= name_r.width
             if not beside and inner.height >= 2 * line_h:
-                top = name_r.centery - line_h
-                if small.size(name)[0] > name_r.width:
-                    short = next((x for x in tags if small.size(x)[0] * 2 <= name_r.width),
-                                 tags[-1])
-                    room = name_r.width - small.size(short)[0] - pad * 2
-                    if _two_lines(c, name, name_r, room, line_h, colour, bg):
-                        c.draw_at(short, pygame.Rect(name_r.x, top, name_r.width, line_h),
-                                  COND, c.min_size, tag_colour, bg, "right", "line")
-                        continue
-                c.text(name, pygame.Rect(name_r.x, top, name_r.width, line_h), face=COND,
-                       colour=colour, bg=bg, size=c.min_size)
-                under = next((x for x in tags if small.size(x)[0] <= name_r.width), tags[-1])
-                c.text(under, pygame.Rect(name_r.x, top + line_h, name_r.width, line_h),
-                       face=COND, colour=tag_colour, bg=bg, size=c.min_size)
+                _name_and_tag_in_two_lines(c, name, tags, name_r, pad, line_h, colour,
+                                           tag_colour, bg)
                 continue
             tw = tfont.size(tag)[0]
             tag_r = pygame.Rect(name_r.right - tw, name_r.y, tw, name_r.height)
@@ -275,6 +260,28 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
         fits = c.fonts.get(COND, name_size).size(name)[0] <= name_r.width
         c.text(name, name_r, face=COND, colour=colour, bg=bg,
                size=name_size if fits else None, max_size=name_size)
+
+
+def _name_and_tag_in_two_lines(c: Canvas, name: str, tags: list[str], rect: pygame.Rect,
+                               pad: int, line_h: int, colour: Colour, tag_colour: Colour,
+                               bg: Colour) -> None:
+    """A seat's name and its tag (longest wording first) on two lines of the smallest size:
+    the whole name above the tag; a name too long for a line of its own on both lines with
+    the tag beside the first; else the name above, cut, and the tag under it."""
+    small = c.fonts.get(COND, c.min_size)
+    top = rect.centery - line_h
+    if small.size(name)[0] > rect.width:
+        short = next((x for x in tags if small.size(x)[0] * 2 <= rect.width), tags[-1])
+        room = rect.width - small.size(short)[0] - pad * 2
+        if _two_lines(c, name, rect, room, line_h, colour, bg):
+            c.draw_at(short, pygame.Rect(rect.x, top, rect.width, line_h), COND, c.min_size,
+                      tag_colour, bg, "right", "line")
+            return
+    c.text(name, pygame.Rect(rect.x, top, rect.width, line_h), face=COND, colour=colour,
+           bg=bg, size=c.min_size)
+    under = next((x for x in tags if small.size(x)[0] <= rect.width), tags[-1])
+    c.text(under, pygame.Rect(rect.x, top + line_h, rect.width, line_h), face=COND,
+           colour=tag_colour, bg=bg, size=c.min_size)
 
 
 def _two_lines(c: Canvas, name: str, rect: pygame.Rect, first: int, line_h: int,
