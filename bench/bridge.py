@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 import paho.mqtt.client as mqtt  # noqa: E402
 
-from controller.mqtt import Broker, client  # noqa: E402
+from controller.wire.mqtt import Broker, client  # noqa: E402
 from tests.support.broker import Mosquitto  # noqa: E402
 from tests.support.figures import pct, print_table  # noqa: E402
 

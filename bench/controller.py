@@ -1,7 +1,7 @@
 """Controller benchmark over a real Mosquitto: command round trip and state fan-out.
 
 Starts its own Mosquitto on a free loopback port (the tests' broker,
-tests/support/broker.py, on controller.local_broker) and the controller as a
+tests/support/broker.py, on controller.broker.local) and the controller as a
 subprocess (tests/support/controller.py), exactly as systemd runs
 it (``python -m controller controller FILE --db … --broker … --prefix …``), with
 its event log on disk (SQLite WAL, ``synchronous=FULL``). Then, for a
@@ -82,9 +82,9 @@ sys.path.insert(0, str(ROOT))
 
 import paho.mqtt.client as mqtt  # noqa: E402
 
-from controller import protocol  # noqa: E402
-from controller.mqtt import Broker, client  # noqa: E402
-from controller.protocol import Topics  # noqa: E402
+from controller.wire import protocol  # noqa: E402
+from controller.wire.mqtt import Broker, client  # noqa: E402
+from controller.wire.protocol import Topics  # noqa: E402
 from tests.support.broker import Mosquitto  # noqa: E402
 from tests.support.controller import ControllerProcess  # noqa: E402
 from tests.support.figures import pct, print_table  # noqa: E402
@@ -108,7 +108,7 @@ class InProcessController:
 
     def __init__(self, config: Path, db: Path, broker: Broker) -> None:
         from controller.config import load_tournament
-        from controller.service import ControllerService
+        from controller.service.core import ControllerService
 
         self.svc = ControllerService(load_tournament(config), str(db), broker)
         self.profile = cProfile.Profile()
@@ -139,7 +139,7 @@ class Director:
         subscribed = threading.Event()
         self.c.on_subscribe = lambda *a: subscribed.set()
         # its own answers and the tables': a press is answered on ack/table-N whatever
-        # reply_to says (controller/inbound.py, answer_to)
+        # reply_to says (controller/service/inbound.py, answer_to)
         self.c.subscribe([(self.topics.ack("+"), 1),
                           (self.topics.presence("controller"), 1)])
         if not subscribed.wait(10):
@@ -673,9 +673,9 @@ def restart(tmp: Path, port: int, events: int) -> dict[str, Any]:
     import dataclasses
 
     from controller.config import load_tournament
-    from controller.floor import Floor
+    from controller.log.floor import Floor
+    from controller.log.store import EventStore
     from controller.simulate import simulate
-    from controller.store import EventStore
 
     base = load_tournament(ROOT / "config/tournaments/sample.yaml")
     settings = dataclasses.replace(base, players_per_table=PER_TABLE,

@@ -35,11 +35,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from controller import heap, protocol, service  # noqa: E402
 from controller.config import load_tournament  # noqa: E402
-from controller.floor import Floor  # noqa: E402
-from controller.mqtt import Broker  # noqa: E402
-from controller.service import ControllerService  # noqa: E402
+from controller.log.floor import Floor  # noqa: E402
+from controller.service import core as service  # noqa: E402
+from controller.service import heap  # noqa: E402
+from controller.service.core import ControllerService  # noqa: E402
+from controller.wire import protocol  # noqa: E402
+from controller.wire.mqtt import Broker  # noqa: E402
 from tests.support.figures import pct, print_table  # noqa: E402
 
 
@@ -117,7 +119,7 @@ def measure(tmp: Path, tables: int, busts: int, out: float = 0.0,
     assert svc.send(svc.topics.director, cmd="start", args={})["ok"]
     svc.publish_state()
     bust_out(svc, round(out * len(names)))
-    heap.settle()  # as the controller's start does (controller/heap.py)
+    heap.settle()  # as the controller's start does (controller/service/heap.py)
     time.sleep(service.QUIET)  # a quiet second, then the tick keeps a copy of the state
     svc.tick()  # (service.KEEP_EVERY): the undos below start from it, as in the controller
     cpu, wall, sent, undo = [], [], [], []

@@ -25,11 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from controller import snapshot  # noqa: E402
 from controller.config import load_tournament  # noqa: E402
 from controller.engine.tournament import Tournament  # noqa: E402
+from controller.log import snapshot  # noqa: E402
+from controller.log.store import EventStore  # noqa: E402
 from controller.simulate import simulate  # noqa: E402
-from controller.store import EventStore  # noqa: E402
 from tests.support.figures import pct  # noqa: E402
 
 

@@ -66,7 +66,7 @@ from tests.support.headless import headless  # noqa: E402
 
 headless()
 
-from controller.mqtt import Broker  # noqa: E402
+from controller.wire.mqtt import Broker  # noqa: E402
 from tests.support.broker import Mosquitto  # noqa: E402
 from tests.support.controller import ControllerProcess, director, wait_up  # noqa: E402
 from tests.support.figures import pct, print_table  # noqa: E402

@@ -73,7 +73,7 @@ def _files(args: argparse.Namespace) -> int:
 
 
 def _broker_config(args: argparse.Namespace) -> int:
-    from controller.brokerconfig import write
+    from controller.broker.accounts import write
 
     try:
         report = write(args.out, args.tables, walls=args.walls, prefix=args.prefix,
@@ -103,7 +103,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if not 0.0 <= args.forgetful <= 1.0:
         print("floorman simulate: --forgetful must be a share from 0 to 1", file=sys.stderr)
         return 2
-    from controller.store import StoreError
+    from controller.log.store import StoreError
 
     try:
         sim = simulate(settings, args.players, args.seed, store=args.store or ":memory:",
@@ -140,10 +140,10 @@ def _controller(args: argparse.Namespace) -> int:
 
     from controller import resources
     from controller.config import ConfigError, load_tournament
-    from controller.inbound import limits_from_env
-    from controller.mqtt import Broker
-    from controller.service import serve
-    from controller.store import StoreError
+    from controller.log.store import StoreError
+    from controller.service.core import serve
+    from controller.service.inbound import limits_from_env
+    from controller.wire.mqtt import Broker
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     path = resources.resolve(args.file, "tournaments")
@@ -171,7 +171,7 @@ def _verify(args: argparse.Namespace) -> int:
     from controller.engine.chain import check
     from controller.engine.events import InvalidEvent
     from controller.engine.tournament import Tournament
-    from controller.store import EXIT_DAMAGED, EXIT_NO_CHAIN, EventStore, StoreError
+    from controller.log.store import EXIT_DAMAGED, EXIT_NO_CHAIN, EventStore, StoreError
 
     path = args.log
     try:
@@ -226,7 +226,7 @@ def _console(args: argparse.Namespace) -> int:
     from controller.config import ConfigError, load_tournament
     from controller.console.app import Console, serve
     from controller.console.hub import Hub
-    from controller.mqtt import Broker
+    from controller.wire.mqtt import Broker
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -430,7 +430,7 @@ def _key_value(text: str) -> tuple[str, object]:
 def _director(args: argparse.Namespace) -> int:
     from controller.config import ConfigError
     from controller.director import BrokerUnreachable, NoAnswer, send, with_credentials
-    from controller.mqtt import Broker
+    from controller.wire.mqtt import Broker
 
     try:
         config = None
@@ -683,7 +683,12 @@ def build_parser() -> argparse.ArgumentParser:
     d = director("results", "the results so far")
     d.add_argument("--csv", action="store_true")
 
-    # the screens' verbs, defined next to the screens: kiosk/cli.py
+    # the whole system on one computer, defined in its room: controller/night/cli.py
+    from controller.night.cli import register as register_night
+
+    register_night(sub)
+
+    # the screens' verb, defined next to the screens: kiosk/cli.py
     from kiosk.cli import register as register_screens
 
     register_screens(sub)

@@ -29,9 +29,9 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller import protocol
-from controller.mqtt import Broker, client
-from controller.protocol import Topics
+from controller.wire import protocol
+from controller.wire.mqtt import Broker, client
+from controller.wire.protocol import Topics
 
 #: seconds between resends of an unanswered command
 RESEND = 2.0

@@ -26,7 +26,7 @@ from controller.engine.results import ResultRow, results_json, score
 from controller.engine.rules import chip_counts, entries, rounds
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Event, Tournament
-from controller.floor import Floor
+from controller.log.floor import Floor
 
 #: seconds of tournament time one round of hands takes at every table
 HAND_SECONDS = 150.0
@@ -92,7 +92,7 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
     """Play a whole tournament of ``players`` with seeded random dealers until one is left.
 
     ``store``: the SQLite event log, a path that does not exist yet (``":memory:"`` for a
-    throwaway run); :class:`~controller.store.NotALog` for one that exists.
+    throwaway run); :class:`~controller.log.store.NotALog` for one that exists.
     ``forgetful``: share (0-1) of hands whose "hand done" the dealer forgets.
     ``timer`` measures each bust (decision plus durable write) for the benchmark.
     """

@@ -37,9 +37,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller import wording
 from controller.engine.commands import MAX_TABLES
-from controller.mqtt import Broker
+from controller.wire import wording
+from controller.wire.mqtt import Broker
 from kiosk.buttons import ButtonBox, Outcome, TableControls
 from kiosk.config import KioskConfig
 from kiosk.link import Link

@@ -28,9 +28,9 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller import protocol
-from controller.mqtt import Broker, client
-from controller.protocol import Topics
+from controller.wire import protocol
+from controller.wire.mqtt import Broker, client
+from controller.wire.protocol import Topics
 from kiosk.sync import ClockSync
 
 #: seconds between resends of an unanswered press
@@ -63,7 +63,7 @@ class Link:
         self.client_id = name or _account(broker) or (
             f"table-{table}" if table else f"wall-{uuid.uuid4().hex[:6]}")
         #: whose answers this link reads: a table's presses are answered on
-        #: ``ack/table-N`` whatever the client id (controller/inbound.py, answer_to)
+        #: ``ack/table-N`` whatever the client id (controller/service/inbound.py, answer_to)
         self.reply_to = f"table-{table}" if table else self.client_id
         self.notify = notify or (lambda kind, data: None)
         self.sync = ClockSync(local)

@@ -579,7 +579,7 @@ import time
 t0 = time.monotonic()
 table, wait, png = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 
-from controller.mqtt import Broker  # noqa: E402
+from controller.wire.mqtt import Broker  # noqa: E402
 from kiosk.app import KioskApp  # noqa: E402
 from kiosk.config import load_kiosk  # noqa: E402
 

@@ -6,7 +6,8 @@ stood in for by one that records the wait."""
 
 from __future__ import annotations
 
-from controller import protocol, service
+from controller.service import core as service
+from controller.wire import protocol
 from tests.support.service import bust
 from tests.support.service import service as in_process
 

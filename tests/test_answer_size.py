@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from controller import protocol, wording
+from controller.wire import protocol, wording
 from tests.support.service import service as in_process
 
 

@@ -1,7 +1,7 @@
 """Issue 15: a command republishes exactly the retained views whose content changed.
 
 The service recomputes only the table views a command's events touched
-(controller/fanout.py). The net: every command of whole simulated tournaments
+(controller/service/fanout.py). The net: every command of whole simulated tournaments
 (every sample tournament file, with dealers who forget "hand done", undos,
 renames) is followed by a full recompute of every state topic, which must
 equal what the broker was sent — nothing missed — and the topics sent must be
@@ -16,13 +16,14 @@ from typing import Any
 
 import pytest
 
-from controller import protocol, views
 from controller.config import load_tournament
 from controller.engine.rules import hands
-from controller.floor import Floor
-from controller.mqtt import Broker
-from controller.service import ControllerService
+from controller.log.floor import Floor
+from controller.service import views
+from controller.service.core import ControllerService
 from controller.simulate import simulate
+from controller.wire import protocol
+from controller.wire.mqtt import Broker
 
 ROOT = Path(__file__).resolve().parent.parent
 TOURNAMENTS = sorted((ROOT / "config/tournaments").glob("*.yaml"))

@@ -3,8 +3,9 @@ dealer (000 3.8, 3.11, 4.11): the retained payloads fit the protocol."""
 
 from __future__ import annotations
 
-from controller import protocol, views
 from controller.engine.settings import Dealing
+from controller.service import views
+from controller.wire import protocol
 from tests.support.settings import new_tournament
 
 

@@ -1,4 +1,4 @@
-"""controller/heap.py: a festival's state out of the garbage collector's way (issue 15).
+"""controller/service/heap.py: a festival's state out of the garbage collector's way (issue 15).
 
 At 1,000 tables with 5,000 out a full collection took ~100 ms and fell into a bust now and
 then (bench/cpu.py); the state is frozen once built, again after an undo (a new state)
@@ -9,7 +9,8 @@ from __future__ import annotations
 import gc
 import weakref
 
-from controller import heap, protocol
+from controller.service import heap
+from controller.wire import protocol
 from tests.support.service import bust
 from tests.support.service import service as in_process
 

@@ -1,4 +1,4 @@
-"""controller/inbound.py: who sent a message and how fast it may go (issue 11.2, 11.11).
+"""controller/service/inbound.py: who sent a message and how fast it may go (issue 11.2, 11.11).
 The drill (tests/drills/test_drill_hostile_client.py) repeats the attacks against the
 real broker; these are the rules on their own, with a clock passed in."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.inbound import (
+from controller.service.inbound import (
     Presses,
     TokenBucket,
     answer_to,
@@ -15,7 +15,7 @@ from controller.inbound import (
     scoped_id,
     sender,
 )
-from controller.protocol import ProtocolError
+from controller.wire.protocol import ProtocolError
 
 
 def test_the_sender_is_the_topic():

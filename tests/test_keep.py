@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from itertools import count
 
-from controller import protocol, service, snapshot
 from controller.engine.tournament import Tournament
+from controller.log import snapshot
+from controller.service import core as service
+from controller.wire import protocol
 from tests.support.service import bust
 from tests.support.service import service as in_process
 

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from controller import protocol
 from controller.engine.settings import Level, Mode
-from controller.views import summary_view
+from controller.service.views import summary_view
+from controller.wire import protocol
 from tests.support.settings import new_tournament
 
 

@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from controller import protocol
 from controller.config import load_tournament
-from controller.floor import Floor
-from controller.mqtt import Broker
-from controller.service import ControllerService
+from controller.log.floor import Floor
+from controller.service.core import ControllerService
+from controller.wire import protocol
+from controller.wire.mqtt import Broker
 
 ROOT = Path(__file__).resolve().parent.parent
 

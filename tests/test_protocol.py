@@ -1,4 +1,4 @@
-"""controller.protocol: inbound parsing (every malformed kind rejected with a readable
+"""controller.wire.protocol: inbound parsing (every malformed kind rejected with a readable
 ProtocolError, never anything else), the outbound schemas, and Topics."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller import protocol
 from controller.engine import commands
-from controller.protocol import ProtocolError, Topics, dumps, parse
+from controller.wire import protocol
+from controller.wire.protocol import ProtocolError, Topics, dumps, parse
 
 ENVELOPE = {"v": 1, "id": "c-1", "reply_to": "table-3"}
 
@@ -474,7 +474,7 @@ def test_example_family(kind, family):
 # ------------------------------------------------------------ one definition each
 @pytest.mark.parametrize("prefix", ["floor/a\n", "floor/#", "floor//a", "/floor", "a b", ""])
 def test_a_bad_prefix_is_refused_by_the_file_check_and_by_broker_config(prefix, tmp_path):
-    from controller.brokerconfig import write
+    from controller.broker.accounts import write
     from controller.config import ConfigError, load_tournament_text
 
     assert not protocol.valid_prefix(prefix)

@@ -16,13 +16,13 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
-from controller import protocol
 from controller.config import load_tournament
-from controller.floor import Floor
-from controller.mqtt import Broker
-from controller.protocol import ProtocolError
-from controller.service import ControllerService
+from controller.log.floor import Floor
+from controller.service.core import ControllerService
 from controller.simulate import simulate
+from controller.wire import protocol
+from controller.wire.mqtt import Broker
+from controller.wire.protocol import ProtocolError
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "protocol.md"

@@ -7,7 +7,8 @@ only) while more are out, every place when the tournament is over, and the direc
 
 from __future__ import annotations
 
-from controller import protocol, views
+from controller.service import views
+from controller.wire import protocol
 from tests.support.settings import new_tournament
 
 

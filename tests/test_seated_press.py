@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller import protocol
-from controller.floor import Floor
-from controller.mqtt import Broker
-from controller.service import ControllerService
+from controller.log.floor import Floor
+from controller.service.core import ControllerService
+from controller.wire import protocol
+from controller.wire.mqtt import Broker
 from tests.support.settings import make_settings
 
 

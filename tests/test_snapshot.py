@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from controller import snapshot
 from controller.config import load_tournament
 from controller.engine.tournament import Tournament
-from controller.floor import Floor
+from controller.log import snapshot
+from controller.log.floor import Floor
+from controller.log.store import EventStore
 from controller.simulate import simulate
-from controller.store import EventStore
 
 ROOT = Path(__file__).resolve().parent.parent
 TOURNAMENTS = sorted((ROOT / "config/tournaments").glob("*.yaml"))
@@ -184,3 +184,23 @@ def test_a_state_that_does_not_pickle_costs_the_snapshot_only(
     assert again.snapshot_at == 0
     _same(again.tournament, live)
     again.close()
+
+
+def test_the_snapshot_format_hashes_every_engine_source() -> None:
+    """A snapshot of another engine is refused by its format: the hash must cover the
+    engine's files wherever the log room sits (a move once pointed it at no folder)."""
+    engine = ROOT / "controller" / "engine"
+    sources = sorted(engine.rglob("*.py"))
+    assert len(sources) > 20
+    snapshot.fmt.cache_clear()
+    try:
+        before = snapshot.fmt()
+        original = sources[0].read_bytes()
+        sources[0].write_bytes(original + b"\n# another engine\n")
+        try:
+            snapshot.fmt.cache_clear()
+            assert snapshot.fmt() != before
+        finally:
+            sources[0].write_bytes(original)
+    finally:
+        snapshot.fmt.cache_clear()

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from controller import lock
 from controller.engine.tournament import Tournament
-from controller.floor import Floor
-from controller.store import (
+from controller.log import lock
+from controller.log.floor import Floor
+from controller.log.store import (
     EXIT_DAMAGED,
     EXIT_LOCKED,
     EXIT_NOT_A_LOG,

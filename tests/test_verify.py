@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from controller.floor import Floor
-from controller.store import EXIT_DAMAGED, EXIT_NO_CHAIN, EXIT_NOT_A_LOG
+from controller.log.floor import Floor
+from controller.log.store import EXIT_DAMAGED, EXIT_NO_CHAIN, EXIT_NOT_A_LOG
 from tests.support.controller import floorman_cli
 from tests.support.settings import make_settings
 

@@ -122,7 +122,7 @@ def test_amqtt_is_an_extra_and_the_demo_says_what_to_install(installed):
     metadata = next(meta.read(n).decode() for n in meta.namelist() if n.endswith("/METADATA"))
     assert "Requires-Dist: amqtt>=0.11; extra == \"demo\"" in metadata
     # as on a computer without Mosquitto
-    r = installed.python("import sys\nimport controller.local_broker as lb\n"
+    r = installed.python("import sys\nimport controller.broker.local as lb\n"
                          "lb.mosquitto_path = lambda: None\nfrom controller.cli import main\n"
                          "sys.exit(main(['demo', '--headless']))")
     assert r.returncode == 2
@@ -164,7 +164,7 @@ def test_simulate_the_sample(installed):
 
 
 def test_the_demo_plays_to_a_champion(installed):
-    from controller.local_broker import mosquitto_path
+    from controller.broker.local import mosquitto_path
 
     if mosquitto_path() is None:  # then the embedded broker: the extra
         r = subprocess.run([str(installed.venv / "bin/python"), "-m", "pip", "install",

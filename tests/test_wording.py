@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from controller import wording
 from controller.engine import history
 from controller.engine.commands import Each, Rejected
-from controller.floor import Floor
+from controller.log.floor import Floor
+from controller.wire import wording
 from tests.support.settings import make_settings, new_tournament
 
 SOURCE = Path(__file__).resolve().parents[1] / "controller"

@@ -177,7 +177,7 @@ def _register(args: argparse.Namespace) -> int:
     from controller.club.db import ClubError
     from controller.club.stacks import register_commands
     from controller.director import BrokerUnreachable, NoAnswer, send, with_credentials
-    from controller.mqtt import Broker
+    from controller.wire.mqtt import Broker
 
     settings = _tournament(args)
     db = _open(args, readonly=True)

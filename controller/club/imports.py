@@ -63,7 +63,7 @@ class Imported:
 def read_log(path: str) -> list[dict[str, Any]]:
     """Every event of the log at ``path``, verified as ``floorman verify`` does;
     :class:`ClubError` naming what is wrong."""
-    from controller.store import EventStore, StoreError
+    from controller.log.store import EventStore, StoreError
 
     try:
         with EventStore(path, readonly=True) as store:

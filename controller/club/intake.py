@@ -1,5 +1,6 @@
 """The controller's end-of-tournament import: a finished tournament is taken into the
 club database by itself when one is configured (``$FLOORMAN_CLUB``, docs/club.md).
+The service's door into the club room (the console's is :mod:`.lookup`).
 
 Never raises: a failure is logged, the controller goes on, and ``floorman club import``
 can do it later (an import is idempotent).
@@ -12,7 +13,9 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["WALL_ROWS", "club_path", "standings_view", "take_in"]
+from controller.club.imports import is_over
+
+__all__ = ["WALL_ROWS", "club_path", "is_over", "standings_view", "take_in"]
 
 #: the lines of the standings the wall is sent (the season's best)
 WALL_ROWS = 30

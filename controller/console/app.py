@@ -35,11 +35,11 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from controller import wording
 from controller.console import actions, auth, club, pages
 from controller.console.hub import Hub
 from controller.console.i18n import LANGUAGES, field_name, lang_of, tr
-from kiosk import i18n as screen
+from controller.wire import i18n as screen
+from controller.wire import wording
 
 log = logging.getLogger("floorman.console")
 
@@ -271,7 +271,6 @@ class Console:
             return Response("no such page", 404)
         lang = self.language(request, s)
         ctx = self.page_context(lang)
-        from kiosk.screens.wall import sort_key
 
         # a sheet on paper outlives the screen: who sits where this moment, not as of the
         # last refresh
@@ -279,7 +278,7 @@ class Console:
         if players is None:
             return Response(tr("no_answer", lang), 503, headers={"Retry-After": "5"})
         seated = sorted((p for p in players if p["status"] == "seated"),
-                        key=lambda p: sort_key(p["name"]))
+                        key=lambda p: screen.sort_key(p["name"]))
         if kind == "cards":  # in the order they are laid out on the tables
             seated.sort(key=lambda p: (p["table"], p["seat"]))
         title = {"seating": tr("seating_list", lang), "cards": tr("seat_cards", lang),

@@ -1,7 +1,7 @@
 """Who may use the console: the director's password, sessions and cross-site protection.
 
 - The password is stored as a hash only (PBKDF2-SHA512 in Mosquitto's ``$7$`` format,
-  :func:`controller.brokerconfig.hash_password`), in a file of one line written by
+  :func:`controller.broker.accounts.hash_password`), in a file of one line written by
   ``floorman console --set-password``. The browser never sees it again, nor any broker
   credential: the console's broker account stays on the server.
 - A session is a random token in an HttpOnly, SameSite=Strict cookie; the sessions live in
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from controller.brokerconfig import check_password, hash_password
+from controller.broker.accounts import check_password, hash_password
 
 #: PBKDF2 rounds of the sign-in hash (about 0.1 s on a Raspberry Pi 4, paid per sign-in)
 ITERATIONS = 100_000

@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller import protocol
 from controller.director import Director, NoAnswer
-from controller.mqtt import Broker
+from controller.wire import protocol
+from controller.wire.mqtt import Broker
 
 log = logging.getLogger("floorman.console")
 

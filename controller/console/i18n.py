@@ -1,8 +1,8 @@
 """Every word of the console, in English and German (``tr(key, lang, **values)``).
 
-Numbers and clock times are written as on the screens (:mod:`kiosk.i18n`). The
+Numbers and clock times are written as on the screens (:mod:`controller.wire.i18n`). The
 controller's reasons and replies are said in the page's language by
-:mod:`controller.wording`.
+:mod:`controller.wire.wording`.
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from controller import wording
 from controller.console.i18n import tr
-from kiosk import i18n as screen
+from controller.wire import i18n as screen
+from controller.wire import wording
 
 #: the live parts of each page: element id → template
 LIVE: dict[str, dict[str, str]] = {
@@ -27,8 +27,6 @@ LIVE: dict[str, dict[str, str]] = {
 def seating(state: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Everyone seated (no ghosts) as the public table topics name them (non-members
     shortened, 000 5.8), alphabetically: ``name``, ``table``, ``seat``, ``incoming``."""
-    from kiosk.screens.wall import sort_key
-
     rows = []
     for key, view in state.items():
         if not key.startswith("table/") or not view.get("in_play"):
@@ -37,7 +35,7 @@ def seating(state: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             if not s.get("ghost"):
                 rows.append({"name": s["name"], "table": view["table"], "seat": s["seat"],
                              "incoming": bool(s.get("incoming"))})
-    rows.sort(key=lambda r: (sort_key(r["name"]), r["table"], r["seat"]))
+    rows.sort(key=lambda r: (screen.sort_key(r["name"]), r["table"], r["seat"]))
     return rows
 
 

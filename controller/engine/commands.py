@@ -5,7 +5,7 @@ engine decides whether it is possible and answers with events
 (:mod:`controller.engine.events`). Each class below is the single definition
 of one command: its fields are the arguments, their types and limits are the
 argument checks, :func:`arguments` gives them to the MQTT protocol
-(``controller.protocol.DIRECTOR_ARGS``) and the command line (``floorman send``),
+(``controller.wire.protocol.DIRECTOR_ARGS``) and the command line (``floorman send``),
 and :func:`table` makes the table of ``docs/engine.md``. Checks that depend on
 the state (is seat 3 taken?) are the rules' business (:mod:`controller.engine.rules`).
 
@@ -42,7 +42,7 @@ class Rejected(Exception):
 
     ``Rejected("{player} is already out", player="Anna")``: ``str()`` is the reason in
     English, ``key`` the template and ``params`` its values, so a screen can say it in its
-    own language (:mod:`controller.wording`). A reason without values is its own key.
+    own language (:mod:`controller.wire.wording`). A reason without values is its own key.
     """
 
     def __init__(self, key: str, /, **params: Any) -> None:

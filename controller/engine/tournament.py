@@ -140,7 +140,7 @@ class Tournament:
         self.undone_as: tuple[int, Any] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        # a snapshot (controller/snapshot.py) is the state and its log: the kept copies
+        # a snapshot (controller/log/snapshot.py) is the state and its log: the kept copies
         # only make this run's undos faster
         return {k: v for k, v in self.__dict__.items() if k not in _TRANSIENT}
 

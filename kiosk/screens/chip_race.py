@@ -18,7 +18,8 @@ more chip, hold BUST: these are all the player has, HAND DONE sends; see
 ``docs/screens.md``); the rows show the counts as entered. After it, each
 row shows its cards and what it won, the winners in green. Who wins is the
 engine's decision (``controller/engine/rules/chip_race.py``); the count of new
-chips before the race is its arithmetic too (``new_chips``), shown as a preview.
+chips before the race is its arithmetic too, sent along as ``makes`` and shown as a
+preview.
 
 The wall shows one line per table in its break panel: which tables raced.
 """
@@ -29,9 +30,8 @@ from typing import Any
 
 import pygame
 
-from controller.engine.rules.chip_race import new_chips
-from kiosk import i18n
-from kiosk.i18n import tr
+from controller.wire import i18n
+from controller.wire.i18n import tr
 from kiosk.screens.common import Frame
 from kiosk.screens.widgets import (
     BOLD,
@@ -130,7 +130,8 @@ def preview(frame: Frame, race: dict[str, Any], lang: str) -> str:
     if not n:
         return tr("race_enter", lang)
     total = n * race["leaving"]
-    made = new_chips(total, race["new"], race.get("rounding", "up"))
+    makes = race.get("makes") or []
+    made = makes[n] if n < len(makes) else "?"
     return (f"{n} × {i18n.num(race['leaving'], lang)} = {i18n.num(total, lang)} → "
             f"{made} × {i18n.num(race['new'], lang)} · {tr('race_send', lang)}")
 

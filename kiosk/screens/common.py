@@ -14,8 +14,8 @@ from typing import Any
 
 import pygame
 
-from kiosk import i18n
-from kiosk.i18n import tr
+from controller.wire import i18n
+from controller.wire.i18n import tr
 from kiosk.screens import duties
 from kiosk.screens.widgets import (
     BG,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from kiosk.i18n import tr
+from controller.wire.i18n import tr
 from kiosk.screens.widgets import GREEN, RED, Colour
 
 

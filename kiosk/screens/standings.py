@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pygame
 
-from kiosk import i18n
-from kiosk.i18n import tr
+from controller.wire import i18n
+from controller.wire.i18n import tr
 from kiosk.screens.common import Frame
 from kiosk.screens.widgets import BOLD, COND, DIM, FG, GOLD, PANEL, Canvas, inset
 

@@ -31,8 +31,8 @@ from typing import Any
 
 import pygame
 
-from kiosk import i18n
-from kiosk.i18n import tr
+from controller.wire import i18n
+from controller.wire.i18n import tr
 from kiosk.screens import chip_race, common, duties
 from kiosk.screens.common import Frame
 from kiosk.screens.widgets import (

@@ -17,13 +17,12 @@ Layout::
 from __future__ import annotations
 
 import functools
-import unicodedata
 from typing import Any
 
 import pygame
 
-from kiosk import i18n
-from kiosk.i18n import tr
+from controller.wire import i18n
+from controller.wire.i18n import tr
 from kiosk.screens import chip_race, common, duties, standings
 from kiosk.screens.common import Frame
 from kiosk.screens.widgets import (
@@ -48,12 +47,6 @@ from kiosk.screens.widgets import (
 )
 
 
-def sort_key(name: str) -> str:
-    """Alphabetical the way people expect: Ä with A, case ignored."""
-    norm = unicodedata.normalize("NFKD", name)
-    return "".join(ch for ch in norm if not unicodedata.combining(ch)).casefold()
-
-
 def seating(state: dict[str, dict[str, Any]]) -> list[tuple[str, int, int]]:
     """Every player (no ghosts) as (name, table, seat), alphabetically."""
     rows = []
@@ -64,7 +57,7 @@ def seating(state: dict[str, dict[str, Any]]) -> list[tuple[str, int, int]]:
             if s.get("ghost"):
                 continue
             rows.append((s.get("name") or "?", payload.get("table", 0), s.get("seat", 0)))
-    rows.sort(key=lambda r: (sort_key(r[0]), r[1], r[2]))
+    rows.sort(key=lambda r: (i18n.sort_key(r[0]), r[1], r[2]))
     return rows
 
 

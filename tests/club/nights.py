@@ -12,7 +12,7 @@ from pathlib import Path
 
 from controller.config import load_tournament, load_tournament_text
 from controller.engine.settings import TournamentSettings
-from controller.floor import Floor
+from controller.log.floor import Floor
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,7 @@ from collections import defaultdict
 
 from controller.cli import main
 from controller.engine.tournament import Tournament
-from controller.store import EventStore
+from controller.log.store import EventStore
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

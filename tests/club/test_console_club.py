@@ -15,7 +15,7 @@ from controller.club.imports import import_log
 from controller.console import auth
 from controller.console.app import Console, make_app
 from controller.console.hub import Hub
-from controller.mqtt import Broker
+from controller.wire.mqtt import Broker
 from tests.club.nights import psc_settings, tournament
 
 SIX = ["Anna Berg", "Bert Cox", "Carl Dahl", "Dora Eck", "Emil Frey", "Gina Hahn"]

@@ -6,12 +6,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from controller import protocol
 from controller.club.db import open_club
 from controller.club.standings import standings
-from controller.floor import Floor
-from controller.mqtt import Broker
-from controller.service import ControllerService
+from controller.log.floor import Floor
+from controller.service.core import ControllerService
+from controller.wire import protocol
+from controller.wire.mqtt import Broker
 from tests.club.nights import epoch, psc_settings
 
 SIX = ["Anna Berg", "Bert Cox", "Carl Dahl", "Dora Eck", "Emil Frey", "Fritz Gall"]

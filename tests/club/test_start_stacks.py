@@ -53,7 +53,7 @@ def test_a_championship_log_keeps_the_stacks_in_the_club_database(tmp_path):
     settings = championship()
     names = [A, B, C, D]
     path = tmp_path / "final.sqlite"
-    from controller.floor import Floor
+    from controller.log.floor import Floor
 
     now = epoch("2026-06-20")
     floor = Floor.open(settings, path, seed=2, now=now, new=True)

@@ -21,7 +21,7 @@ import pytest
 from controller.console import auth
 from controller.console.app import Console, serve
 from controller.console.hub import Hub
-from controller.mqtt import Broker
+from controller.wire.mqtt import Broker
 from tests.support.controller import wait_up
 from tests.support.waiting import wait_for
 
@@ -100,7 +100,7 @@ class TableClient:
 
         import paho.mqtt.client as mqtt
 
-        from controller.mqtt import client
+        from controller.wire.mqtt import client
 
         self.prefix = broker.prefix
         self.state: dict[str, Any] = {}

@@ -311,7 +311,7 @@ def test_a_big_field_s_results_page_shows_the_last_out_and_exports_every_place(c
     """Over 60 out (views.LIVE_ROWS) the retained results have the last 60 only (issue 15):
     the page says so, and the exports and the printout ask the controller for every
     place, scored."""
-    from controller import views
+    from controller.service import views
     from tests.support.controller import director, start_tournament
 
     names = start_tournament(console.broker, 70)

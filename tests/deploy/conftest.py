@@ -39,7 +39,7 @@ def src(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def accounts(tmp_path_factory) -> Path:
     """What the controller hands out: accounts (broker-config) and a CA certificate."""
-    from controller import brokerconfig
+    from controller.broker import accounts as brokerconfig
 
     out = tmp_path_factory.mktemp("handout")
     brokerconfig.write(out / "broker", 4, walls=2, hash_with="python")

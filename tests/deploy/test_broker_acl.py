@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from controller import protocol
 from controller.director import send
-from controller.protocol import Topics
+from controller.wire import protocol
+from controller.wire.protocol import Topics
 from tests.support.broker import MOSQUITTO
 from tests.support.controller import floorman_cli
 from tests.support.mqtt import Probe

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from controller import brokerconfig
-from controller.brokerconfig import check_password, hash_password
+from controller.broker import accounts as brokerconfig
+from controller.broker.accounts import check_password, hash_password
 from tests.support.paths import ROOT
 from tests.support.secure import read_env
 
@@ -187,7 +187,7 @@ def test_the_shipped_broker_binds_ids_and_limits_sizes():
     """Issue 11.1 and 11.10: ``use_username_as_clientid`` is a setting of each listener
     in Mosquitto 2.0 (before the first listener it binds nobody: the review's attack
     worked with it there), and the payload limit is the one the code knows."""
-    from controller.protocol import BROKER_MESSAGE_LIMIT
+    from controller.wire.protocol import BROKER_MESSAGE_LIMIT
 
     lines = [ln.strip() for ln in (ROOT / "systemd" / "mosquitto-floorman.conf")
              .read_text().splitlines() if ln.strip() and not ln.startswith("#")]

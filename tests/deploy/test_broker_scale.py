@@ -37,9 +37,9 @@ if __name__ == "__main__":  # run as a script: tests.support is found from the c
 import paho.mqtt.client as mqtt  # noqa: E402
 import pytest  # noqa: E402
 
-from controller import protocol  # noqa: E402
 from controller.director import send  # noqa: E402
-from controller.protocol import Topics  # noqa: E402
+from controller.wire import protocol  # noqa: E402
+from controller.wire.protocol import Topics  # noqa: E402
 from tests.support.broker import MOSQUITTO  # noqa: E402
 from tests.support.mqtt import SelectLoop  # noqa: E402
 from tests.support.secure import OPENSSL, SecureBroker  # noqa: E402

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from controller.director import CredentialsError, read_credentials, with_credentials
-from controller.mqtt import Broker
+from controller.wire.mqtt import Broker
 from tests.support.broker import MOSQUITTO
 from tests.support.controller import floorman_cli
 from tests.support.secure import OPENSSL

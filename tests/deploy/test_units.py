@@ -69,7 +69,7 @@ def test_controller_unit_reads_the_installed_files():
 def test_a_failure_that_cannot_heal_is_not_restarted():
     """A bad file or a damaged log fails the same way every two seconds: the unit stops and
     says why; a held log, a full disk or a screen not there yet are retried."""
-    from controller.store import EXIT_DAMAGED, EXIT_LOCKED, EXIT_NOT_A_LOG, EXIT_UNWRITABLE
+    from controller.log.store import EXIT_DAMAGED, EXIT_LOCKED, EXIT_NOT_A_LOG, EXIT_UNWRITABLE
     from kiosk.app import EXIT_NO_SCREEN
 
     controller = set(unit(CONTROLLER)["Service"]["RestartPreventExitStatus"][0].split())

@@ -28,12 +28,12 @@ from pathlib import Path
 
 import pytest
 
-from controller import views
 from controller.config import load_tournament
 from controller.engine.tournament import Tournament
-from controller.floor import Floor
-from controller.protocol import Topics
-from controller.store import EXIT_DAMAGED, EXIT_LOCKED, EXIT_NOT_A_LOG
+from controller.log.floor import Floor
+from controller.log.store import EXIT_DAMAGED, EXIT_LOCKED, EXIT_NOT_A_LOG
+from controller.service import views
+from controller.wire.protocol import Topics
 from tests.support.controller import start_tournament, status, wait_up
 from tests.support.eventlog import read_log
 from tests.support.mqtt import Probe, retained_state

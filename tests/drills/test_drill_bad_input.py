@@ -35,10 +35,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller import protocol
 from controller.config import load_tournament, main_check
 from controller.engine.tournament import Tournament
-from controller.mqtt import Broker
+from controller.wire import protocol
+from controller.wire.mqtt import Broker
 from kiosk.view import tables_in_play
 from tests.support import drill as dr
 from tests.support.controller import director, floorman_cli, wait_up
@@ -345,7 +345,7 @@ def test_bad_input(broker, prefix, controllers, report, tmp_path):
 
     fz = raw_client(broker.address, CLIENT)
     # every ack: a table's answers go to ack/table-N whatever reply_to says
-    # (controller/inbound.py, answer_to)
+    # (controller/service/inbound.py, answer_to)
     fz.on_connect = lambda c, u, f, rc, p=None: c.subscribe(
         [(f"{prefix}/ack/#", 1), (f"{prefix}/time/response/#", 0)])
     fz.on_message = on_message

@@ -21,7 +21,7 @@ import time
 from controller.config import load_tournament
 from controller.engine import clock as clk
 from controller.engine.tournament import Tournament
-from controller.mqtt import Broker
+from controller.wire.mqtt import Broker
 from kiosk.view import ScreenView, clock_now
 from tests.support import drill as dr
 from tests.support.controller import wait_up
@@ -126,7 +126,7 @@ def test_broker_loss(broker, prefix, controllers, report, tmp_path):
     for n, d in dealers.items():
         ids = [cid for cid, *_ in d.pressed]
         mine = set(ids)
-        # (stored as "table-N/<id>": controller/inbound.py, scoped_id)
+        # (stored as "table-N/<id>": controller/service/inbound.py, scoped_id)
         stored = [cid for key in log.order if (cid := key.rpartition("/")[2]) in mine]
         if stored != ids:
             out_of_order.append(n)

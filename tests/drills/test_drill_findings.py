@@ -20,10 +20,10 @@ import json
 import paho.mqtt.client as mqtt
 import pytest
 
-from controller import protocol
 from controller.config import ConfigError, load_tournament_text
 from controller.engine.tournament import Rejected, Tournament
-from controller.mqtt import Broker
+from controller.wire import protocol
+from controller.wire.mqtt import Broker
 from kiosk.link import Link
 from tests.support.paths import ROOT
 

@@ -30,10 +30,10 @@ from typing import Any
 
 import pytest
 
-from controller import protocol
 from controller.director import send
-from controller.inbound import PRESS_BURST, PRESS_QUEUE, PRESS_RATE
-from controller.protocol import Topics
+from controller.service.inbound import PRESS_BURST, PRESS_QUEUE, PRESS_RATE
+from controller.wire import protocol
+from controller.wire.protocol import Topics
 from kiosk.view import tables_in_play
 from tests.support import drill as dr
 from tests.support.broker import MOSQUITTO
@@ -381,7 +381,7 @@ def test_oversized_payloads_never_reach_the_engine(room, report):
 #: process its network thread would slow the measuring client down)
 FLOODER = """
 import sys, time
-from controller import protocol
+from controller.wire import protocol
 from tests.support.mqtt import raw_client
 address, user, password, ca, topic, count = sys.argv[1:7]
 c = raw_client(address, "flood", username=user, password=password, ca=ca)
@@ -404,7 +404,7 @@ def latencies(room: Room, tables: dict[int, Probe], presses: int) -> list[float]
     """Milliseconds from a press to its answer, one press at a time as a kiosk sends them
     (undo with nothing to undo: an answer without a change), the ``tables`` in turn.
 
-    Each table stays within its own rate (controller/inbound.py PRESS_RATE): a single
+    Each table stays within its own rate (controller/service/inbound.py PRESS_RATE): a single
     table pressing 16 times a second would measure its own limit, not the flood's effect
     (the first run of this drill did: a steady 150 ms, the wait for table 1's next token).
     """

@@ -18,12 +18,12 @@ import random
 import threading
 import time
 
-from controller import views
 from controller.config import load_tournament
 from controller.engine import clock as clk
 from controller.engine.tournament import Tournament
-from controller.mqtt import Broker
-from controller.protocol import Topics
+from controller.service import views
+from controller.wire.mqtt import Broker
+from controller.wire.protocol import Topics
 from kiosk.config import load_kiosk
 from kiosk.view import clock_now
 from tests.support import drill as dr

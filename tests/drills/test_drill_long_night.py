@@ -27,8 +27,8 @@ from typing import Any
 from controller.config import load_tournament
 from controller.director import BrokerUnreachable, NoAnswer, send
 from controller.engine.tournament import Rejected, Tournament
-from controller.floor import Floor
-from controller.mqtt import Broker
+from controller.log.floor import Floor
+from controller.wire.mqtt import Broker
 from tests.support import drill as dr
 from tests.support.controller import ControllerProcess, wait_up
 from tests.support.eventlog import read_log, strip_at
@@ -72,7 +72,7 @@ def make_script(settings, players: int, seed: int) -> tuple[list[Step], Tourname
             cmd = {"cmd": "bust", "table": table, **args}
         elif action == "hand_done":
             cmd = {"cmd": "hand_done", "table": table}
-        else:  # "time": one button, start or cancel (controller/service.py, table_press)
+        else:  # "time": one button, start or cancel (controller/service/core.py, table_press)
             tab = t.tables.get(table)
             running = tab is not None and tab.time_call is not None
             cmd = {"cmd": "time_call", "table": table, "op": "cancel" if running else "start"}
@@ -127,7 +127,7 @@ class Night:
         # the log is opened with the script's seed: both nights draw the same seats
         Floor.open(settings, self.db, seed=BASE_SEED, now=time.time()).close()
         # the script presses as fast as the answers come, far faster than a dealer: the
-        # tables' rate limit (controller/inbound.py) raised for it
+        # tables' rate limit (controller/service/inbound.py) raised for it
         self.ctrl = ControllerProcess(config, self.db, tmp / f"{name}.log",
                                       broker=broker.address, prefix=prefix,
                                       env={**os.environ, "FLOORMAN_PRESS_RATE": "1000/1000"})

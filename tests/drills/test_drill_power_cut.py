@@ -21,7 +21,7 @@ from collections import Counter
 
 from controller.config import load_tournament
 from controller.engine.tournament import Tournament
-from controller.mqtt import Broker
+from controller.wire.mqtt import Broker
 from tests.support import drill as dr
 from tests.support.controller import wait_up
 from tests.support.eventlog import read_log

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from controller import views
 from controller.engine import history
 from controller.engine.rules.announcements import showing
 from controller.engine.tournament import Rejected, Tournament
-from controller.floor import Floor
+from controller.log.floor import Floor
+from controller.service import views
 from tests.support.settings import make_settings, new_tournament
 
 

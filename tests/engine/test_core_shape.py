@@ -15,7 +15,7 @@ from controller.engine.events import InvalidEvent
 from controller.engine.rules import COMMANDS, FOLDS, RULES
 from controller.engine.settings import TimeCall, from_data
 from controller.engine.tournament import Rejected, Tournament
-from controller.floor import Floor
+from controller.log.floor import Floor
 from tests.support.settings import make_settings, new_tournament, replay_equal
 
 LEVEL = 600.0
@@ -278,7 +278,7 @@ def test_a_log_of_a_newer_floorman_is_a_clear_error_at_open(tmp_path):
     import json
     import sqlite3
 
-    from controller.store import StoreError
+    from controller.log.store import StoreError
 
     path = tmp_path / "log.sqlite"
     Floor.open(make_settings(), path, seed=1).close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from controller.engine.tournament import Rejected, Tournament
-from controller.floor import Floor
+from controller.log.floor import Floor
 from tests.support.settings import make_settings, new_tournament
 
 

@@ -14,9 +14,9 @@ import copy
 
 import pytest
 
-from controller import views
 from controller.engine.settings import HandForHand, Points, TimeCall
 from controller.engine.tournament import Tournament
+from controller.service import views
 from tests.support.settings import new_tournament, rejected, replay_equal
 
 

@@ -10,9 +10,9 @@ between the button and the small blind).
 
 from __future__ import annotations
 
-from controller import views
 from controller.engine.settings import Balancing
 from controller.engine.tournament import Tournament
+from controller.service import views
 from tests.support.settings import new_tournament, rejected
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from controller.protocol import Topics
+from controller.wire.protocol import Topics
 from kiosk.link import Link
 from tests.support.controller import start_tournament
 from tests.support.mqtt import Probe

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import time
 
-from controller.mqtt import Broker
-from controller.protocol import MAX_PAYLOAD, Topics
-from controller.store import EventStore
+from controller.log.store import EventStore
+from controller.wire.mqtt import Broker
+from controller.wire.protocol import MAX_PAYLOAD, Topics
 from tests.support.controller import (
     director,
     floorman_json,
@@ -68,7 +68,7 @@ def test_duplicate_director_command_is_applied_once(broker, prefix, controller_f
         assert sorted(e["name"] for e in events if e["type"] == "registered") == \
             sorted(["Ann", "Bob"] + [f"P{i}" for i in range(10)])
         assert len([e for e in events if e["type"] == "busted"]) == 1
-        # stored per sender (controller/inbound.py, scoped_id)
+        # stored per sender (controller/service/inbound.py, scoped_id)
         assert store.answer("director/register-ann-bob")["ok"]
         assert store.answer("director/bust-1")["ok"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import uuid
 
-from controller.protocol import Topics
+from controller.wire.protocol import Topics
 from kiosk.view import tables_in_play
 from tests.support.controller import ControllerFactory, director, start_tournament, wait_up
 from tests.support.mqtt import Probe, retained_state

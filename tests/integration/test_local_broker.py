@@ -10,7 +10,7 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 
-from controller.local_broker import LocalBroker, MosquittoProcess, free_port, mosquitto_path
+from controller.broker.local import LocalBroker, MosquittoProcess, free_port, mosquitto_path
 from tests.support.mqtt import Probe
 
 

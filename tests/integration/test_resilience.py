@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from controller.mqtt import Broker
-from controller.protocol import Topics
-from controller.store import EventStore
+from controller.log.store import EventStore
+from controller.wire.mqtt import Broker
+from controller.wire.protocol import Topics
 from kiosk.link import Link
 from tests.support.controller import start_tournament, status, wait_up
 from tests.support.eventlog import read_log, strip_at

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.local_broker import mosquitto_path
+from controller.broker.local import mosquitto_path
 from tests.support.controller import wait_up
 from tests.support.mqtt import Probe
 from tests.support.paths import ROOT

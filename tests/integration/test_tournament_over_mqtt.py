@@ -73,7 +73,7 @@ def test_a_table_screen_gets_its_own_table_and_the_shared_topics_only(broker, pr
     """At a festival every table's view going to every table screen made each command's
     views a thousand deliveries (docs/performance.md): a table screen subscribes to its
     own ``state/table/N`` and the shared topics; a wall to every one."""
-    from controller import protocol
+    from controller.wire import protocol
     from tests.support.mqtt import Probe
 
     b = broker.for_prefix(prefix)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from controller.mqtt import Broker
+from controller.wire.mqtt import Broker
 from kiosk.app import KioskApp
 from kiosk.config import ButtonConfig, KioskConfig
 from kiosk.view import clock_now

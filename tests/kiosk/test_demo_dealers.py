@@ -1,11 +1,11 @@
-"""The demo's simulated dealers (kiosk/demo.py): no hands, so no busts, while the clock
+"""The demo's simulated dealers (controller/night/demo.py): no hands, so no busts, while the clock
 shows a break (issue 16 point 7)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from kiosk import demo, shots
+from controller.night import demo, shots
 
 
 class FakeLink:

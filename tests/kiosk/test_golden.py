@@ -1,10 +1,10 @@
 """Golden images: every screenshot moment, drawn now, against its approved image in
 docs/screens/ (the gallery). A change in what is drawn fails until it is approved with
-``scripts/approve-screens`` (``python -m kiosk.shots --approve``).
+``scripts/approve-screens`` (``python -m controller.night.shots --approve``).
 
-The moments have a fixed controller time and a fixed monotonic clock (kiosk.shots.MONO):
+The moments have a fixed controller time and a fixed monotonic clock (controller.night.shots.MONO):
 nothing here reads the wall clock. The fonts are the bundled DejaVu faces. The tolerance
-(kiosk.shots.difference) absorbs antialiasing and gamma, not a changed character.
+(controller.night.shots.difference) absorbs antialiasing and gamma, not a changed character.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from kiosk import shots
+from controller.night import shots
 
 
 def approved(name: str, lang: str, size: tuple[int, int]) -> pygame.Surface:

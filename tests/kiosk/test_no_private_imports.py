@@ -40,10 +40,12 @@ def private_uses(source: str) -> list[str]:
 
 def test_the_checker_finds_private_names():
     src = ("from controller.config import _Node, LANGUAGES\nfrom controller import protocol\n"
-           "import controller.mqtt\nprotocol._CLIENT.match('x')\ncontroller.mqtt._no_delay\n"
+           "import controller.wire.mqtt\nprotocol._CLIENT.match('x')\n"
+           "controller.wire.mqtt._no_delay\n"
            "protocol.CLIENT_ID.match('x')\n")
     assert private_uses(src) == ["line 1: from controller.config import _Node",
-                                 "line 4: protocol._CLIENT", "line 5: controller.mqtt._no_delay"]
+                                 "line 4: protocol._CLIENT",
+                                 "line 5: controller.wire.mqtt._no_delay"]
 
 
 def test_kiosk_imports_no_private_names_of_controller():

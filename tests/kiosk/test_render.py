@@ -1,6 +1,6 @@
 """The kiosk renderer: every screen state at 1920×1080 and 800×480, drawn from real engine states.
 
-Each moment (``kiosk.shots.MOMENTS``) is drawn, saved as a PNG in the test's
+Each moment (``controller.night.shots.MOMENTS``) is drawn, saved as a PNG in the test's
 tmp_path, and checked through ``Renderer.items``: the expected words are
 there, no two texts overlap, every text is on the screen, and at 1920×1080 the
 remaining time is at least a quarter of the screen tall.
@@ -13,7 +13,8 @@ import dataclasses
 import pygame
 import pytest
 
-from kiosk import i18n, shots
+from controller.night import shots
+from controller.wire import i18n
 from kiosk.render import MAX_WAIT, WALL_PAGE_SECONDS, Renderer, wall_page
 from kiosk.screens.widgets import RED
 from kiosk.view import clock_now

@@ -5,7 +5,7 @@ zero width", at every restart, because the state is retained).
 Hypothesis puts random Unicode (controls, format characters, lone surrogates from a JSON
 ``\\ud800``, combining marks, emoji, right-to-left text, empty strings, very long text)
 into every name, the tournament's name, level notes and the dealer's feedback line of
-real moments (kiosk/shots.py), and draws the table and wall screens at both sizes. The
+real moments (controller/night/shots.py), and draws the table and wall screens at both sizes. The
 controller refuses such names (controller/engine/rules/entries.py), but a screen must
 survive whatever a broker delivers: an old log, a third-party publisher, a bug.
 """
@@ -21,7 +21,7 @@ import pygame
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from kiosk import shots
+from controller.night import shots
 from kiosk.render import Renderer
 from kiosk.view import Feedback, ScreenView
 

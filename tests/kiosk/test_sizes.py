@@ -8,7 +8,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from kiosk import shots
+from controller.night import shots
 from kiosk.render import Renderer
 from kiosk.screens import sizes
 

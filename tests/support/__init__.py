@@ -7,7 +7,7 @@ module        what it holds
 paths         ``ROOT`` (the checkout), the shipped files the tests start from
 waiting       :func:`wait_for`, the one poll loop (a sleep or a kiosk's loop step between looks)
 headless      SDL's dummy drivers, for pygame without a screen or sound card
-broker        :class:`Mosquitto`: controller.local_broker's Mosquitto, stopped and started
+broker        :class:`Mosquitto`: controller.broker.local's Mosquitto, stopped and started
               again for an outage
 secure        :class:`SecureBroker`: Mosquitto with the shipped drop-in, accounts, ACL and TLS
 controller    :class:`ControllerProcess` (``python -m controller controller`` as systemd runs

@@ -1,12 +1,12 @@
 """The tests' broker: a real Mosquitto on a free loopback port, started by the product's
-own :mod:`controller.local_broker`, that a test can stop and start again."""
+own :mod:`controller.broker.local`, that a test can stop and start again."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from controller.local_broker import LocalBroker, MosquittoProcess, mosquitto_path
-from controller.mqtt import Broker
+from controller.broker.local import LocalBroker, MosquittoProcess, mosquitto_path
+from controller.wire.mqtt import Broker
 
 #: the Mosquitto program, or None where it is not installed (broker tests are skipped)
 MOSQUITTO = mosquitto_path()
@@ -16,7 +16,7 @@ TEST_CONFIG = "log_type warning\n"
 
 
 class Mosquitto:
-    """A Mosquitto of a test or benchmark: :class:`~controller.local_broker.LocalBroker`
+    """A Mosquitto of a test or benchmark: :class:`~controller.broker.local.LocalBroker`
     with ``config`` added to its configuration and its output in ``log``.
 
     :meth:`stop` and :meth:`start` are an outage: without persistence every session and

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.director import NoAnswer, send
-from controller.mqtt import Broker
+from controller.wire.mqtt import Broker
 
 from .paths import ROOT
 from .processes import LoggedProcess

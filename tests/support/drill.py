@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller import views
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Tournament
-from controller.mqtt import Broker
+from controller.service import views
+from controller.wire.mqtt import Broker
 from kiosk.link import Link
 from kiosk.view import tables_in_play
 
@@ -390,7 +390,7 @@ def audit(log: Log, presses: Iterable[tuple[str, str, dict[str, Any] | None]],
     "hand done" events than acknowledged "hand done" presses."""
     a = Audit()
     # the controller stores an answer under its sender's scope ("table-3/<id>",
-    # "director/<id>": controller/inbound.py, scoped_id); the clients' ids are unique
+    # "director/<id>": controller/service/inbound.py, scoped_id); the clients' ids are unique
     # UUIDs, so the id alone names the answer here
     log = log._replace(answers={k.rpartition("/")[2]: v for k, v in log.answers.items()})
     kinds: dict[str, str] = {}

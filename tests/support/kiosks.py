@@ -23,7 +23,7 @@ from .headless import headless, headless_env
 
 headless()
 
-from controller.mqtt import Broker  # noqa: E402
+from controller.wire.mqtt import Broker  # noqa: E402
 from kiosk.app import KioskApp  # noqa: E402
 from kiosk.config import load_kiosk  # noqa: E402
 

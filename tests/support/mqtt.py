@@ -15,7 +15,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.mqtt import Broker
+from controller.wire.mqtt import Broker
 from kiosk.view import tables_in_play
 
 from .waiting import WaitTimeout, wait_for
@@ -25,7 +25,7 @@ STATE_TOPICS = ("structure", "clock", "summary", "moves", "results", "presence")
 
 
 def host_port(address: str | Broker) -> tuple[str, int]:
-    """``"host:port"`` (or a :class:`~controller.mqtt.Broker`) → (host, port)."""
+    """``"host:port"`` (or a :class:`~controller.wire.mqtt.Broker`) → (host, port)."""
     host, _, port = str(address).rpartition(":")
     return host, int(port)
 

@@ -2,7 +2,7 @@
 drop-in (``systemd/mosquitto-floorman.conf``) where only the paths and ports are changed:
 accounts and ACL from ``floorman broker-config``, a test CA and server certificate made
 with the openssl command line, a TLS listener and the plain loopback listener on free
-ports. Started and stopped by :class:`controller.local_broker.MosquittoProcess`."""
+ports. Started and stopped by :class:`controller.broker.local.MosquittoProcess`."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from controller.local_broker import MosquittoProcess, free_port
+from controller.broker.local import MosquittoProcess, free_port
 
 from .broker import MOSQUITTO
 from .mqtt import Probe
@@ -114,7 +114,7 @@ class SecureBroker:
     def __init__(self, tmp: Path, *, tables: int = 4, prefix: str | None = None,
                  hasher: str = "auto", config_text: str | None = None,
                  paths: dict[str, Path] | None = None) -> None:
-        from controller import brokerconfig
+        from controller.broker import accounts as brokerconfig
 
         self.tmp = tmp
         self.prefix = prefix or f"test/{uuid.uuid4().hex[:10]}"
@@ -176,8 +176,8 @@ class SecureBroker:
         return env
 
     def broker(self, name: str, *, tls: bool = True) -> Any:
-        """A :class:`controller.mqtt.Broker` logged in as ``name``."""
-        from controller.mqtt import Broker
+        """A :class:`controller.wire.mqtt.Broker` logged in as ``name``."""
+        from controller.wire.mqtt import Broker
 
         acc = self.account(name)
         if tls:

@@ -7,11 +7,11 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
-from controller import protocol
 from controller.config import load_tournament
-from controller.floor import Floor
-from controller.mqtt import Broker
-from controller.service import ControllerService
+from controller.log.floor import Floor
+from controller.service.core import ControllerService
+from controller.wire import protocol
+from controller.wire.mqtt import Broker
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from controller.local_broker import free_port, wait_port
+from controller.broker.local import free_port, wait_port
 
 __all__ = ["WaitTimeout", "free_port", "wait_for", "wait_port"]
 

@@ -349,7 +349,7 @@ EACH_DE: dict[str, str] = {
         "{player} (von Tisch {from_table} Platz {from_seat} auf Platz {to_seat})",
 }
 
-#: refusals whose text is their key (the store's, controller.store)
+#: refusals whose text is their key (the store's, controller.log.store)
 PLAIN_DE: dict[str, str] = {
     "not stored: the disk is full": "nicht gespeichert: die Festplatte ist voll",
 }

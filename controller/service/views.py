@@ -244,10 +244,15 @@ def chip_race_view(t: Tournament, tab: Any, now: float | None) -> dict[str, Any]
                        "saved": s in e.saved}
                       for s, n, cards in zip(e.seats, e.leftover, e.cards, strict=True)],
             "new_chips": sum(e.won) + len(e.saved), "change": e.change}
+    most = -(-new // leaving) - 1
+    # the new chips that n leftover chips make, for every n the seats can have: the
+    # screen's preview while the dealer enters them is the engine's arithmetic, not its own
+    makes = [chip_race.new_chips(n * leaving, new, rules.rounding)
+             for n in range(len(seats) * most + 1)]
     return {"leaving": leaving, "new": new, "start_seat": order[0] if order else None,
             "start": rules.start, "rounding": rules.rounding,
             "one_chip_per_player": rules.one_chip_per_player,
-            "most": -(-new // leaving) - 1, "result": result}
+            "most": most, "makes": makes, "result": result}
 
 
 def moves_view(t: Tournament, recent: int = 20, *,

@@ -2,11 +2,11 @@
 
 The states come from the real engine (:class:`controller.engine.tournament.Tournament`
 with ``config/tournaments/sample.yaml``) turned into the retained payloads by
-:mod:`controller.views`, exactly what a kiosk receives. Tests and the
+:mod:`controller.service.views`, exactly what a kiosk receives. Tests and the
 screenshot command use the same moments::
 
-    python -m kiosk.shots DIR          # a PNG of every moment at 1920×1080 and 800×480
-    python -m kiosk.shots --approve    # approve them: docs/screens/ and docs/gallery.md
+    python -m controller.night.shots DIR          # a PNG of every moment at 1920×1080 and 800×480
+    python -m controller.night.shots --approve    # approve them: docs/screens/ and docs/gallery.md
 
 ``MONO`` is the local monotonic time the moments' feedback is relative to:
 draw them with ``Renderer(size, monotonic=lambda: MONO)``.
@@ -21,11 +21,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller import resources, views
+from controller import resources
 from controller.config import load_tournament
 from controller.engine.rules import busts
 from controller.engine.settings import TimeCall
 from controller.engine.tournament import Tournament
+from controller.service import views
 from kiosk.view import Feedback, FeedbackKind, Role, ScreenView
 
 SAMPLE = resources.sample_tournament()
@@ -693,7 +694,7 @@ def shot_name(name: str, language: str, size: tuple[int, int]) -> str:
 
 # ------------------------------------------------------------------ golden images
 #: the approved images: the gallery in the docs (docs/gallery.md)
-GALLERY = Path(__file__).resolve().parents[1] / "docs" / "screens"
+GALLERY = Path(__file__).resolve().parents[2] / "docs" / "screens"
 GALLERY_PAGE = GALLERY.parent / "gallery.md"
 #: a channel differing by more than this (0..255), after both images are averaged over
 #: 2×2 pixels, is a different pixel: antialiasing and a font renderer's gamma move edge
@@ -791,11 +792,12 @@ def jobs() -> list[tuple[str, str, tuple[int, int]]]:
 def gallery_page() -> str:
     """docs/gallery.md: every approved image, moment by moment."""
     out = ["# Gallery: every screen moment", "",
-           "The approved images of `python -m kiosk.shots --approve` (`scripts/approve-screens`):",
-           "each moment of `kiosk/shots.py` in English and German, at 1920×1080 (stored at",
-           "half size) and 800×480. `tests/kiosk/test_golden.py` compares every new drawing",
-           "with them. Generated; do not edit. Why the screens look as they do:",
-           "[screens.md](screens.md).", ""]
+           "The approved images of `python -m controller.night.shots --approve`",
+           "(`scripts/approve-screens`): each moment of `controller/night/shots.py` in English",
+           "and German, at 1920×1080 (stored at half size) and 800×480.",
+           "`tests/kiosk/test_golden.py` compares every new drawing with them.",
+           "Generated; do not edit. Why the screens look as they do: [screens.md](screens.md).",
+           ""]
     for name, fn in MOMENTS.items():
         doc = (fn.__doc__ or "").strip().split("\n")[0]
         out += [f"## {name}", ""] + ([doc, ""] if doc else [])
@@ -832,7 +834,8 @@ def approve(only: str | None = None) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m kiosk.shots", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m controller.night.shots",
+                                 description=__doc__.split("\n")[0])
     ap.add_argument("dir", type=Path, nargs="?", help="where to write the PNGs")
     ap.add_argument("--only", help="only moments whose name contains this")
     ap.add_argument("--approve", action="store_true",

@@ -28,7 +28,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.protocol import TABLE_DIGITS, ProtocolError
+from controller.wire.protocol import TABLE_DIGITS, ProtocolError
 
 #: presses a table may send per second, sustained (a dealer presses far less than once a
 #: second; 20 a second is a stuck button or a script)
@@ -69,8 +69,9 @@ def table_of(key: str | None) -> int | None:
 
 
 def sender(kind: str, key: str | None) -> str:
-    """Who sent a command on topic ``(kind, key)`` (:meth:`~controller.protocol.Topics.classify`):
-    ``table-N`` for ``cmd/table/N``, ``director`` for ``cmd/director``."""
+    """Who sent a command on topic ``(kind, key)``
+    (:meth:`~controller.wire.protocol.Topics.classify`): ``table-N`` for ``cmd/table/N``,
+    ``director`` for ``cmd/director``."""
     if kind == "table":
         n = table_of(key)
         return f"table-{n}" if n is not None else "table-?"

@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller import snapshot
 from controller.engine.settings import TournamentSettings, differences, to_data
 from controller.engine.tournament import Event, InvalidEvent, Rejected, Tournament
-from controller.store import EventStore, LogDamaged, NotALog, StoreError
+from controller.log import snapshot
+from controller.log.store import EventStore, LogDamaged, NotALog, StoreError
 
 log = logging.getLogger("floorman.floor")
 
@@ -44,7 +44,7 @@ class Floor:
         #: fault injection for the resilience drills: called with "before-store"
         #: and (by the service) "after-store" and "during-publish"; see :func:`fault_from_env`
         self.fault: Callable[[str], None] = lambda stage: None
-        #: the events the log's usable snapshot covers (0: none; controller/snapshot.py)
+        #: the events the log's usable snapshot covers (0: none; controller/log/snapshot.py)
         self.snapshot_at = 0
 
     @classmethod
@@ -55,9 +55,9 @@ class Floor:
         does not exist yet.
 
         ``new``: start a new tournament; ``path`` may also be an empty (0-byte) file, and
-        a log is never overwritten. Raises :class:`~controller.store.StoreError`:
-        :class:`~controller.store.NotALog` for a path that is not a Floorman log (an empty
-        file without ``new``, a foreign database), :class:`~controller.store.LogDamaged`
+        a log is never overwritten. Raises :class:`~controller.log.store.StoreError`:
+        :class:`~controller.log.store.NotALog` for a path that is not a Floorman log (an empty
+        file without ``new``, a foreign database), :class:`~controller.log.store.LogDamaged`
         for a log that cannot be read back or replayed (the first bad event named).
         ``use_snapshot``: start from the log's snapshot when it fits (False: replay every
         event).
@@ -74,7 +74,7 @@ class Floor:
         store = EventStore(spath)
         try:
             store.check_pages()
-            # a snapshot that fits the log saves the replay (controller/snapshot.py)
+            # a snapshot that fits the log saves the replay (controller/log/snapshot.py)
             restored = snapshot.restore(store, settings) if use_snapshot else None
             if restored is not None:
                 t = restored
@@ -162,7 +162,7 @@ class Floor:
         self.tournament = self.tournament.refold(length)
 
     def snapshot(self) -> int:
-        """Store the state as the log's snapshot (controller/snapshot.py); the events it
+        """Store the state as the log's snapshot (controller/log/snapshot.py); the events it
         covers. A failed write is logged: a snapshot only makes the next start faster."""
         try:
             self.snapshot_at = snapshot.take(self.store, self.tournament)
@@ -210,5 +210,5 @@ def fault_from_env(value: str | None = None) -> Callable[[str], None]:
 
 def refusal(exc: Rejected) -> dict[str, Any]:
     """The answer to a refused command: the reason in English and, as ``why``, its template
-    and values for a screen that says it in another language (:mod:`controller.wording`)."""
+    and values for a screen that says it in another language (:mod:`controller.wire.wording`)."""
     return {"ok": False, "reason": str(exc), "why": exc.as_dict()}

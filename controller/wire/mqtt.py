@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import paho.mqtt.client as mqtt
 
 from controller.engine.settings import BrokerSettings
-from controller.protocol import DEFAULT_PREFIX
+from controller.wire.protocol import DEFAULT_PREFIX
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Every word the screens show, in German and English, and how numbers are written.
+"""Every word the screens and the console show, in German and English, and how numbers
+are written and names sorted.
 
 ``tr(key, lang, **values)`` looks a label up (unknown languages fall back to
 English, an unknown key shows itself so a missing label is visible, never a
@@ -9,6 +10,7 @@ no pygame.
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any
 
 LANGUAGES = ("de", "en")
@@ -260,3 +262,9 @@ def level_clock(seconds: float | None) -> str:
 
 def minutes(seconds: float | None) -> str:
     return "?" if seconds is None else str(round(seconds / 60))
+
+
+def sort_key(name: str) -> str:
+    """Alphabetical the way people expect: Ä with A, case ignored."""
+    norm = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in norm if not unicodedata.combining(ch)).casefold()

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.engine.commands import MAX_TABLES
-from controller.protocol import DEFAULT_PREFIX, valid_prefix
+from controller.wire.protocol import DEFAULT_PREFIX, valid_prefix
 
 PASSWD = "floorman.passwd"
 ACL = "floorman.acl"

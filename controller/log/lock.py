@@ -27,7 +27,7 @@ import socket
 import time
 from pathlib import Path
 
-from controller.store import EXIT_LOCKED, StoreError
+from controller.log.store import EXIT_LOCKED, StoreError
 
 
 class LogLocked(StoreError):

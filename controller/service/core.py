@@ -25,18 +25,19 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller import fanout, heap, inbound, lock, protocol, snapshot, views
-from controller.club.imports import is_over
-from controller.club.intake import club_path, standings_view, take_in
+from controller.club.intake import club_path, is_over, standings_view, take_in
 from controller.engine import clock as clk
 from controller.engine import history
 from controller.engine.commands import Rejected
 from controller.engine.rules import chip_race, hands
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Event, Tournament
-from controller.floor import Floor, fault_from_env, refusal
-from controller.mqtt import Broker, client
-from controller.protocol import ProtocolError, Topics
+from controller.log import lock, snapshot
+from controller.log.floor import Floor, fault_from_env, refusal
+from controller.service import fanout, heap, inbound, views
+from controller.wire import protocol
+from controller.wire.mqtt import Broker, client
+from controller.wire.protocol import ProtocolError, Topics
 
 log = logging.getLogger("floorman.controller")
 
@@ -115,7 +116,7 @@ class ControllerService:
         self.floor: Floor | None = None
         self.presence: dict[str, dict[str, Any]] = {}
         self._published: dict[str, bytes] = {}
-        #: which published table view shows which player (controller/fanout.py)
+        #: which published table view shows which player (controller/service/fanout.py)
         self._shown = fanout.Shown()
         #: the table the published views say breaks next (its screen shows "breaks")
         self._break_table: int | None = None
@@ -152,11 +153,11 @@ class ControllerService:
             self._release()
             raise
         self.floor.fault = fault_from_env()
-        # the WAL copied into the database off the main thread (controller/store.py)
+        # the WAL copied into the database off the main thread (controller/log/store.py)
         self.floor.store.start_checkpoints()
         log.info("tournament %r: %d events replayed from %s", self.settings.name,
                  len(self.floor.log), self.db)
-        heap.settle()  # the state lives all night: out of every collection (controller/heap.py)
+        heap.settle()  # the state lives all night: out of every collection (service/heap.py)
         c = client(self.broker, self.client_id, clean_session=False)
         c.will_set(self.topics.presence("controller"),
                    protocol.dumps({"v": 1, "online": False, "role": "controller"}), 1, True)
@@ -434,7 +435,7 @@ class ControllerService:
 
     def _execute(self, cmd: dict[str, Any], cid: str) -> dict[str, Any]:
         # an undo's replays (and its answer's words) make whole states: no collection in
-        # them (controller/heap.py)
+        # them (controller/service/heap.py)
         with heap.paused() if cmd.get("cmd") == "undo" else contextlib.nullcontext():
             return self._run(cmd, cid)
 
@@ -624,7 +625,7 @@ class ControllerService:
 
     def _touched(self, seqs: list[int]) -> tuple[set[str] | None, set[int] | None]:
         """What events ``seqs`` can have changed: the state names (``None``: any) and the
-        tables whose views to recompute (``None``: every table; controller/fanout.py)."""
+        tables whose views to recompute (``None``: every table; controller/service/fanout.py)."""
         assert self.floor is not None
         events = self.floor.log
         new = [events[s - 1] for s in seqs if 0 < s <= len(events)]
@@ -761,7 +762,7 @@ class ControllerService:
 
     def _sweep(self) -> None:
         """A few table views recomputed and compared, in turn: a change that reached no
-        screen (an engine dependency :mod:`controller.fanout` does not know) is published
+        screen (an engine dependency :mod:`controller.service.fanout` does not know) is published
         within a sweep over every table, and logged."""
         if self.mqtt is None or self.floor is None or not self._published:
             return
@@ -780,7 +781,7 @@ class ControllerService:
             if self._send(self.topics.table_state(n), view):
                 self._shown.update(n, view)
                 log.warning("table %d's view had changed without being published (a missed "
-                            "dependency in controller/fanout.py): published now", n)
+                            "dependency in controller/service/fanout.py): published now", n)
 
 
 def chip_race_edge(t: Tournament, event: dict[str, Any]) -> bool:
@@ -912,7 +913,7 @@ def status_line(summary: dict[str, Any], tables: list[int], clock: dict[str, Any
 def serve(settings: TournamentSettings, db: str, broker: Broker, *, new: bool = False) -> int:
     """Run the controller until SIGTERM/SIGINT; logs go to stderr (the journal under systemd).
 
-    Raises :class:`~controller.store.StoreError` (its ``exit_code``) when the log cannot
+    Raises :class:`~controller.log.store.StoreError` (its ``exit_code``) when the log cannot
     be taken: held by another controller, not a Floorman log, damaged."""
     svc = ControllerService(settings, db, broker, new=new)
 

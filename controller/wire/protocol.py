@@ -507,6 +507,8 @@ PRESENCE = {"v": _V, "clients": _Map(_CLIENT_STATE)}
 _CHIP_RACE = {"leaving": int, "new": int, "start_seat": _INT_OR_NULL,
               "start": _Enum(("seat_1", "left_of_dealer")), "rounding": _Enum(("up", "half_up")),
               "one_chip_per_player": bool, "most": int,
+              # the new chips n leftover chips make, by n (absent: an older controller)
+              "makes": _Optional([int]),
               "result": ({"seats": [{"seat": int, "name": str, "leftover": int, "cards": [str],
                                      "won": int, "saved": bool}],
                           "new_chips": int, "change": int}, None)}
@@ -569,7 +571,7 @@ ACK_OK_EVENTS = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)), "events": [int
 ACK_OK_RESULT = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)),
                  "result": (STATUS_RESULT, RESULTS, MOVES, HISTORY_RESULT, PLAYERS),
                  "message": str}
-#: a refusal: ``reason`` in English; ``why`` its template and values (controller.wording),
+#: a refusal: ``reason`` in English; ``why`` its template and values (controller.wire.wording),
 #: absent only in answers stored before there was one
 ACK_REJECTED = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((False,)), "reason": str,
                 "why": _Optional({"key": str, "params": _Map(object)})}

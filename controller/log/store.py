@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 """
 
-#: the state after the log's first ``count`` events (controller/snapshot.py): a cache for
+#: the state after the log's first ``count`` events (controller/log/snapshot.py): a cache for
 #: a fast start, never the record; ``chain`` is the hash chain's value after event
 #: ``count``, ``format`` says which Floorman wrote ``body``. At most one row.
 _SNAPSHOTS = """

@@ -4,7 +4,7 @@ Replaying a festival's 50,000 events takes seconds before the controller serves
 anything. A snapshot is the whole :class:`~controller.engine.tournament.Tournament`
 (its state and its log, pickled: whatever fields a rule adds are in it without a
 line here) after the log's first ``count`` events, stored beside them
-(:meth:`controller.store.EventStore.save_snapshot`). At the start the snapshot
+(:meth:`controller.log.store.EventStore.save_snapshot`). At the start the snapshot
 is taken only when it fits the log it came from:
 
 - it was written by this very engine (:func:`fmt`: the format and a hash of the
@@ -35,7 +35,7 @@ from typing import Any
 from controller.engine import chain
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Tournament
-from controller.store import EventStore
+from controller.log.store import EventStore
 
 log = logging.getLogger("floorman.snapshot")
 
@@ -54,7 +54,7 @@ _BUILTINS = frozenset({"set", "frozenset", "dict", "list", "tuple", "bytes", "by
 def fmt() -> str:
     """``FORMAT`` and a hash of the engine's source files: a snapshot is folded state,
     and another engine may fold the same events differently."""
-    engine = Path(__file__).resolve().parent / "engine"
+    engine = Path(__file__).resolve().parents[1] / "engine"
     h = hashlib.sha256()
     for path in sorted(engine.rglob("*.py")):
         h.update(str(path.relative_to(engine)).encode() + b"\0" + path.read_bytes() + b"\0")

@@ -35,12 +35,12 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from controller import resources
-from controller.mqtt import Broker
+from controller.wire.mqtt import Broker
 from kiosk.view import Role, ScreenView, tables_in_play
 
 if TYPE_CHECKING:  # imported when needed: the demo's first lines come sooner
-    from controller.local_broker import LocalBroker
-    from controller.service import ControllerService
+    from controller.broker.local import LocalBroker
+    from controller.service.core import ControllerService
 
 log = logging.getLogger("floorman.demo")
 
@@ -194,9 +194,9 @@ class Demo:
 
     # ------------------------------------------------------------------ parts
     def _start_backend(self) -> None:
+        from controller.broker.local import LocalBroker
         from controller.config import load_tournament
-        from controller.local_broker import LocalBroker
-        from controller.service import ControllerService
+        from controller.service.core import ControllerService
 
         settings = load_tournament(self.config)
         # the demo registers everyone before the draw and has no late entries: registration

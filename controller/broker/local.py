@@ -159,7 +159,7 @@ class LocalBroker:
 
     def _start_mosquitto(self, exe: str, config: str, log_file: Path | None) -> None:
         conf = Path(self._tmp.name) / "mosquitto.conf"
-        from controller.protocol import BROKER_MESSAGE_LIMIT
+        from controller.wire.protocol import BROKER_MESSAGE_LIMIT
 
         conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
                         "persistence false\nlog_type error\nset_tcp_nodelay true\n"

@@ -6,14 +6,14 @@ tables (``table``, ``from_table``, ``to_table``, ``tables``…) and players
 (``player``, ``players``, ``by``, ``winner``…). A player's table view is the
 table the player sits at now, and every table whose published view shows the
 player (a move is shown at both ends): :class:`Shown` keeps that index of the
-published views, read from whatever :func:`controller.views.table_view`
+published views, read from whatever :func:`controller.service.views.table_view`
 returns (every ``player_id`` in it), so a field added to the views needs no
 entry here.
 
 What no event names — hand-for-hand, the final table coming, a level — shows
 on every table: the service compares one table nobody touched with its
 published view, and recomputes every table when that one changed
-(:meth:`controller.service.ControllerService.publish_state`). A few events
+(:meth:`controller.service.core.ControllerService.publish_state`). A few events
 rebuild the room (the draw, the final table): after them every table is
 recomputed at once.
 """

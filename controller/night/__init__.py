@@ -1,0 +1,9 @@
+"""The whole system on one computer, at the top of the house: only the ``floorman``
+command (``controller/cli.py``) imports this room.
+
+- :mod:`.demo`: ``floorman demo``: a broker, the controller, the console, a wall and
+  three table screens in one window, the dealers played if asked;
+- :mod:`.shots`: named moments of a real tournament rendered by the real screens
+  (the golden images and docs/gallery.md);
+- :mod:`.cli`: the ``demo`` verb.
+"""

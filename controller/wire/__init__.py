@@ -1,0 +1,11 @@
+"""What both sides of the wire speak: the only part of the controller a screen imports
+besides the engine's pure value types.
+
+- :mod:`.protocol`: the topics and the message schemas (docs/protocol.md);
+- :mod:`.mqtt`: the broker's address and a paho client made the same way everywhere;
+- :mod:`.wording`: the controller's reasons and phrases in the screen's language;
+- :mod:`.i18n`: every word the screens and the console show, in German and English, and
+  how numbers, clock times and names are written and sorted.
+
+Pure Python but for paho in :mod:`.mqtt`; no pygame, no web framework.
+"""
