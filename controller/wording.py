@@ -241,6 +241,13 @@ REASONS_DE: dict[str, str] = {
         "davon ab: {steps}. Erst diese zurücknehmen, die neuesten zuerst ({first}), dann "
         "diesen (Hand fertig an Tisch {tables} wird mit zurückgenommen: dort noch einmal "
         "drücken)",
+    "cannot undo the {what} (event {target}): the seats it drew ({seating}) have been played "
+    "on since: {steps}. An undo does not reseat players who played on: undo those first, "
+    "newest first ({first}), then this one":
+        "„{what}“ (Ereignis {target}) kann nicht zurückgenommen werden: an den Plätzen, die es "
+        "gelost hat ({seating}), wurde seitdem gespielt: {steps}. Eine Rücknahme setzt niemanden "
+        "um, der dort weitergespielt hat: erst diese zurücknehmen, die neuesten zuerst "
+        "({first}), dann diesen",
     # chip counts (chip_counts.py)
     "the counts add up to {total:,} chips, but {chips:,} are in play (entries, rebuys and "
     "add-ons, less what left with ghosts): count again":

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 PRESSES = frozenset({"busted", "hand_done", "time_call", "moved", "chip_race"})
 #: events the floor decides from the counts of players at the tables
 DECISIONS = frozenset({"moved", "table_broken", "final_table"})
+#: events that say a hand was played at their table
+PLAYED = frozenset({"hand_done", "busted"})
 
 
 def _undone(t: Tournament) -> set[int]:
@@ -77,6 +79,7 @@ def target_of(t: Tournament, c: cmd.Undo) -> int:
 
 def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
     target = target_of(t, c)
+    refuse_played_on(t, target)
     later, without = dependents(t, target)
     by_itself = [g for g in later if not history.is_command(history.group(t, g))]
     if by_itself:  # what the engine did by itself is never undone on its own
@@ -106,6 +109,46 @@ def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
 
 
 # --------------------------------------------------------------- dependencies
+def refuse_played_on(t: Tournament, target: int) -> None:
+    """Refuse the undo of a group that drew seats (the final table, a broken table's
+    players spread) which the floor has played on since: without it the replay would draw
+    them again, and every player who played a hand at the new seats would get another
+    one. Named, newest first, are the later commands that played at those tables."""
+    seating, played = played_on(t, target)
+    if not played:
+        return
+    raise Rejected("cannot undo the {what} (event {target}): the seats it drew ({seating}) "
+                   "have been played on since: {steps}. An undo does not reseat players who "
+                   "played on: undo those first, newest first ({first}), then this one",
+                   what=history.command(t, target), target=target, seating=seating,
+                   steps=_steps(t, played),
+                   first=" then ".join(f"undo --event {g}" for g in played))
+
+
+def played_on(t: Tournament, target: int) -> tuple[history.Phrase | None, list[int]]:
+    """The seats group ``target`` drew (the final table, or where a broken table's players
+    went), in words, and the later groups not undone that played a hand at those tables
+    (a hand done or a bust there), newest first."""
+    tables: set[int] = set()
+    drawn: list[Record] = []
+    for e in history.group(t, target):
+        if e["type"] == "final_table":
+            tables.add(int(e["table"]))
+            drawn.append(e)
+        elif e["type"] == "table_broken":
+            tables |= {int(m[1]) for m in e["moves"]}
+            drawn.append(e)
+    if not drawn:
+        return None, []
+    skip = _undone(t)
+    played = {e["group"] for e in t.log[target:]
+              if e["group"] > target and e["group"] not in skip and e["type"] in PLAYED
+              and e.get("table") in tables}
+    words = [p for e in drawn if (p := history.event(t, e)) is not None]
+    said = history.Phrase(words[0].key, words[0].params, "; ".join(p.text for p in words))
+    return said, sorted(played, reverse=True)
+
+
 def dependents(t: Tournament, target: int) -> tuple[list[int], Tournament | None]:
     """The later groups that stand on group ``target``, newest first: each fails to
     replay without it, or is a seating decision (balancing move, broken table, final
