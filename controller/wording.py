@@ -432,7 +432,11 @@ def _hand_done(p: Mapping[str, Any]) -> str:
 
 
 def _undone(p: Mapping[str, Any]) -> str:
-    return f"{phrase(p.get('what') or {}, 'de')} zurückgenommen (Ereignis {p['event']})"
+    text = f"{phrase(p.get('what') or {}, 'de')} zurückgenommen (Ereignis {p['event']})"
+    for key, word in (("withdrawn", "zurückgezogen"), ("stays", "bleibt (schon ausgeführt)")):
+        if p.get(key):  # the balancing moves that went with it, or stay (rules/undo.py)
+            text += f"; {word}: " + "; ".join(phrase(m, "de") for m in p[key])
+    return text
 
 
 #: why hand-for-hand began or ended (rules/hand_for_hand.py ``read_reason``)

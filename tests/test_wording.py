@@ -104,10 +104,13 @@ def test_a_name_keeps_its_quotes_and_a_number_its_format(tmp_path):
 
 def test_an_undo_refusal_names_the_commands_in_german():
     """As tests/engine/test_undo.py (000 4.9): two busts at table 1, table 2's hand done moves
-    a player; the first bust's undo is refused and names the hand done and its move."""
+    a player into the first busted seat and the player sits down; the first bust's undo is
+    refused and names the hand done and its move."""
     t = new_tournament(12, players_per_table=6, table_seats=6, final_table_size=6)
     first = [t.execute({"cmd": "bust", "table": 1, "seat": s}, 10.0 + s) for s in (1, 2)][0]
-    t.execute({"cmd": "hand_done", "table": 2}, 20.0)
+    hd = t.execute({"cmd": "hand_done", "table": 2}, 20.0)
+    t.execute({"cmd": "seated", "player": next(e["player"] for e in hd
+                                               if e["type"] == "moved")}, 21.0)
     with pytest.raises(Rejected) as info:
         t.execute({"cmd": "undo", "target": first[0]["seq"]}, 30.0)
     answer = {"ok": False, "reason": str(info.value), "why": info.value.as_dict()}

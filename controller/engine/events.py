@@ -351,8 +351,17 @@ class ChipRaced(Event):
 
 
 class Undo(Event):
+    """Takes back command group ``target``. ``withdrawn``: the balancing moves (their
+    ``moved`` events) that group called for and nobody carried out yet, taken back with
+    it; ``players``: their movers; ``stays``: the moves it called for that were carried
+    out (the mover sat down, the table dealt on) and stay (rules/undo.py)."""
+
+    omit_none: ClassVar[tuple[str, ...]] = ("withdrawn", "players", "stays")
     type: Literal["undo"] = "undo"
     target: int
+    withdrawn: list[int] | None = None
+    players: list[int] | None = None
+    stays: list[int] | None = None
 
 
 class Announced(Event):

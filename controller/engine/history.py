@@ -354,8 +354,20 @@ def undone(t: Tournament, undo_event: Record) -> Phrase:
         # the log in memory was checked when it was read and is extended only by this
         # engine
         what = command(t.refold(undo_event["seq"] - 1), target)
-    return Phrase("undone", {"event": target, "what": what.as_dict()},
-                  f"{what.text} undone (event {target})")
+    return _undone_phrase(t, undo_event, what, f"{what.text} undone (event {target})")
+
+
+def _undone_phrase(t: Tournament, undo_event: Record, what: Phrase, text: str) -> Phrase:
+    """An undo's phrase, with the balancing moves it withdrew and those that stay
+    (rules/undo.py): ``…; withdrawn: move Anna: table 2 seat 5 → table 1 seat 3``."""
+    params: dict[str, Any] = {"event": undo_event["target"], "what": what.as_dict()}
+    for key, word in (("withdrawn", "withdrawn"), ("stays", "stays (carried out)")):
+        moves = [p for s in undo_event.get(key) or ()
+                 if 0 < s <= len(t.log) and (p := event(t, t.log[s - 1])) is not None]
+        if moves:
+            params[key] = [p.as_dict() for p in moves]
+            text += f"; {word}: " + "; ".join(p.text for p in moves)
+    return Phrase("undone", params, text)
 
 
 # --------------------------------------------------------------------- history
@@ -395,8 +407,7 @@ def recent(t: Tournament, count: int = 20) -> list[dict[str, Any]]:
 
 def _undo_row(t: Tournament, e: Record) -> Phrase:
     what = command(t, e["target"], places={})
-    return Phrase("undone", {"event": e["target"], "what": what.as_dict()},
-                  f"undone: {what.text} (event {e['target']})")
+    return _undone_phrase(t, e, what, f"undone: {what.text} (event {e['target']})")
 
 
 def _floor_duty(t: Tournament, e: Record) -> Phrase:

@@ -10,6 +10,8 @@ the move is carried out it stays, and the undo says so.
 
 from __future__ import annotations
 
+import pytest
+
 from controller.engine import history
 from controller.engine.tournament import Tournament
 from tests.support.settings import new_tournament, rejected, replay_equal
@@ -115,3 +117,103 @@ def test_the_history_of_the_refused_undo_is_unchanged():
     rows = history.recent(t, 5)
     rejected(t, {"cmd": "undo", "target": first[0]["seq"]}, 12.0)
     assert history.recent(t, 5) == rows
+
+
+# ------------------------------------------------------------------ 26.8
+def _move_after_two_busts(t: Tournament, first: int = 1, second: int = 2
+                          ) -> tuple[list[dict], list[dict], dict]:
+    """12 at 6/6 (seed 1): busts at table 1 seats ``first`` and ``second`` make 4/6, table
+    2's hand done moves one of its players to table 1: to seat 1 (the first bust's seat)
+    after busts at 1 and 2, to seat 5 after busts at 1 and 5. Without the first bust (5/6)
+    that move is not called for."""
+    busted = t.execute({"cmd": "bust", "table": 1, "seat": first}, 10.0)
+    t.execute({"cmd": "bust", "table": 1, "seat": second}, 11.0)
+    hd = t.execute({"cmd": "hand_done", "table": 2}, 12.0)
+    (move,) = [e for e in hd if e["type"] == "moved"]
+    return busted, hd, move
+
+
+@pytest.mark.parametrize("second", [2, 5])
+def test_the_undo_of_a_bust_withdraws_the_move_it_caused_while_the_mover_is_on_the_way(
+        second):
+    """The director undoes the first bust: the move nobody needs any more goes with it
+    (whether it was to the busted player's seat or another), the mover stays at table 2,
+    the hand done of table 2 stands (its button moved on), and the answer names the
+    withdrawn move."""
+    t = new_tournament(12, **SIX)
+    first, hd, move = _move_after_two_busts(t, 1, second)
+    assert (move["to_seat"] == 1) == (second == 2)
+    button = t.tables[2].button
+    u = t.execute({"cmd": "undo", "target": first[0]["seq"]}, 13.0)
+    mover = t.players[move["player"]]
+    assert (mover.table, mover.seat) == (2, move["from_seat"])
+    assert t.counts() == {1: 5, 2: 6} and t.pending_moves() == []
+    assert not t.players[first[0]["player"]].out
+    assert t.tables[2].button == button and t.tables[2].hands == 1  # the hand done stands
+    assert u[0]["withdrawn"] == [move["seq"]] and u[0]["players"] == [mover.id]
+    assert "stays" not in u[0]
+    busted = t.players[first[0]["player"]].name
+    assert history.line(history.said(t, u)) == (
+        f"bust of {busted}, table 1 seat {first[0]['seat']}, place 12 undone (event "
+        f"{first[0]['seq']}); withdrawn: move {mover.name}: table 2 seat {move['from_seat']} "
+        f"→ table 1 seat {move['to_seat']}")
+    row = history.recent(t, 1)[-1]
+    assert row["text"].endswith(f"withdrawn: move {mover.name}: table 2 seat "
+                                f"{move['from_seat']} → table 1 seat {move['to_seat']}")
+    replay_equal(t)
+    # the next command sees the move gone, and so does a replay after it
+    t.execute({"cmd": "hand_done", "table": 1}, 14.0)
+    replay_equal(t)
+
+
+def test_the_withdrawn_move_in_german():
+    from controller import wording
+
+    t = new_tournament(12, **SIX)
+    first, _, move = _move_after_two_busts(t)
+    u = t.execute({"cmd": "undo", "target": first[0]["seq"]}, 13.0)
+    (p,) = history.said(t, u)
+    german = wording.phrase(p.as_dict(), "de")
+    assert german.endswith(f"zurückgezogen: Umsetzen {t.players[move['player']].name}: "
+                           f"Tisch 2 Platz {move['from_seat']} → Tisch 1 Platz "
+                           f"{move['to_seat']}")
+
+
+def test_a_move_carried_out_stays_and_the_undo_says_so():
+    """The mover sat down at table 1: the undo of the first bust goes through, the move
+    stays (6/5 after it, within the tolerance), and the answer says it stays."""
+    t = new_tournament(12, **SIX)
+    first, hd, move = _move_after_two_busts(t, 1, 5)
+    t.execute({"cmd": "seated", "player": move["player"]}, 13.0)
+    u = t.execute({"cmd": "undo", "target": first[0]["seq"]}, 14.0)
+    mover = t.players[move["player"]]
+    assert (mover.table, mover.seat) == (1, move["to_seat"])
+    assert t.counts() == {1: 6, 2: 5}
+    assert u[0]["stays"] == [move["seq"]] and "withdrawn" not in u[0]
+    assert history.line(history.said(t, u)).endswith(
+        f"; stays (carried out): move {mover.name}: table 2 seat {move['from_seat']} → "
+        f"table 1 seat {move['to_seat']}")
+    replay_equal(t)
+
+
+def test_a_move_the_table_dealt_on_with_stays_too():
+    t = new_tournament(12, **SIX)
+    first, hd, move = _move_after_two_busts(t, 1, 5)
+    t.execute({"cmd": "hand_done", "table": 1}, 13.0)  # a hand at table 1 with the mover
+    assert t.pending_moves() == []
+    u = t.execute({"cmd": "undo", "target": first[0]["seq"]}, 14.0)
+    assert u[0]["stays"] == [move["seq"]]
+    assert t.players[move["player"]].table == 1
+    replay_equal(t)
+
+
+def test_a_move_carried_out_into_the_busted_players_seat_keeps_the_undo_from_going_through():
+    """The mover sat down in the seat of the bust to be undone: that player has no seat to
+    come back to while the move stays, so the undo is refused and names the move."""
+    t = new_tournament(12, **SIX)
+    first, hd, move = _move_after_two_busts(t, 1, 2)
+    t.execute({"cmd": "seated", "player": move["player"]}, 13.0)
+    reason = rejected(t, {"cmd": "undo", "target": first[0]["seq"]}, 14.0)
+    name = t.players[move["player"]].name
+    assert (f"#{hd[0]['seq']} hand done at table 2 (with: move {name}: table 2 seat "
+            f"{move['from_seat']} → table 1 seat 1)") in reason
