@@ -163,11 +163,14 @@ def test_an_unknown_reason_or_phrase_stays_english():
 
 def test_a_count_that_does_not_add_up_is_said_with_german_thousands():
     # chip counts (000 4.15: the counts are the chips in play)
-    exc = Rejected("the counts add up to {total:,} chips, more than the {chips:,} in play: count "
-                   "again", total=123500, chips=120000)
+    exc = Rejected("the counts add up to {total:,} chips, more than the {chips:,} in play by "
+                   "{off:,}: count again, or correct the chips in play with the reason "
+                   "(chip_correction)", total=123500, chips=120000, off=3500)
     assert str(exc).startswith("the counts add up to 123,500 chips")
     german = wording.reason({"reason": str(exc), "why": exc.as_dict()}, "de")
-    assert german == "die Zählung ergibt 123.500 Chips, mehr als die 120.000 im Spiel: neu zählen"
+    assert german == ("die Zählung ergibt 123.500 Chips, 3.500 mehr als die 120.000 im Spiel: "
+                      "neu zählen, oder die Chips im Spiel mit dem Grund korrigieren "
+                      "(chip_correction)")
 
 
 def test_a_mode_is_named_in_german():

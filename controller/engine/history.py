@@ -238,14 +238,19 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
                       f"{who} played as a ghost" if e["on"] else f"{who} is back")
     if typ == "absent_removed":
         who_all = [name(t, p) for p in e["players"]]
-        return Phrase("absent_removed", {"players": who_all},
-                      "removed after 2 h absent: " + ", ".join(who_all))
+        chips = sum(e["chips"]) if e.get("chips") is not None else None
+        return Phrase("absent_removed", {"players": who_all, "chips": chips},
+                      "removed after 2 h absent: " + ", ".join(who_all) + _leave(chips))
     if typ == "addon":
         return Phrase("addon", {"players": len(e["players"]), "chips": e["chips"]},
                       f"add-on: {e['chips']} chips each for {len(e['players'])} players")
     if typ == "ghosts_removed":
-        return Phrase("ghosts_removed", {"count": len(e["players"])},
-                      f"{len(e['players'])} ghost seats removed")
+        chips = sum(e["chips"]) if e.get("chips") is not None else None
+        return Phrase("ghosts_removed", {"count": len(e["players"]), "chips": chips},
+                      f"{len(e['players'])} ghost seats removed" + _leave(chips))
+    if typ == "chips_corrected":
+        return Phrase("chips_corrected", {"change": e["change"], "reason": e["reason"]},
+                      f"chips in play corrected by {e['change']:+,} ({e['reason']})")
     if typ == "heads_up":
         return Phrase("heads_up", {}, "heads-up")
     if typ == "structure_changed":
@@ -276,6 +281,12 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
     if typ in ("level_started", "opened"):
         return None
     return Phrase(typ, {}, typ.replace("_", " "))
+
+
+def _leave(chips: int | None) -> str:
+    """What left play with removed ghosts or absent players (a log written before: no
+    figure)."""
+    return "" if chips is None else f" ({chips:,} chips leave play)"
 
 
 def said(t: Tournament, events: list[Record], now: float | None = None) -> list[Phrase]:
