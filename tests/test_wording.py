@@ -104,10 +104,13 @@ def test_a_name_keeps_its_quotes_and_a_number_its_format(tmp_path):
 
 def test_an_undo_refusal_names_the_commands_in_german():
     """As tests/engine/test_undo.py (000 4.9): two busts at table 1, table 2's hand done moves
-    a player; the first bust's undo is refused and names the hand done and its move."""
+    a player into the first busted seat and the player sits down; the first bust's undo is
+    refused and names the hand done and its move."""
     t = new_tournament(12, players_per_table=6, table_seats=6, final_table_size=6)
     first = [t.execute({"cmd": "bust", "table": 1, "seat": s}, 10.0 + s) for s in (1, 2)][0]
-    t.execute({"cmd": "hand_done", "table": 2}, 20.0)
+    hd = t.execute({"cmd": "hand_done", "table": 2}, 20.0)
+    t.execute({"cmd": "seated", "player": next(e["player"] for e in hd
+                                               if e["type"] == "moved")}, 21.0)
     with pytest.raises(Rejected) as info:
         t.execute({"cmd": "undo", "target": first[0]["seq"]}, 30.0)
     answer = {"ok": False, "reason": str(info.value), "why": info.value.as_dict()}
@@ -160,11 +163,14 @@ def test_an_unknown_reason_or_phrase_stays_english():
 
 def test_a_count_that_does_not_add_up_is_said_with_german_thousands():
     # chip counts (000 4.15: the counts are the chips in play)
-    exc = Rejected("the counts add up to {total:,} chips, more than the {chips:,} in play: count "
-                   "again", total=123500, chips=120000)
+    exc = Rejected("the counts add up to {total:,} chips, more than the {chips:,} in play by "
+                   "{off:,}: count again, or correct the chips in play with the reason "
+                   "(chip_correction)", total=123500, chips=120000, off=3500)
     assert str(exc).startswith("the counts add up to 123,500 chips")
     german = wording.reason({"reason": str(exc), "why": exc.as_dict()}, "de")
-    assert german == "die Zählung ergibt 123.500 Chips, mehr als die 120.000 im Spiel: neu zählen"
+    assert german == ("die Zählung ergibt 123.500 Chips, 3.500 mehr als die 120.000 im Spiel: "
+                      "neu zählen, oder die Chips im Spiel mit dem Grund korrigieren "
+                      "(chip_correction)")
 
 
 def test_a_mode_is_named_in_german():

@@ -403,6 +403,15 @@ class ChipCounts(Command):
     counts: Annotated[list[ChipCount], Field(min_length=1, max_length=2000)]
 
 
+class ChipCorrection(Command):
+    summary: ClassVar[str] = ("correct the chips in play by `change` (negative: chips left the "
+                              "game, a player took them home, a chip found on the floor), "
+                              "with the `reason` for the record")
+    cmd: Literal["chip_correction"] = "chip_correction"
+    change: Annotated[int, Field(ge=-10**12, le=10**12, description="chips")]
+    reason: Annotated[str, Field(min_length=1, max_length=120)]
+
+
 # -------------------------------------------------------------------- modes
 class EndRound(Command):
     summary: ClassVar[str] = ("play the clock (000 4.15) or restart (000 4.14): the round is "
@@ -433,7 +442,7 @@ ALL: tuple[type[Command], ...] = (
     Register, Late, Draw, Start, Pause, Resume, Level, Time, Structure, Tick, HandDone, Bust,
     MoveApply, Seated, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand, TimeCall,
     HandsLeft, Undo, Rename, Unregister, DrawnNames, MysteryList, Absent, TableGame,
-    Announce, ChipCounts, EndRound, LandesligaPoints, Penalty, Disqualify, ChipRace,
+    Announce, ChipCounts, ChipCorrection, EndRound, LandesligaPoints, Penalty, Disqualify, ChipRace,
 )
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}

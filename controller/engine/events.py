@@ -223,8 +223,13 @@ class Addon(Event):
 
 
 class GhostsRemoved(Event):
+    """Ghost seats removed; ``chips``: what each takes out of play (its stack less the blinds
+    it posted; a log written before has none: the start stack left)."""
+
+    omit_none: ClassVar[tuple[str, ...]] = ("chips",)
     type: Literal["ghosts_removed"] = "ghosts_removed"
     players: list[int]
+    chips: list[int] | None = None
 
 
 class HandForHand(Event):
@@ -304,6 +309,9 @@ class AbsentRemoved(Event):
     type: Literal["absent_removed"] = "absent_removed"
     players: list[int]
     stacks: list[int | None]
+    #: what each takes out of play (``None``, a log written before: the buy-ins left)
+    chips: list[int] | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("chips",)
 
 
 class TableGameStarted(Event):
@@ -351,8 +359,17 @@ class ChipRaced(Event):
 
 
 class Undo(Event):
+    """Takes back command group ``target``. ``withdrawn``: the balancing moves (their
+    ``moved`` events) that group called for and nobody carried out yet, taken back with
+    it; ``players``: their movers; ``stays``: the moves it called for that were carried
+    out (the mover sat down, the table dealt on) and stay (rules/undo.py)."""
+
+    omit_none: ClassVar[tuple[str, ...]] = ("withdrawn", "players", "stays")
     type: Literal["undo"] = "undo"
     target: int
+    withdrawn: list[int] | None = None
+    players: list[int] | None = None
+    stays: list[int] | None = None
 
 
 class Announced(Event):
@@ -370,6 +387,15 @@ class ChipsCounted(Event):
 
     type: Literal["chips_counted"] = "chips_counted"
     stacks: list[list[int]]
+    reason: str
+
+
+class ChipsCorrected(Event):
+    """The director corrected the chips in play by ``change`` (negative: chips left the
+    game, a player took them home or a chip was found on the floor), for ``reason``."""
+
+    type: Literal["chips_corrected"] = "chips_corrected"
+    change: int
     reason: str
 
 
@@ -446,7 +472,8 @@ ALL: tuple[type[Event], ...] = (
     Moved, TableBroken, TableOpened, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
     GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
     Finished, Undo, Renamed, Unregistered, NamesListed, Absent, AbsentRemoved,
-    TableGameStarted, TableGameOver, Announced, ChipsCounted, RoundEnded, StartStacks,
+    TableGameStarted, TableGameOver, Announced, ChipsCounted, ChipsCorrected, RoundEnded,
+    StartStacks,
     TableDecided, Penalty, Disqualified, FieldWarning, ChipRaced,
 )
 #: event type → its class

@@ -238,14 +238,19 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
                       f"{who} played as a ghost" if e["on"] else f"{who} is back")
     if typ == "absent_removed":
         who_all = [name(t, p) for p in e["players"]]
-        return Phrase("absent_removed", {"players": who_all},
-                      "removed after 2 h absent: " + ", ".join(who_all))
+        chips = sum(e["chips"]) if e.get("chips") is not None else None
+        return Phrase("absent_removed", {"players": who_all, "chips": chips},
+                      "removed after 2 h absent: " + ", ".join(who_all) + _leave(chips))
     if typ == "addon":
         return Phrase("addon", {"players": len(e["players"]), "chips": e["chips"]},
                       f"add-on: {e['chips']} chips each for {len(e['players'])} players")
     if typ == "ghosts_removed":
-        return Phrase("ghosts_removed", {"count": len(e["players"])},
-                      f"{len(e['players'])} ghost seats removed")
+        chips = sum(e["chips"]) if e.get("chips") is not None else None
+        return Phrase("ghosts_removed", {"count": len(e["players"]), "chips": chips},
+                      f"{len(e['players'])} ghost seats removed" + _leave(chips))
+    if typ == "chips_corrected":
+        return Phrase("chips_corrected", {"change": e["change"], "reason": e["reason"]},
+                      f"chips in play corrected by {e['change']:+,} ({e['reason']})")
     if typ == "heads_up":
         return Phrase("heads_up", {}, "heads-up")
     if typ == "structure_changed":
@@ -276,6 +281,12 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
     if typ in ("level_started", "opened"):
         return None
     return Phrase(typ, {}, typ.replace("_", " "))
+
+
+def _leave(chips: int | None) -> str:
+    """What left play with removed ghosts or absent players (a log written before: no
+    figure)."""
+    return "" if chips is None else f" ({chips:,} chips leave play)"
 
 
 def said(t: Tournament, events: list[Record], now: float | None = None) -> list[Phrase]:
@@ -354,8 +365,20 @@ def undone(t: Tournament, undo_event: Record) -> Phrase:
         # the log in memory was checked when it was read and is extended only by this
         # engine
         what = command(t.refold(undo_event["seq"] - 1), target)
-    return Phrase("undone", {"event": target, "what": what.as_dict()},
-                  f"{what.text} undone (event {target})")
+    return _undone_phrase(t, undo_event, what, f"{what.text} undone (event {target})")
+
+
+def _undone_phrase(t: Tournament, undo_event: Record, what: Phrase, text: str) -> Phrase:
+    """An undo's phrase, with the balancing moves it withdrew and those that stay
+    (rules/undo.py): ``…; withdrawn: move Anna: table 2 seat 5 → table 1 seat 3``."""
+    params: dict[str, Any] = {"event": undo_event["target"], "what": what.as_dict()}
+    for key, word in (("withdrawn", "withdrawn"), ("stays", "stays (carried out)")):
+        moves = [p for s in undo_event.get(key) or ()
+                 if 0 < s <= len(t.log) and (p := event(t, t.log[s - 1])) is not None]
+        if moves:
+            params[key] = [p.as_dict() for p in moves]
+            text += f"; {word}: " + "; ".join(p.text for p in moves)
+    return Phrase("undone", params, text)
 
 
 # --------------------------------------------------------------------- history
@@ -395,8 +418,7 @@ def recent(t: Tournament, count: int = 20) -> list[dict[str, Any]]:
 
 def _undo_row(t: Tournament, e: Record) -> Phrase:
     what = command(t, e["target"], places={})
-    return Phrase("undone", {"event": e["target"], "what": what.as_dict()},
-                  f"undone: {what.text} (event {e['target']})")
+    return _undone_phrase(t, e, what, f"undone: {what.text} (event {e['target']})")
 
 
 def _floor_duty(t: Tournament, e: Record) -> Phrase:

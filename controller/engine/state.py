@@ -27,6 +27,12 @@ class Player:
     #: net playing time (s) when the player left and was played as a ghost (000 9.5)
     absent_since: float | None = None
     absent_stack: int | None = None
+    #: the stack last known while absent: the one given when the player left, or a count
+    #: since (rules/chip_counts.py ``left_in_play``)
+    away_stack: int | None = None
+    #: blinds and antes a ghost seat or an absent player posted since its stack was last
+    #: known (the start stack, a count, leaving): what leaves with it is that much less
+    posted: int = 0
     #: the last counted stack (chip counts), ``None``: never counted; valid while
     #: ``counted_at`` equals the player's buy-ins (entries + rebuys + add-on) then
     stack: int | None = None

@@ -56,6 +56,18 @@ _TRANSIENT = frozenset({"_kept", "undo_ready", "undone_as"})
 _NOT_KEPT = _TRANSIENT | {"log"}
 
 
+def undone_in(events: Iterable[Record]) -> tuple[set[int], set[int]]:
+    """What the undos among ``events`` took back: the groups, and the single events (the
+    balancing moves an undo withdrew with its group, rules/undo.py)."""
+    groups: set[int] = set()
+    seqs: set[int] = set()
+    for e in events:
+        if e["type"] == "undo":
+            groups.add(e["target"])
+            seqs.update(e.get("withdrawn") or ())
+    return groups, seqs
+
+
 class Tournament:
     """One tournament's state. Build it with :meth:`new` or :meth:`replay`."""
 
@@ -191,9 +203,10 @@ class Tournament:
                                "give the tournament file")
         parsed = [ev.parse(e) for e in events]
         undone = {p.target for p in parsed if isinstance(p, ev.Undo)}
+        withdrawn = {s for p in parsed if isinstance(p, ev.Undo) for s in p.withdrawn or ()}
         t = cls(base, opened.get("seed", 0))
         for e, p in zip(events, parsed, strict=True):
-            if not isinstance(p, ev.Undo) and p.group not in undone:
+            if not isinstance(p, ev.Undo) and p.group not in undone and p.seq not in withdrawn:
                 try:
                     t._fold(p)
                 except InvalidEvent as exc:
@@ -239,19 +252,23 @@ class Tournament:
                 return copy
         return Tournament.replay(self.log[:1], self.settings)
 
-    def refold(self, end: int, skip: Collection[int] = ()) -> Tournament:
-        """The state of the log's first ``end`` events without the groups in ``skip``
-        and those an undo among them took back: what :meth:`replay` of those events
-        makes, from a kept state where there is one before every group in ``skip``. For a
-        log this engine holds in memory (its chain is not checked again)."""
+    def refold(self, end: int, skip: Collection[int] = (),
+               drop: Collection[int] = ()) -> Tournament:
+        """The state of the log's first ``end`` events without the groups in ``skip``, the
+        events in ``drop`` and what an undo among them took back: what :meth:`replay` of
+        those events makes, from a kept state where there is one before every group in
+        ``skip`` (the events in ``drop`` come after one of them). For a log this engine
+        holds in memory (its chain is not checked again)."""
         events = self.log[:end]
         # a kept state of at most ``end`` events that holds none of ``skip``
         bound = min(min(skip, default=end + 1), end + 1)
         r = self.state_before(bound)
-        undone = {e["target"] for e in events if e["type"] == "undo"} | set(skip)
+        undone, withdrawn = undone_in(events)
+        undone |= set(skip)
+        withdrawn |= set(drop)
         tail = events[len(r.log):]
         for e in tail:
-            if e["type"] != "undo" and e["group"] not in undone:
+            if e["type"] != "undo" and e["group"] not in undone and e["seq"] not in withdrawn:
                 r._fold(ev.parse(e))
             r.log.append(e)
         if tail and "hash" in tail[-1]:

@@ -241,13 +241,35 @@ REASONS_DE: dict[str, str] = {
         "davon ab: {steps}. Erst diese zurücknehmen, die neuesten zuerst ({first}), dann "
         "diesen (Hand fertig an Tisch {tables} wird mit zurückgenommen: dort noch einmal "
         "drücken)",
+    "cannot undo the {what} (event {target}): the seats it drew ({seating}) have been played "
+    "on since: {steps}. An undo does not reseat players who played on: undo those first, "
+    "newest first ({first}), then this one":
+        "„{what}“ (Ereignis {target}) kann nicht zurückgenommen werden: an den Plätzen, die es "
+        "gelost hat ({seating}), wurde seitdem gespielt: {steps}. Eine Rücknahme setzt niemanden "
+        "um, der dort weitergespielt hat: erst diese zurücknehmen, die neuesten zuerst "
+        "({first}), dann diesen",
     # chip counts (chip_counts.py)
     "the counts add up to {total:,} chips, but {chips:,} are in play (entries, rebuys and "
-    "add-ons, less what left with ghosts): count again":
+    "add-ons, less what left the game): {off:,} short: count again, or correct the chips in "
+    "play with the reason they left (chip_correction)":
         "die Zählung ergibt {total:,} Chips, im Spiel sind aber {chips:,} (Buy-ins, Rebuys und "
-        "Add-ons, abzüglich was mit Geistern ging): neu zählen",
-    "the counts add up to {total:,} chips, more than the {chips:,} in play: count again":
-        "die Zählung ergibt {total:,} Chips, mehr als die {chips:,} im Spiel: neu zählen",
+        "Add-ons, abzüglich was das Spiel verlassen hat): {off:,} zu wenig: neu zählen, oder "
+        "die Chips im Spiel mit dem Grund korrigieren, aus dem sie gingen (chip_correction)",
+    "the counts add up to {total:,} chips, but {chips:,} are in play (entries, rebuys and "
+    "add-ons, less what left the game): {off:,} over: count again, or correct the chips in "
+    "play with the reason (chip_correction)":
+        "die Zählung ergibt {total:,} Chips, im Spiel sind aber {chips:,} (Buy-ins, Rebuys und "
+        "Add-ons, abzüglich was das Spiel verlassen hat): {off:,} zu viel: neu zählen, oder "
+        "die Chips im Spiel mit dem Grund korrigieren (chip_correction)",
+    "the counts add up to {total:,} chips, more than the {chips:,} in play by {off:,}: count "
+    "again, or correct the chips in play with the reason (chip_correction)":
+        "die Zählung ergibt {total:,} Chips, {off:,} mehr als die {chips:,} im Spiel: neu "
+        "zählen, oder die Chips im Spiel mit dem Grund korrigieren (chip_correction)",
+    "a correction of 0 chips changes nothing": "eine Korrektur um 0 Chips ändert nichts",
+    "a correction of the chips in play needs its reason":
+        "eine Korrektur der Chips im Spiel braucht ihren Grund",
+    "{chips:,} chips are in play: a correction of {change:,} leaves none":
+        "{chips:,} Chips sind im Spiel: eine Korrektur um {change:,} lässt keine übrig",
     "{player} is out: no chips to count": "{player} ist ausgeschieden: keine Chips zu zählen",
     "{player} is counted twice": "{player} ist doppelt gezählt",
     "a count names a player, or a table and a seat, not both":
@@ -424,8 +446,17 @@ def _hand_done(p: Mapping[str, Any]) -> str:
                                                   if p.get("missed") else "")
 
 
+def _leave(p: Mapping[str, Any]) -> str:
+    chips = p.get("chips")  # what left play with them (none in a log written before)
+    return "" if chips is None else f" ({chips:,} Chips verlassen das Spiel)".replace(",", ".")
+
+
 def _undone(p: Mapping[str, Any]) -> str:
-    return f"{phrase(p.get('what') or {}, 'de')} zurückgenommen (Ereignis {p['event']})"
+    text = f"{phrase(p.get('what') or {}, 'de')} zurückgenommen (Ereignis {p['event']})"
+    for key, word in (("withdrawn", "zurückgezogen"), ("stays", "bleibt (schon ausgeführt)")):
+        if p.get(key):  # the balancing moves that went with it, or stay (rules/undo.py)
+            text += f"; {word}: " + "; ".join(phrase(m, "de") for m in p[key])
+    return text
 
 
 #: why hand-for-hand began or ended (rules/hand_for_hand.py ``read_reason``)
@@ -475,9 +506,12 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "table_game_over": lambda p: f"Tischspiel {p['game']} gewinnt {p['player']}",
     "absent": lambda p: f"{p['player']} wird als Geist gespielt" if p["on"]
     else f"{p['player']} ist zurück",
-    "absent_removed": lambda p: f"nach 2 h Abwesenheit entfernt: {_names(p['players'])}",
+    "absent_removed": lambda p: f"nach 2 h Abwesenheit entfernt: {_names(p['players'])}"
+    + _leave(p),
     "addon": lambda p: f"Add-on: je {p['chips']} Chips für {p['players']} Spieler",
-    "ghosts_removed": lambda p: f"{p['count']} Geisterplätze entfernt",
+    "ghosts_removed": lambda p: f"{p['count']} Geisterplätze entfernt" + _leave(p),
+    "chips_corrected": lambda p: "Chips im Spiel korrigiert um "
+    + f"{p['change']:+,}".replace(",", ".") + f" ({p['reason']})",
     "heads_up": lambda p: "Heads-up",
     "action_clock": lambda p: f"Tisch {p['table']}: Action-Clock {p['seconds']} s",
     "chip_race": _chip_race,

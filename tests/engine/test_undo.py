@@ -33,15 +33,20 @@ def _refused(t: Tournament, command: dict, now: float) -> str:
 
 
 # ------------------------------------------------------------------- 10.6
-def test_a_bust_whose_balancing_move_was_decided_is_refused_with_the_move_000_4_9():
+def test_a_bust_whose_seat_a_carried_out_move_took_is_refused_with_the_move_000_4_9():
     """12 players at 6/6: two busts at table 1 make 4/6, table 2's hand done moves a
-    player to table 1. Without the first bust the move is not needed (5/5 after it would
-    be 5/6 → 6/5), so the bust's undo names the hand done that moved and how to go on."""
+    player to table 1, into the first busted player's seat, and the mover sits down.
+    Without the first bust the move is not needed, but it was carried out and stays
+    (issue 26.8; on the way it would be withdrawn: tests/engine/test_undo_played_on.py),
+    so the busted player has no seat to come back to: the bust's undo names the hand done
+    that moved and how to go on."""
     t = new_tournament(12, **SIX)
     first = _bust(t, 1, 10.0)
     _bust(t, 1, 11.0)
     hd = t.execute({"cmd": "hand_done", "table": 2}, 12.0)
     move = next(e for e in hd if e["type"] == "moved")
+    assert move["to_seat"] == first[0]["seat"]
+    t.execute({"cmd": "seated", "player": move["player"]}, 12.5)
     name = t.players[move["player"]].name
     busted = t.players[first[0]["player"]].name
     reason = _refused(t, {"cmd": "undo", "target": first[0]["seq"]}, 13.0)

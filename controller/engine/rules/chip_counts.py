@@ -8,9 +8,13 @@ count taken since the hand began when the dealer gives no stack.
 
 A count must fit the chips in play (:func:`chips_in_play`: the start stacks
 of the entries, rebuys and add-ons, less what left with removed ghosts and
-absent players): the counts of every player still in add up to exactly that,
-a part of them to no more. A count for an empty seat, a player who is out or
-a player named twice is refused with the reason, and nothing changes.
+absent players, each with what it had left after the blinds it posted
+(:func:`left_in_play`), and the director's corrections): the counts of every
+player still in add up to exactly that, a part of them to no more; a count that
+does not is refused with how far it is off. A count for an empty seat, a player
+who is out or a player named twice is refused with the reason, and nothing
+changes. Chips that leave the game otherwise (a player takes them home, a chip
+is found on the floor) are the director's ``chip_correction``, with its reason.
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ if TYPE_CHECKING:
 
 def chips_in_play(t: Tournament) -> int:
     """Chips in the tournament now: start stacks of entries, rebuys, add-ons, less what
-    left with removed ghosts and absent players (000 9.5). The one place that says it."""
+    left with removed ghosts and absent players (000 9.5) and the disqualified, the chip
+    races' change and the director's corrections. The one place that says it."""
     return t.chips
 
 
@@ -66,6 +71,19 @@ def hand_stack(t: Tournament, pid: int) -> int | None:
     if tab is None or p.counted_seq < tab.hand_id:
         return None
     return known_stack(t, pid)
+
+
+def left_in_play(t: Tournament, p: Player) -> int:
+    """What a ghost seat or an absent player takes out of play when removed (000 9.5): the
+    stack last known (a count; an absent player's stack when they left; else a ghost's
+    start stack or the player's buy-ins) less the blinds and antes posted since
+    (:func:`controller.engine.rules.ghosts.hand_posted`), never below 0 nor above the
+    chips in play."""
+    known = known_stack(t, p.id)
+    if not p.ghost and p.away_stack is not None:
+        known = p.away_stack
+    base = p.chips if known is None else known
+    return max(0, min(base - p.posted, t.chips))
 
 
 def in_play(t: Tournament) -> list[Player]:
@@ -108,13 +126,20 @@ def check_total(t: Tournament, stacks: dict[int, int], *, complete: bool = False
         raise Rejected(f"count every player still in: {', '.join(sorted(missing)[:5])}"
                        + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
                        + " not counted")
-    if not missing and total != chips:
+    if not missing and total < chips:
         raise Rejected("the counts add up to {total:,} chips, but {chips:,} are in play (entries, "
-                       "rebuys and add-ons, less what left with ghosts): count again",
-                       total=total, chips=chips)
+                       "rebuys and add-ons, less what left the game): {off:,} short: count "
+                       "again, or correct the chips in play with the reason they left "
+                       "(chip_correction)", total=total, chips=chips, off=chips - total)
+    if not missing and total > chips:
+        raise Rejected("the counts add up to {total:,} chips, but {chips:,} are in play (entries, "
+                       "rebuys and add-ons, less what left the game): {off:,} over: count again, "
+                       "or correct the chips in play with the reason (chip_correction)",
+                       total=total, chips=chips, off=total - chips)
     if missing and total > chips:
-        raise Rejected("the counts add up to {total:,} chips, more than the {chips:,} in play: "
-                       "count again", total=total, chips=chips)
+        raise Rejected("the counts add up to {total:,} chips, more than the {chips:,} in play by "
+                       "{off:,}: count again, or correct the chips in play with the reason "
+                       "(chip_correction)", total=total, chips=chips, off=total - chips)
 
 
 def emit_counts(t: Tournament, stacks: dict[int, int], now: float, reason: str) -> None:
@@ -130,7 +155,26 @@ def chip_counts(t: Tournament, c: cmd.ChipCounts, now: float) -> None:
     emit_counts(t, stacks, now, "director")
 
 
+def chip_correction(t: Tournament, c: cmd.ChipCorrection, now: float) -> None:
+    """The director corrects the chips in play (chips that left the game, or came back),
+    with the reason for the record."""
+    t.require_running()
+    if c.change == 0:
+        raise Rejected("a correction of 0 chips changes nothing")
+    if not c.reason.strip():
+        raise Rejected("a correction of the chips in play needs its reason")
+    chips = chips_in_play(t)
+    if chips + c.change < 1:
+        raise Rejected("{chips:,} chips are in play: a correction of {change:,} leaves none",
+                       chips=chips, change=c.change)
+    t.emit(ev.ChipsCorrected, now, change=c.change, reason=c.reason.strip())
+
+
 # --------------------------------------------------------------------- folds
+def on_corrected(t: Tournament, e: ev.ChipsCorrected) -> None:
+    t.chips += e.change
+
+
 def on_counted(t: Tournament, e: ev.ChipsCounted) -> None:
     for pid, chips in e.stacks:
         p = t.players.get(pid)
@@ -146,6 +190,9 @@ def record(t: Tournament, p: Player, chips: int, seq: int) -> None:
     p.counted_at = buy_ins(p)
     p.counted_seq = seq
     t.counted.add(p.id)
+    p.posted = 0  # the blinds a ghost or an absent player posts count from here
+    if p.absent_since is not None:
+        p.away_stack = chips
 
 
 # ---------------------------------------------------------------------- read
@@ -162,5 +209,5 @@ def leader(t: Tournament) -> tuple[int, int] | None:
     return pid, chips
 
 
-COMMANDS = {cmd.ChipCounts: chip_counts}
-FOLDS = {ev.ChipsCounted: on_counted}
+COMMANDS = {cmd.ChipCounts: chip_counts, cmd.ChipCorrection: chip_correction}
+FOLDS = {ev.ChipsCounted: on_counted, ev.ChipsCorrected: on_corrected}

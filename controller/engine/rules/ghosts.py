@@ -25,9 +25,11 @@ from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine import places as plc
 from controller.engine.commands import Rejected
-from controller.engine.rules import seating
+from controller.engine.rules import chip_counts, seating
 
 if TYPE_CHECKING:
+    from controller.engine.settings import Level
+    from controller.engine.table import Table
     from controller.engine.tournament import Tournament
 
 
@@ -40,8 +42,9 @@ def remove(t: Tournament, now: float) -> None:
     played = t.level_number(c.level) - (0 if is_break else 1)
     if (played >= g.remove_after_levels or (is_break and g.remove_at_first_break)
             or t.played(now) >= g.remove_after_minutes * 60):
-        ghosts = [p.id for p in t.players.values() if p.ghost and not p.out]
-        t.emit(ev.GhostsRemoved, now, players=ghosts)
+        ghosts = [p for p in t.players.values() if p.ghost and not p.out]
+        t.emit(ev.GhostsRemoved, now, players=[p.id for p in ghosts],
+               chips=[chip_counts.left_in_play(t, p) for p in ghosts])
 
 
 def absent(t: Tournament, c: cmd.Absent, now: float) -> None:
@@ -74,19 +77,48 @@ def remove_absent(t: Tournament, now: float) -> None:
     due = due[: max(0, t.remaining - 1)]
     if due:
         t.emit(ev.AbsentRemoved, now, players=[p.id for p in due],
-               stacks=[p.absent_stack for p in due])
+               stacks=[p.absent_stack for p in due],
+               chips=[chip_counts.left_in_play(t, p) for p in due])
 
 
 # --------------------------------------------------------------------- folds
+def hand_posted(t: Tournament, tab: Table) -> None:
+    """The hand in play at ``tab`` is over (its "hand done", before the button moves): a
+    ghost seat or an absent player dealt in posted its blinds and antes in it (000 9.5:
+    dealt in and folded), at the blinds of the hand's level (in a break, the level
+    before it)."""
+    if not (t.settings.ghosts.enabled or t.absent_players):
+        return  # no ghost can sit here: nothing to look at
+    for seat, pid in tab.occupant.items():
+        p = t.players[pid]
+        if not (p.ghost or p.absent_since is not None) or not tab.dealt(seat):
+            continue
+        level = _hand_level(t)
+        ante = level.ante if level.ante_type == "standard" or seat == tab.bb else 0
+        p.posted += (ante + (level.small_blind if seat == tab.sb else 0)
+                     + (level.big_blind if seat == tab.bb else 0))
+
+
+def _hand_level(t: Tournament) -> Level:
+    """The playing level whose blinds the hand ending now was dealt at."""
+    structure = t.settings.structure
+    index = t.clock.level
+    while index > 0 and structure[index].is_break:
+        index -= 1
+    return structure[index]
+
+
 def on_ghosts_removed(t: Tournament, e: ev.GhostsRemoved) -> None:
     t.ghosts_removed = True
-    for pid in e.players:
+    for i, pid in enumerate(e.players):
         p = t.players[pid]
         if p.out:
             continue
         seating.stand(t, pid)
         p.out = p.removed = True
-        t.chips -= p.chips  # 000 9.5: a removed ghost's chips leave the tournament
+        # 000 9.5: a removed ghost's chips leave the tournament: what it had left (a log
+        # written before recorded none: its start stack)
+        t.chips -= p.chips if e.chips is None else e.chips[i]
 
 
 def on_absent(t: Tournament, e: ev.Absent) -> None:
@@ -94,13 +126,17 @@ def on_absent(t: Tournament, e: ev.Absent) -> None:
     # the fold runs after the net playing time was counted up to this event
     p.absent_since = t.play_seconds if e.on else None
     p.absent_stack = e.stack if e.on else None
+    # the stack known when the player left: the one given, else the last count
+    p.away_stack = (e.stack if e.stack is not None else chip_counts.known_stack(t, p.id)
+                    ) if e.on else None
+    p.posted = 0
     if e.on:
         t.absent_players.add(p.id)
 
 
 def on_absent_removed(t: Tournament, e: ev.AbsentRemoved) -> None:
     group: list[plc.Bust] = []
-    for pid, stack in zip(e.players, e.stacks, strict=True):
+    for i, (pid, stack) in enumerate(zip(e.players, e.stacks, strict=True)):
         p = t.players[pid]
         if p.out or p.table is None:
             raise ev.InvalidEvent(f"{p.name} is not playing")
@@ -111,7 +147,9 @@ def on_absent_removed(t: Tournament, e: ev.AbsentRemoved) -> None:
         p.out = p.removed = True
         p.knocked_by = None
         p.absent_since = None
-        t.chips -= p.chips  # 000 9.5: their chips leave the tournament too
+        # 000 9.5: their chips leave the tournament too: what they had left (a log written
+        # before recorded none: their buy-ins)
+        t.chips -= p.chips if e.chips is None else e.chips[i]
         t.remaining -= 1
         t.bust_order += 1
         # no table: players removed together are ranked by stack wherever they sat

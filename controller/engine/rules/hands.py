@@ -20,7 +20,7 @@ from controller.engine import clock as clk
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import penalties, seating
+from controller.engine.rules import ghosts, penalties, seating
 
 if TYPE_CHECKING:
     from controller.engine.tournament import Tournament
@@ -57,6 +57,7 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     if tab is None:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
     penalties.hand_played(t, tab, e.group)  # a sit-out counts the hands dealt (000 3.8)
+    ghosts.hand_posted(t, tab)  # a ghost or an absent player posted its blinds (000 9.5)
     tab.advance()
     tab.hand_id = e.seq
     if not t.hfh.on:

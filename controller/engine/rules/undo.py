@@ -15,6 +15,7 @@ hand done, a time call, a move from it) that is not undone.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controller.engine import commands as cmd
@@ -30,10 +31,17 @@ if TYPE_CHECKING:
 PRESSES = frozenset({"busted", "hand_done", "time_call", "moved", "chip_race"})
 #: events the floor decides from the counts of players at the tables
 DECISIONS = frozenset({"moved", "table_broken", "final_table"})
+#: events that say a hand was played at their table
+PLAYED = frozenset({"hand_done", "busted"})
 
 
 def _undone(t: Tournament) -> set[int]:
     return {e["target"] for e in t.log if e["type"] == "undo"}
+
+
+def _withdrawn(t: Tournament) -> set[int]:
+    """The moves (``moved`` events) earlier undos withdrew with their group."""
+    return {s for e in t.log if e["type"] == "undo" for s in e.get("withdrawn") or ()}
 
 
 def _system(e: Record) -> bool:
@@ -77,7 +85,8 @@ def target_of(t: Tournament, c: cmd.Undo) -> int:
 
 def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
     target = target_of(t, c)
-    later, without = dependents(t, target)
+    refuse_played_on(t, target)
+    later, without, moves = dependents(t, target)
     by_itself = [g for g in later if not history.is_command(history.group(t, g))]
     if by_itself:  # what the engine did by itself is never undone on its own
         raise Rejected("cannot undo the {what} (event {target}): the floor has since acted on it "
@@ -101,60 +110,144 @@ def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
     what = history.command(t, target)  # as the floor sees it now (a bust's place)
     if without is not None:
         t.undo_ready = (target, len(t.log), without)
-    record = t.emit(ev.Undo, now, target=target)
+    withdrawn = sorted(moves.withdrawn)
+    movers = [t.log[s - 1]["player"] for s in withdrawn]
+    record = t.emit(ev.Undo, now, target=target, withdrawn=withdrawn or None,
+                    players=movers or None, stays=sorted(moves.stays) or None)
     t.undone_as = (record["seq"], what)
 
 
 # --------------------------------------------------------------- dependencies
-def dependents(t: Tournament, target: int) -> tuple[list[int], Tournament | None]:
-    """The later groups that stand on group ``target``, newest first: each fails to
-    replay without it, or is a seating decision (balancing move, broken table, final
-    table) that the counts with it called for and the counts without it do not (a move
-    from one of the fullest tables to a table the plan still fills is still called for).
-    And, when there are none, the state without ``target`` (the replay that found none
-    made it: the undo's fold takes it, :func:`on_undo`)."""
+def refuse_played_on(t: Tournament, target: int) -> None:
+    """Refuse the undo of a group that drew seats (the final table, a broken table's
+    players spread) which the floor has played on since: without it the replay would draw
+    them again, and every player who played a hand at the new seats would get another
+    one. Named, newest first, are the later commands that played at those tables."""
+    seating, played = played_on(t, target)
+    if not played:
+        return
+    raise Rejected("cannot undo the {what} (event {target}): the seats it drew ({seating}) "
+                   "have been played on since: {steps}. An undo does not reseat players who "
+                   "played on: undo those first, newest first ({first}), then this one",
+                   what=history.command(t, target), target=target, seating=seating,
+                   steps=_steps(t, played),
+                   first=" then ".join(f"undo --event {g}" for g in played))
+
+
+def played_on(t: Tournament, target: int) -> tuple[history.Phrase | None, list[int]]:
+    """The seats group ``target`` drew (the final table, or where a broken table's players
+    went), in words, and the later groups not undone that played a hand at those tables
+    (a hand done or a bust there), newest first."""
+    tables: set[int] = set()
+    drawn: list[Record] = []
+    for e in history.group(t, target):
+        if e["type"] == "final_table":
+            tables.add(int(e["table"]))
+            drawn.append(e)
+        elif e["type"] == "table_broken":
+            tables |= {int(m[1]) for m in e["moves"]}
+            drawn.append(e)
+    if not drawn:
+        return None, []
     skip = _undone(t)
+    played = {e["group"] for e in t.log[target:]
+              if e["group"] > target and e["group"] not in skip and e["type"] in PLAYED
+              and e.get("table") in tables}
+    words = [p for e in drawn if (p := history.event(t, e)) is not None]
+    said = history.Phrase(words[0].key, words[0].params, "; ".join(p.text for p in words))
+    return said, sorted(played, reverse=True)
+
+
+@dataclass
+class Moves:
+    """The balancing moves that stand on an undone group and what becomes of them: the
+    ``moved`` events ``withdrawn`` with it (the mover is still on the way) and those that
+    ``stays`` (carried out: the mover sat down, or the table dealt a hand with them)."""
+
+    withdrawn: set[int] = field(default_factory=set)
+    stays: set[int] = field(default_factory=set)
+
+
+def dependents(t: Tournament, target: int) -> tuple[list[int], Tournament | None, Moves]:
+    """The later groups that stand on group ``target``, newest first: each fails to
+    replay without it, or is a seating decision (a broken table, the final table) that
+    the counts with it called for and the counts without it do not. A balancing move
+    that the counts without it do not call for (a move from one of the fullest tables to
+    a table the plan still fills is still called for) is no such group: while its mover
+    has not sat down it is withdrawn with the undo, once carried out it stays (issue
+    26.8). When no group stands on it, the state without ``target`` (the replay that found
+    none made it: the undo's fold takes it, :func:`on_undo`), and those moves."""
+    skip = _undone(t)
+    gone = _withdrawn(t)
     if not any(e["type"] in DECISIONS and e["group"] > target for e in t.log[target:]):
         plans_with: dict[int, tuple[list[Record], dict[str, Any]]] = {}  # none to be stale
     else:
-        plans_with, failed, _ = _walk(t, skip, target)
+        plans_with, failed, _ = _walk(t, skip, gone, target)
         assert failed is None, "the live log replays"  # the state was built from it
     found: list[int] = []
+    moves = Moves()
+    settled: set[int] = set()
     while True:
-        plans, failed, without = _walk(t, skip | {target} | set(found), target)
+        plans, failed, without = _walk(t, skip | {target} | set(found),
+                                       gone | moves.withdrawn, target)
         if failed is not None:
-            found.append(failed)
+            seq, g = failed
+            if t.log[seq - 1]["type"] == "moved" and _on_the_way(t, t.log[seq - 1]):
+                moves.withdrawn.add(seq)  # its seat is the undone bust's: the mover stays
+                settled.add(g)
+            else:
+                found.append(g)
             continue
         stale = [g for g, (decision, plan) in plans.items()
-                 if g > target and g not in found and g in plans_with
+                 if g > target and g not in found and g not in settled and g in plans_with
                  and _fits(decision, plans_with[g][1]) and not _fits(decision, plan)]
         if not stale:
             break
-        found += stale
-    return sorted(set(found), reverse=True), None if found else without
+        for g in stale:
+            decision = plans[g][0]
+            if any(e["type"] != "moved" for e in decision):
+                found.append(g)  # a table broken, the final table: undone first
+                continue
+            settled.add(g)
+            for m in decision:
+                if m["seq"] in moves.withdrawn:
+                    continue
+                (moves.withdrawn if _on_the_way(t, m) else moves.stays).add(m["seq"])
+    if found:
+        return sorted(set(found), reverse=True), None, Moves()
+    return [], without, moves
 
 
-def _walk(t: Tournament, skip: set[int], target: int
-          ) -> tuple[dict[int, tuple[list[Record], dict[str, Any]]], int | None, Tournament]:
+def _on_the_way(t: Tournament, moved: Record) -> bool:
+    """The move of ``moved`` is not carried out: its mover has not sat down, and the
+    table has not dealt a hand with them (it is the mover's pending move)."""
+    m = t.pending.get(moved["player"])
+    return m is not None and m.seq == moved["seq"]
+
+
+def _walk(t: Tournament, skip: set[int], drop: set[int], target: int
+          ) -> tuple[dict[int, tuple[list[Record], dict[str, Any]]], tuple[int, int] | None,
+                     Tournament]:
     """Replay the log without the groups in ``skip`` (none of them before ``target`` but
-    those undone already), from a state kept before ``target``; the plan the floor had
-    just before each later group's first seating decision, the first group that does
-    not fit (or None), and the state it made (the whole log's, as :meth:`Tournament.refold`
-    makes it, when every group fit)."""
+    those undone already) and the events in ``drop`` (withdrawn moves, all after
+    ``target``), from a state kept before ``target``; the plan the floor had just before
+    each later group's first seating decision, the first event that does not fit and its
+    group (or None), and the state it made (the whole log's, as
+    :meth:`Tournament.refold` makes it, when every event fit)."""
     from controller.engine.rules import seating
 
     r = t.state_before(target)
     plans: dict[int, tuple[list[Record], dict[str, Any]]] = {}
     for e in t.log[len(r.log):]:
         g = e["group"]
-        if e["type"] != "undo" and g not in skip:
+        if e["type"] != "undo" and g not in skip and e["seq"] not in drop:
             if e["type"] in DECISIONS and g not in plans and r.drawn:
                 decision = [x for x in history.group(t, g) if x["type"] in DECISIONS]
                 plans[g] = (decision, {**seating.plan(r), "counts": r.counts()})
             try:
                 r.apply(e)
             except (ev.InvalidEvent, Rejected, KeyError, ValueError, AssertionError):
-                return plans, g, r
+                return plans, (e["seq"], g), r
         r.log.append(e)
     return plans, None, r
 
@@ -186,7 +279,7 @@ def on_undo(t: Tournament, e: ev.Undo) -> None:
         rebuilt = ready[2]
         rebuilt._kept = [k for k in t._kept if k[0] < e.target]
     else:
-        rebuilt = t.refold(len(t.log), skip={e.target})
+        rebuilt = t.refold(len(t.log), skip={e.target}, drop=e.withdrawn or ())
     rebuilt.log = t.log  # the caller appends the undo to the shared log
     t.__dict__.update(rebuilt.__dict__)
 
