@@ -216,3 +216,16 @@ def test_the_structure_is_made_again_only_when_the_settings_change() -> None:
         assert made[1:] == [first] and structure in broker.sent
         run({"cmd": "hand_done", "table": 1})
         assert len(made) == 2 and structure not in broker.sent
+
+
+def test_every_table_events_are_real_event_types() -> None:
+    """The events that reseat the room are named as the engine names them: the final
+    table's draw and a play day's table game once went by misspelt names."""
+    from controller.engine import events as ev
+    from controller.service import fanout
+
+    known = {cls.model_fields["type"].default for cls in ev.Event.__subclasses__()}
+    assert fanout.EVERY_TABLE <= known
+    assert {"final_table", "table_game", "seats_drawn"} <= fanout.EVERY_TABLE
+    final = {"type": "final_table", "seq": 9, "table": 1, "seats": [[4, 1, 3]]}
+    assert fanout.referenced([final]) is None
