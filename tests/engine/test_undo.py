@@ -190,3 +190,36 @@ def test_every_clock_reply_echoes_the_level_and_time_left_tda():
     ev = t.execute({"cmd": "time", "op": "set", "seconds": 300}, 240.0)
     assert history.line(history.said(t, ev, 240.0)) == (
         "time set to 5:00; level 2 50/100: 5:00 left (paused)")
+
+
+def test_an_earlier_bust_is_not_undone_under_the_champion():
+    """Found by the floor model (issue 26): an earlier bust undone after the last bust had
+    finished the tournament left it over with two players in (places 1, 3: no place 2).
+    The champion's bust stands on it: undo that first."""
+    t = new_tournament(3)
+    first = t.execute({"cmd": "bust", "player": 1}, 10.0)[0]["group"]
+    t.execute({"cmd": "hand_done", "table": 1}, 20.0)
+    last = t.execute({"cmd": "bust", "player": 2}, 30.0)[0]["group"]
+    assert t.finished
+    with pytest.raises(Rejected, match=f"later commands depend on it: #{last} bust of Player 2"):
+        t.execute({"cmd": "undo", "target": first}, 40.0)
+    assert t.finished and t.places() == {1: 3, 2: 2, 3: 1}
+    t.execute({"cmd": "undo", "target": last}, 40.0)
+    t.execute({"cmd": "undo", "target": first}, 41.0)
+    assert not t.finished and t.remaining == 3 and t.places() == {}
+
+
+def test_an_earlier_bust_is_not_undone_under_a_shared_first_place_001_2_iii():
+    """The same for a qualifier of 9 whose last two share place 1 (found by the model)."""
+    from controller.config import load_tournament
+
+    t = Tournament.new(load_tournament("config/tournaments/pokerlounge-qualifier.yaml"), 1, 0.0)
+    t.execute({"cmd": "register", "names": [f"Player {i}" for i in range(1, 10)]}, 0.0)
+    t.execute({"cmd": "draw"}, 1.0)
+    t.execute({"cmd": "start"}, 2.0)
+    groups = [t.execute({"cmd": "bust", "player": pid}, 10.0 * pid)[0]["group"]
+              for pid in range(1, 8)]
+    assert t.finished and sorted(t.co_winners) == [8, 9]
+    with pytest.raises(Rejected, match=f"later commands depend on it: #{groups[-1]} "):
+        t.execute({"cmd": "undo", "target": groups[0]}, 100.0)
+    assert sorted(t.places().values()) == [1, 1, 3, 4, 5, 6, 7, 8, 9]
