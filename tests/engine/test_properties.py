@@ -54,8 +54,8 @@ def build(players: int, per: int, ghosts: bool, tolerance: int, places: int | No
     return t
 
 
-def check(t: Tournament) -> None:
-    """Every invariant of the module docstring."""
+def check(t: Tournament, replay: bool = True) -> None:
+    """Every invariant of the module docstring (``replay``: the last one too)."""
     # seats
     seen: set[int] = set()
     for n, tab in t.tables.items():
@@ -121,7 +121,8 @@ def check(t: Tournament) -> None:
             assert max(busted) <= t.remaining + len(busted)
 
     # the log rebuilds the same state
-    assert Tournament.replay(t.log).fingerprint() == t.fingerprint()
+    if replay:
+        assert Tournament.replay(t.log).fingerprint() == t.fingerprint()
 
 
 def check_moves(tables: dict, events: list[dict], t: Tournament | None = None) -> None:

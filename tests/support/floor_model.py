@@ -1,0 +1,272 @@
+"""What the floor model test (tests/engine/test_floor_model.py) plays on and checks with.
+
+``VARIANTS``: every shipped preset and sample tournament, and the variants a club may set
+(bounty, mystery bounty, rebuys, re-entries, 6-max, hand-for-hand at the money, 10-seat
+tables, the cross-table rule and the clock of hand-for-hand), each a function that makes
+its settings.
+
+``publish``: every view the controller publishes and every query it answers, made as the
+service makes them (controller/service/core.py ``state_messages``, ``query``, the answer's
+words), serialised as they go on the wire.
+
+``check_ranking``: the places and points of the whole field (a permutation with no gaps,
+"1, 1, 3" for shared places), and the places of the busts the floor reported against what
+it did (:class:`BustNote`): the order of elimination between hands, the stacks within one,
+a shared place within one hand-for-hand hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from controller.config import ConfigError, load_tournament, load_tournament_text
+from controller.console import pages
+from controller.engine import history
+from controller.engine.rules import rounds
+from controller.engine.settings import TournamentSettings
+from controller.engine.tournament import Tournament
+from controller.service import views
+from controller.wire import protocol
+
+ROOT = Path(__file__).resolve().parents[2]
+#: the director's history query shows this many commands (controller/service/core.py)
+HISTORY = 30
+
+
+def _sample(name: str) -> Callable[[], TournamentSettings]:
+    return lambda: load_tournament(ROOT / "config" / "tournaments" / f"{name}.yaml")
+
+
+#: for a preset without a structure of its own (004 has none): ten 15-minute levels
+STRUCTURE = "structure:\n" + "".join(f"  - {{blinds: {b}/{2 * b}, minutes: 15}}\n"
+                                      for b in (50, 100, 150, 200, 300, 400, 600, 800,
+                                                1000, 1500))
+
+
+def _preset(name: str) -> Callable[[], TournamentSettings]:
+    """The preset as a tournament file that names only it (and what it leaves open)."""
+    def make() -> TournamentSettings:
+        text = f"name: T\npreset: {name}\nstart_stack: 20000\n"
+        try:
+            return load_tournament_text(text, "t.yaml")
+        except ConfigError:
+            return load_tournament_text(text + STRUCTURE, "t.yaml")
+    return make
+
+
+def _variant(base: str, **change: Any) -> Callable[[], TournamentSettings]:
+    def make() -> TournamentSettings:
+        s = load_tournament(ROOT / "config" / "tournaments" / f"{base}.yaml")
+        parts = {k: dataclasses.replace(getattr(s, k), **v) if isinstance(v, dict) else v
+                 for k, v in change.items()}
+        return dataclasses.replace(s, **parts)
+    return make
+
+
+SAMPLES = sorted(p.stem for p in (ROOT / "config" / "tournaments").glob("*.yaml"))
+PRESETS = sorted(p.stem for p in (ROOT / "config" / "clubs").glob("*.yaml"))
+
+VARIANTS: dict[str, Callable[[], TournamentSettings]] = {
+    **{f"sample:{n}": _sample(n) for n in SAMPLES},
+    **{f"preset:{n}": _preset(n) for n in PRESETS},
+    "bounty": _variant("sample", points={"bounty": "bounty"}),
+    "mystery": _variant("sample", points={"bounty": "mystery"}),
+    "rebuy": _variant("psc-rebuy-evening", entries={"rebuys": 2, "rebuy_until_level": 6}),
+    "reentry": _variant("venue-faq-main-event", entries={"reentries": 2,
+                                                         "reentry_until_level": 8}),
+    "6max": _variant("sample", players_per_table=6, table_seats=6, final_table_size=6),
+    "money": _variant("venue-faq-main-event", points={"places": 10}),
+    "money-share": _variant("venue-faq-turbo-6max", points={"places": "40%"}),
+    "money-stack": _variant("floor-sheet-evening", points={"places": 8},
+                            hand_for_hand={"cross_table_busts": "stack", "clock": "deduct"}),
+    "money-runs": _variant("sample", points={"places": 11}, hand_for_hand={"clock": "runs"}),
+    "10-seat": _variant("sample", players_per_table=10, table_seats=10, final_table_size=10),
+    "tolerance-2": _variant("sample", balancing={"tolerance": 2}),
+}
+
+
+@cache
+def settings_of(variant: str) -> TournamentSettings:
+    return VARIANTS[variant]()
+
+
+# ------------------------------------------------------------------------- state
+def digest(t: Tournament) -> tuple[bytes, Tournament]:
+    """The state as bytes, quickly (a pickle without the log and the kept states), and the
+    tournament: :func:`unchanged` compares the fingerprint only when the bytes differ."""
+    return _pickle(t), t
+
+
+def _pickle(t: Tournament) -> bytes:
+    return pickle.dumps({k: v for k, v in t.__dict__.items()
+                         if k not in ("log", "_kept", "undo_ready", "undone_as", "_chain")})
+
+
+def unchanged(t: Tournament, before: tuple[bytes, Tournament]) -> bool:
+    """``t`` is in the state of ``before`` (a refused command changes nothing)."""
+    if _pickle(t) == before[0]:
+        return True
+    old = pickle.loads(before[0])  # noqa: S301 - our own bytes
+    copy = Tournament.__new__(Tournament)
+    copy.__dict__.update(old)
+    return copy.fingerprint() == t.fingerprint()
+
+
+def same(a: Tournament, b: Tournament) -> bool:
+    """Two tournaments in the same state (:meth:`Tournament.fingerprint`), the bytes first."""
+    return _pickle(a) == _pickle(b) or a.fingerprint() == b.fingerprint()
+
+
+# ------------------------------------------------------------------------- views
+def publish(t: Tournament, now: float, events: list[dict[str, Any]] | None = None, *,
+            results: bool = True) -> dict[str, Any]:
+    """Every retained view (``state_messages``), every query's answer and the words of the
+    command's ``events``, as the service makes them; each must go on the wire.
+    ``results``: with the results views (whose failure the caller knows already)."""
+    plan = t.plan()
+    pending = t.pending_moves()
+    state: dict[str, Any] = {}
+    for n in sorted(set(t.tables) | set(t.broken)):
+        state[f"table/{n}"] = views.table_view(t, n, plan=plan, pending=pending, now=now)
+    state["clock"] = views.clock_view(t, now)
+    state["moves"] = views.moves_view(t, plan=plan)
+    if results:
+        state["results"] = views.results_view(t)
+    state["structure"] = views.structure_view(t)
+    state["announcement"] = views.announcement_view(t)
+    state["summary"] = views.summary_view(t)
+    queries = {
+        **({"results": views.results_view(t, whole=True)} if results else {}),
+        "players": views.players_view(t),
+        "moves": views.moves_view(t),
+        "history": {"v": views.SCHEMA, "commands": history.recent(t, HISTORY)},
+    }
+    for data in (*state.values(), *queries.values()):
+        protocol.dumps(data)
+    seating = pages.seating(state)
+    if events:
+        said = history.said(t, events, now)
+        history.line(said)
+        for p in said:
+            p.as_dict()
+    return {"state": state, "queries": queries, "seating": seating}
+
+
+def check_seating(t: Tournament, shown: dict[str, Any]) -> None:
+    """The seating the console and the wall show is the engine's: every real player in a
+    seat once, where the engine has them."""
+    seated = sorted((p.table, p.seat) for p in t.players.values()
+                    if p.table is not None and not p.ghost and not p.out)
+    assert sorted((r["table"], r["seat"]) for r in shown["seating"]) == seated
+    players = shown["queries"]["players"]["players"]
+    assert sum(1 for r in players if r["status"] == "seated") == len(seated)
+
+
+# ------------------------------------------------------------------------ places
+@dataclass(frozen=True)
+class BustNote:
+    """A bust as the floor reported it: ``group`` its command's first event, ``token`` the
+    hand as the floor played it (a new hand, the hand of the table's bust before
+    (``same_hand``), the hand-for-hand hand; ``None``: not known to the floor, not
+    compared), ``stack`` the stack the bust was ranked with, ``order`` the report's."""
+
+    group: int
+    player: int
+    table: int
+    token: tuple[Any, ...] | None
+    stack: int | None
+    order: int
+
+
+def comparable(t: Tournament) -> bool:
+    """The places are one ranking of the busts (not a play day, a multi-round final, nor
+    play the clock's counted end)."""
+    if t.settings.play_day.enabled or rounds.independent(t):
+        return False
+    if t.settings.mode.kind in rounds.ROUND_MODES and (t.finished or t.rounds.number > 1):
+        return False
+    return t.drawn
+
+
+def check_ranking(t: Tournament, notes: list[BustNote], undone: set[int],
+                  rows: list[Any] | None) -> None:
+    """Places and points of the field, and the places of the floor's busts."""
+    if not comparable(t):
+        return
+    places = t.places()
+    ranked = sorted(places.values())
+    ahead = 0 if t.finished else t.remaining
+    for i, place in enumerate(ranked):
+        slot = ahead + i + 1
+        # "1, 1, 3": a place is its slot, or shared with the one before it
+        assert place == slot or (i and place == ranked[i - 1]), (ranked, ahead)
+    real = t.real_players()
+    assert len(places) + ahead + len(t.disqualified) == real, (len(places), ahead, real)
+    if rows is not None:
+        assert {r.player_id: r.place for r in rows} == places
+        systems_by_place = sorted(rows, key=lambda r: r.place)
+        for a, b in zip(systems_by_place, systems_by_place[1:], strict=False):
+            if a.place == b.place:
+                assert a.points == b.points, (a, b)
+            else:
+                assert a.points >= b.points, (a, b)
+    _check_notes(t, places, notes, undone)
+
+
+def _check_notes(t: Tournament, places: dict[int, int], notes: list[BustNote],
+                 undone: set[int]) -> None:
+    kept = [n for n in notes if n.group not in undone]
+    # a hand is placed where its first report was (the group opens there, 000 9.5)
+    opened: dict[tuple[Any, ...], int] = {}
+    for n in kept:
+        if n.token is not None:
+            opened.setdefault(n.token, n.order)
+    latest: dict[int, BustNote] = {}
+    for n in kept:
+        latest[n.player] = n
+    live = [n for pid, n in latest.items()
+            if pid in places and t.players[pid].out and not t.players[pid].removed
+            and n.token is not None]
+    cross = t.settings.hand_for_hand.cross_table_busts
+    for a in live:
+        for b in live:
+            if a.order >= b.order:
+                continue
+            pa, pb = places[a.player], places[b.player]
+            if a.token != b.token:
+                # different hands: the later out finishes better
+                if opened[a.token] < opened[b.token]:
+                    assert pb < pa, f"a later hand ranked below an earlier one: {a} {pa}, {b} {pb}"
+                continue
+            # one hand: its busts ranked by stack where all are known, else the later report
+            scope = [n for n in live if n.token == a.token
+                     and (a.table == n.table or cross == "stack"
+                          or len({m.table for m in live if m.token == a.token}) == 1)]
+            if a not in scope or b not in scope:
+                continue
+            if all(n.stack is not None for n in scope):
+                assert a.stack is not None and b.stack is not None
+                if a.stack == b.stack:
+                    assert pa == pb, f"equal stacks of one hand not sharing: {a} {b}"
+                elif a.stack > b.stack:
+                    assert pa < pb, f"the bigger stack ranked lower: {a} {pa}, {b} {pb}"
+                else:
+                    assert pb < pa, f"the bigger stack ranked lower: {a} {pa}, {b} {pb}"
+            else:
+                assert pb < pa, f"one hand without stacks: the later report first {a} {b}"
+    # one hand-for-hand hand, one bust at each of its tables: they share the place (002 b)
+    if cross == "share":
+        hands: dict[tuple[Any, ...], list[BustNote]] = {}
+        for n in live:
+            if n.token is not None and n.token[0] == "hfh":
+                hands.setdefault(n.token, []).append(n)
+        for group in hands.values():
+            tables = [n.table for n in group]
+            if len(tables) > 1 and len(set(tables)) == len(tables):
+                assert len({places[n.player] for n in group}) == 1, group
