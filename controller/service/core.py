@@ -13,6 +13,7 @@ a fatal error (the log cannot be opened or written) exits non-zero.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import queue
 import re
@@ -21,7 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import paho.mqtt.client as mqtt
 
@@ -40,6 +41,8 @@ from controller.wire.mqtt import Broker, client
 from controller.wire.protocol import ProtocolError, Topics
 
 log = logging.getLogger("floorman.controller")
+
+_T = TypeVar("_T")
 
 #: how often the service looks at the clock for level changes and expired time calls (s)
 TICK = 0.5
@@ -127,6 +130,10 @@ class ControllerService:
         self._structure_of: TournamentSettings | None = None
         #: the plan of a state (tournament, events): it changes only with an event
         self._plan: tuple[Tournament | None, int, dict[str, Any]] = (None, 0, {})
+        #: the views that failed, by view and kind of error: each is logged once
+        self._faults: set[tuple[str, str]] = set()
+        #: the command being handled, for the log of a view that fails after it
+        self._doing: str | None = None
         #: the tables whose screens show "hand done?" (the tick republishes them on a change)
         self._hand_done_due: set[int] = set()
         #: state topics published by the publish under way (drills: the fault after two)
@@ -338,11 +345,14 @@ class ControllerService:
                 return
             if kind == "director":
                 data = protocol.parse_director_command(payload)
-                answer = self.director(data["cmd"], data.get("args", {}),
-                                       inbound.scoped_id("director", data["id"]))
+                self._doing = f"the director's {data['cmd']}"
+                answer = self._answered(lambda: self.director(
+                    data["cmd"], data.get("args", {}),
+                    inbound.scoped_id("director", data["id"])))
             elif kind == "table":
                 data = protocol.parse_table_command(payload, key)
-                answer = self.table_press(int(key or 0), data)
+                self._doing = f"table {key}'s {data['action']}"
+                answer = self._answered(lambda: self.table_press(int(key or 0), data))
             else:
                 log.warning("message on unknown topic %s ignored", topic)
                 return
@@ -368,6 +378,24 @@ class ControllerService:
                 heap.freeze()  # a new state, frozen (the old one is gone: no cycles)
         else:
             ack()
+
+    def _answered(self, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """``run()``'s answer; when it raised (a bug after the engine: its words, a
+        reading of the state), the controller stays up and answers what is true: the
+        events it stored, or that nothing was changed."""
+        length = len(self.floor.log) if self.floor is not None else 0
+        try:
+            return run()
+        except Exception as exc:  # noqa: BLE001 - the controller stays up, whatever it is
+            log.exception("%s failed after the engine", self._doing)
+            stored = list(range(length + 1, len(self.floor.log) + 1)) \
+                if self.floor is not None else []
+            if stored:
+                return {"ok": True, "events": stored,
+                        "message": f"done (events {stored[0]}-{stored[-1]}); its words "
+                                   f"failed ({type(exc).__name__})"}
+            return refusal(Rejected("internal error ({kind}); nothing was changed",
+                                    kind=type(exc).__name__))
 
     def _undid(self, seqs: list[int]) -> bool:
         """Whether the events ``seqs`` have an undo (it rebuilt the state)."""
@@ -591,6 +619,21 @@ class ControllerService:
                    if only is None or name in only)
         return out
 
+    def _made(self, what: str, make: Callable[[], _T]) -> _T | None:
+        """``make()``, or ``None`` when it raised: a view or a reading of the state that
+        fails must not take the controller down (it would again at every restart, the
+        log replaying into the same state). The failure is logged once for each view and
+        kind, with the command that led to it; the last good view stays published."""
+        try:
+            return make()
+        except Exception as exc:  # noqa: BLE001 - the controller stays up, whatever it is
+            key = (what.split("/")[0], type(exc).__name__)
+            if key not in self._faults:
+                self._faults.add(key)
+                log.exception("the %s view failed after %s; the last good one stays "
+                              "published", what, self._doing or "the start")
+            return None
+
     def _views(self, t: Tournament, now: float, plan: Callable[[], dict[str, Any]]) -> tuple[
             tuple[tuple[str, Callable[[], dict[str, Any]]], ...],
             tuple[tuple[str, Callable[[], dict[str, Any]]], ...]]:
@@ -687,12 +730,17 @@ class ControllerService:
         plan = _once(lambda: self._plan_of(t))  # once for the tables and the moves
         before, after = self._views(t, now, plan)
         if only is None or "tables" in only:
-            self._publish_tables(t, now, plan(), None if only is None else tables)
+            made = self._made("plan", plan)
+            if made is not None:
+                self._publish_tables(t, now, made, None if only is None else tables)
         for name, make in before:
             if name == "structure" and only is not None and t.settings is self._structure_of:
                 continue  # made of the settings alone, and they are the ones it was made of
             if only is None or name in only:
-                self._send(self.topics.state(name), make())
+                data = self._made(name, make)
+                if data is None:
+                    continue
+                self._send(self.topics.state(name), data)
                 if name == "structure":
                     self._structure_of = t.settings
         if then is not None:
@@ -701,7 +749,9 @@ class ControllerService:
                 self._ack_taken()  # the summary's fan-out after the ack has left the broker
         for name, make in after:
             if only is None or name in only:
-                self._send(self.topics.state(name), make())
+                data = self._made(name, make)
+                if data is not None:
+                    self._send(self.topics.state(name), data)
         return self._sent
 
     def _publish_tables(self, t: Tournament, now: float, plan: dict[str, Any],
@@ -710,7 +760,10 @@ class ControllerService:
 
         def send(n: int) -> set[int]:
             """Table ``n``'s view published if it changed; the players it showed or shows."""
-            view = views.table_view(t, n, plan=plan, pending=pending, now=now)
+            view = self._made(f"table/{n}", lambda: views.table_view(
+                t, n, plan=plan, pending=pending, now=now))
+            if view is None:
+                return set()
             before = self._shown.players_at(n)
             if not self._send(self.topics.table_state(n), view):
                 return set()
@@ -755,8 +808,10 @@ class ControllerService:
         for n in (in_play, broken):
             if n is None:
                 continue
-            view = views.table_view(t, n, plan=plan, pending=pending, now=now)
-            if self._published.get(self.topics.table_state(n)) != protocol.dumps(view):
+            view = self._made(f"table/{n}", functools.partial(
+                views.table_view, t, n, plan=plan, pending=pending, now=now))
+            if view is not None \
+                    and self._published.get(self.topics.table_state(n)) != protocol.dumps(view):
                 return True
         return False
 
@@ -774,10 +829,16 @@ class ControllerService:
         chunk = every[start:start + SWEEP]
         self._sweep_at = start + SWEEP
         now = self.wall()
-        plan, pending = self._plan_of(t), t.pending_moves()
+        plan = self._made("plan", lambda: self._plan_of(t))
+        if plan is None:
+            return
+        pending = t.pending_moves()
         self._sent = 0
         for n in chunk:
-            view = views.table_view(t, n, plan=plan, pending=pending, now=now)
+            view = self._made(f"table/{n}", functools.partial(
+                views.table_view, t, n, plan=plan, pending=pending, now=now))
+            if view is None:
+                continue
             if self._send(self.topics.table_state(n), view):
                 self._shown.update(n, view)
                 log.warning("table %d's view had changed without being published (a missed "
