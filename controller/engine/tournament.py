@@ -88,6 +88,11 @@ class Tournament:
         #: controller time the clock last began to run (a table's "hand done" reminder)
         self.clock_since = 0.0
         self.level_announced = 0
+        #: controller time the announced level began, and the level before it (its index
+        #: and when it began): a table's hand in play keeps the blinds it began with
+        #: (rules/hands.py, hand_level)
+        self.level_started_at = 0.0
+        self.level_before: tuple[int, float] | None = None
         self.groups: list[list[plc.Bust]] = []
         self.group_of: dict[tuple[Any, ...], list[plc.Bust]] = {}
         self.bust_order = 0
@@ -574,6 +579,7 @@ class Tournament:
             ],
             "clock": asdict(self.clock),
             "level_announced": self.level_announced,
+            "level_times": [self.level_started_at, self.level_before],
             "groups": [[asdict(b) for b in g] for g in self.groups],
             "hfh": {**asdict(self.hfh), "done": sorted(self.hfh.done)},
             "moves": [asdict(m) for m in self.moves],

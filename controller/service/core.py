@@ -676,7 +676,11 @@ class ControllerService:
         if any(chip_race_edge(self.tournament, e) for e in new):
             return None, None  # a colour-up break begins or ends: every table's chip race changes
         if types and types <= CLOCK_ONLY_EVENTS:
-            return {"clock"}, set()  # time add/set, pause, resume, a level change
+            if "level_started" in types:
+                # a table whose hand is in play keeps the level before (000 9.6,
+                # rules/hands.py hand_level): every table's view, once a level
+                return {"clock", "tables"}, None
+            return {"clock"}, set()  # time add/set, pause, resume
         scan = list(new)
         for e in new:
             if e["type"] == "undo":  # what the undone command touched is touched again

@@ -128,6 +128,36 @@ def hand_done_due_tables(t: Tournament, now: float) -> set[int]:
             if tab.hands_left != 0 and now - max(_hand_started_at(t, tab.hand_id), since) >= limit}
 
 
+def hand_level(t: Tournament, number: int) -> int | None:
+    """The level whose blinds table ``number``'s hand in play keeps, when it is not the
+    level on the clock: a new level applies from the next hand, at each table (000 9.6,
+    001 §1 IX, 002, 003 14, TDA R23). That is the level before, while the hand that
+    began in it is not done ("hand done"); ``None`` when the hand in play began in the
+    level on the clock, in a break, or before the level before (a forgotten "hand done":
+    the clock's blinds are the best guess), and after the director's jump over levels.
+
+    The level's start is its ``level_started`` event: the tick that records it runs
+    within a second of the change, and a hand done at the same moment begins a hand of
+    the new level (its event comes first, at the same time)."""
+    tab = t.tables.get(number)
+    before = t.level_before
+    if tab is None or before is None or not t.drawn or t.finished:
+        return None
+    s = t.settings.structure
+    level, (old, old_since) = t.level_announced, before
+    if not (0 <= old < len(s) and 0 <= level < len(s)) or s[level].is_break \
+            or s[old].is_break or old == level:
+        return None
+    if old != level - 1:
+        # a jump by the director, or levels no command saw begin (the engine learns of a
+        # level at the next command; the service's tick comes every half second)
+        return None
+    began = _hand_started_at(t, tab.hand_id)
+    if began >= t.level_started_at or began < old_since:
+        return None
+    return old
+
+
 def _hand_started_at(t: Tournament, seq: int) -> float:
     """Controller time of the event ``seq`` that began a table's hand in play."""
     return float(t.log[seq - 1]["at"]) if 0 < seq <= len(t.log) else 0.0
