@@ -12,9 +12,11 @@ import logging
 import socket
 import subprocess
 import sys
+import threading
 from collections import Counter
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -26,6 +28,8 @@ from controller.wire.mqtt import Broker
 from tests.console.conftest import PASSWORD, start_console
 from tests.support.paths import ROOT
 from tests.support.waiting import wait_for
+
+T = TypeVar("T")
 
 
 class Clock:
@@ -58,6 +62,17 @@ async def at_once(console: Console, tries: list[tuple[str, str]]) -> Counter[int
     return Counter(await asyncio.gather(*(one(a, p) for a, p in tries)))
 
 
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: the browser test's Playwright keeps an event
+    loop running in this one."""
+    result: list[T] = []
+    thread = threading.Thread(target=lambda: result.append(asyncio.run(coro)))
+    thread.start()
+    thread.join()
+    assert result, "the coroutine raised (its traceback is above)"
+    return result[0]
+
+
 def checked(codes: Counter[int]) -> int:
     """How many tries had their password checked: wrong (401) or right (303)."""
     return codes[401] + codes[303]
@@ -80,7 +95,7 @@ def test_tries_sent_at_once_from_one_address_are_not_all_checked(tmp_path):
         codes = await at_once(console, tries)
         assert checked(codes) == 1 and codes[429] == 99
 
-    asyncio.run(attack())
+    run(attack())
 
 
 def test_tries_from_many_addresses_are_checked_ten_at_once_then_one_a_second(tmp_path):
@@ -101,7 +116,7 @@ def test_tries_from_many_addresses_are_checked_ten_at_once_then_one_a_second(tmp
         assert await at_once(console, [("10.2.0.1", PASSWORD)]) == Counter({303: 1})
         assert await at_once(console, [("10.2.0.2", "wrong-again")]) == Counter({401: 1})
 
-    asyncio.run(attack())
+    run(attack())
 
 
 @pytest.mark.parametrize("host, expected", [
@@ -126,7 +141,7 @@ def test_a_page_that_calls_the_console_by_another_name_is_refused(tmp_path, host
                     (await c.post("/login", data={"password": PASSWORD}, headers=h)
                      ).status_code]
 
-    codes = asyncio.run(ask())
+    codes = run(ask())
     assert codes == ([421, 421] if expected == 421 else [200, 303])
 
 
@@ -213,7 +228,7 @@ def test_accept_errors_are_one_line_now_and_then_not_a_traceback_each(caplog):
         door.report()
 
     with caplog.at_level(logging.INFO, logger="floorman.console"):
-        asyncio.run(storm())
+        run(storm())
     lines = [r for r in caplog.records if r.name == "floorman.console"]
     assert len(lines) == 1 and lines[0].exc_info is None
     assert "5,000 accept() errors" in lines[0].getMessage()
