@@ -24,6 +24,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -240,14 +241,23 @@ def _console(args: argparse.Namespace) -> int:
         print(f"floorman console: {exc}", file=sys.stderr)
         return 1
     from controller.console.app import public_url
+    from controller.console.guard import Limits
 
     players = args.public_url or public_url(host, int(port))
-    server = serve(Console(Hub(broker, public_url=players), hashed), host or "0.0.0.0",
-                   int(port))
+    limits = Limits(trusted=frozenset(_words(args.trusted_proxy)))
+    names = _words(args.host_name)
+    names.append(urlsplit(players).hostname or "")
+    server = serve(Console(Hub(broker, public_url=players), hashed, limits=limits,
+                           hosts=names), host or "0.0.0.0", int(port))
     print(f"console on http://{host or '0.0.0.0'}:{port}/ (broker {broker}, prefix "
           f"{broker.prefix}); the players' page: {players}", flush=True)
     server.run()
     return 0
+
+
+def _words(values: list[str] | None) -> list[str]:
+    """Repeated options and comma-separated lists as one list: ``["a,b", "c"]`` → a, b, c."""
+    return [w.strip() for v in values or [] for w in v.split(",") if w.strip()]
 
 
 def _seconds(text: str) -> float:
@@ -548,6 +558,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: $FLOORMAN_CONSOLE_PUBLIC_URL, or http://THIS-MACHINE:PORT/p)")
     k.add_argument("--set-password", action="store_true", help="ask for the password (or "
                    "read its first line from standard input), store its hash and exit")
+    k.add_argument("--host-name", action="append", default=[
+        os.environ.get("FLOORMAN_CONSOLE_HOSTS", "")], help="a name browsers may call the "
+        "console by besides its addresses, localhost and this machine's name (a proxy's, "
+        "the club network's DNS name); repeat or separate with commas (also "
+        "$FLOORMAN_CONSOLE_HOSTS). Other names are refused (DNS rebinding)")
+    k.add_argument("--trusted-proxy", action="append", default=[
+        os.environ.get("FLOORMAN_CONSOLE_TRUSTED_PROXY", "")], help="the address of a "
+        "proxy in front of the console whose X-Forwarded-For is believed (repeat or "
+        "separate with commas; also $FLOORMAN_CONSOLE_TRUSTED_PROXY); by default "
+        "X-Forwarded-For is never read")
     k.add_argument("--config", help="read broker address and prefix from this tournament "
                    "file (or set $FLOORMAN_CONFIG)", default=os.environ.get("FLOORMAN_CONFIG"))
     k.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")

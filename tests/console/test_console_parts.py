@@ -28,15 +28,20 @@ def test_wrong_passwords_are_slowed_down_per_address():
     clock = Clock()
     b = auth.Backoff(now=clock)
     for _ in range(auth.Backoff.FREE):
-        assert b.wait("10.0.0.5") == 0
+        assert b.attempt("10.0.0.5") == 0
         b.failed("10.0.0.5")
     assert b.wait("10.0.0.5") == 1.0  # the 4th try waits 1 s, then 2, 4 …
+    assert b.attempt("10.0.0.5") == 1.0  # refused, and not counted
+    clock.t += 1.0
+    assert b.attempt("10.0.0.5") == 0
     b.failed("10.0.0.5")
     assert b.wait("10.0.0.5") == 2.0
     clock.t += 2.0
     assert b.wait("10.0.0.5") == 0
     assert b.wait("10.0.0.6") == 0  # another phone is not slowed down
     for _ in range(30):
+        clock.t += auth.Backoff.LONGEST
+        assert b.attempt("10.0.0.5") == 0
         b.failed("10.0.0.5")
     assert b.wait("10.0.0.5") == auth.Backoff.LONGEST
     b.succeeded("10.0.0.5")
@@ -57,12 +62,12 @@ def test_sessions_end_when_idle_and_csrf_must_match():
 
 def test_the_password_is_stored_as_a_hash_only(tmp_path):
     path = tmp_path / "console.passwd"
-    auth.write_password(path, "Pik-Dame")
+    auth.write_password(path, "Pik-Dame-Herz")
     stored = path.read_text()
-    assert "Pik-Dame" not in stored and stored.startswith("$7$")
+    assert "Pik-Dame-Herz" not in stored and stored.startswith("$7$")
     assert path.stat().st_mode & 0o777 == 0o600
-    assert auth.password_ok("Pik-Dame", auth.read_password(path))
-    assert not auth.password_ok("pik-dame", auth.read_password(path))
+    assert auth.password_ok("Pik-Dame-Herz", auth.read_password(path))
+    assert not auth.password_ok("pik-dame-herz", auth.read_password(path))
     with pytest.raises(auth.PasswordMissing, match="--set-password"):
         auth.read_password(tmp_path / "none")
 
