@@ -9,7 +9,9 @@ gets one call per hand: the call names the seat, a second one is refused.
 The action clock (``action_seconds``: 001 §1 VI "xx Sekunden Zeit seinen Spielzug
 zu tätigen", 002 "Shot Clock") is a call of its own kind: the dealer's button
 (``toggle``) starts it for each decision and every tap starts it again; a clock
-call (``start``) replaces it; ``cancel`` and "hand done" end it.
+call (``start``) replaces it; ``cancel`` and "hand done" end it. Where the preset
+also has the one extension a hand (001 §1 VI), the button with a player picked
+(``toggle`` with a seat) grants that player's extension instead.
 """
 
 from __future__ import annotations
@@ -30,8 +32,15 @@ def time_call(t: Tournament, c: cmd.TimeCall, now: float) -> None:
     tab = t.table(c.table)
     op = c.op
     action = t.settings.time_call.action_seconds
-    if op == "toggle" and action is not None and (tab.time_call is None
-                                                   or tab.time_call.action):
+    if op == "toggle" and action is not None and c.seat is not None \
+            and t.settings.time_call.once_per_hand \
+            and (tab.time_call is None or tab.time_call.action):
+        # the dealer picked a player (◀ ▶) and pressed TIME: that player's one extension
+        # of the hand (001 §1 VI "einmalig … weitere 30 Sekunden"), in place of the
+        # action clock; a second one is refused with the reason
+        op = "start"
+    elif op == "toggle" and action is not None and (tab.time_call is None
+                                                     or tab.time_call.action):
         # the action clock (001 §1 VI, 002 shot clock): each tap starts it for the next
         # decision, a running one starts again
         if c.seat is not None and not 1 <= c.seat <= tab.size:
