@@ -141,7 +141,7 @@ def test_every_kind_has_a_budget_per_client_and_a_flood_is_shut_out():
 def test_a_client_shut_out_is_not_subscribed_to():
     p = "P"
     normal = filters(p, {}, frozenset({1, 2, 3}), frozenset({"wall", "table-1"}))
-    assert normal == {"P/cmd/table/+": 1, "P/cmd/director": 1, "P/time/request/+": 0,
+    assert normal == {"P/cmd/#": 1, "P/time/request/+": 0,
                       "P/presence/+": 1, "P/presence/controller": 0}
     shut = filters(p, {"table": {"table-3"}, "time": {"table-3"}, "presence": {"wall"},
                        "director": {"director"}},
@@ -151,3 +151,7 @@ def test_a_client_shut_out_is_not_subscribed_to():
                     "P/time/request/wall": 0,
                     "P/presence/table-1": 1, "P/presence/table-2": 1, "P/presence/table-3": 1,
                     "P/presence/controller": 0}
+    # one kind of command shut out: the other by its own wildcard
+    assert set(filters(p, {"director": {"director"}}, frozenset({1}), frozenset())) == {
+        "P/cmd/table/+", "P/time/request/+", "P/presence/+", "P/presence/controller"}
+    assert "P/cmd/director" in filters(p, {"table": {"table-1"}}, frozenset({1}), frozenset())

@@ -331,12 +331,13 @@ class ControllerService:
         # broker still holds: another controller's presence, maybe the last tournament's
         # state: _check_stale); they are queued for us when the broker handles the
         # SUBSCRIBE, before it handles the UNSUBSCRIBE, so its answer ends the look
-        # (_on_unsubscribe). cmd/# was the subscription of earlier versions (a persistent
-        # session keeps it): the presses come by cmd/table/+ now, which a flood can close
+        # (_on_unsubscribe). While a client is shut out, the persistent session's cmd/#
+        # must go too (inbound.filters)
         ctl = self.topics.presence("controller")
         c.subscribe([(ctl, 0), (f"{p}/state/#", 0),
                      *((t, q) for t, q in wanted.items() if t != ctl)])
-        _, self._look_mid = c.unsubscribe([f"{p}/state/#", f"{p}/cmd/#"])
+        _, self._look_mid = c.unsubscribe(
+            [f"{p}/state/#", *([] if f"{p}/cmd/#" in wanted else [f"{p}/cmd/#"])])
         log.info("connected to broker %s", self.broker)
         self._connected.set()
 
@@ -416,20 +417,20 @@ class ControllerService:
                 return
             who = inbound.sender(kind, key)
             if not self.gate.admit(kind, who, time.monotonic()):
-                self._flooded()
+                self._flooded(topic)
                 return
             if kind == "table":
                 if self.presses.offer(who, (topic, payload)):
                     self.inbox.put(_WAKE)
                 else:
                     self.gate.overdrawn(kind, who)
-                    self._flooded()
+                    self._flooded(topic)
                 return
         if kind == "time":
             if msg.retain or self._hold.is_set():
                 return  # an old request (its asker has long stopped waiting); not live yet
             if not self.gate.admit(kind, key or "?", time.monotonic()):
-                self._flooded()
+                self._flooded(topic)
                 return
             # answered here, at once: the round trip must not wait behind commands
             try:
@@ -442,7 +443,7 @@ class ControllerService:
             return
         if kind == "presence" and key != "controller":
             if not self.gate.admit(kind, key or "?", time.monotonic()):
-                self._flooded()
+                self._flooded(topic)
                 return
             with self._presence_lock:
                 fresh = key not in self._presence_in
@@ -452,9 +453,12 @@ class ControllerService:
             return
         self.inbox.put((topic, payload, received))
 
-    def _flooded(self) -> None:
-        """A message was over its client's budget: the main thread shuts the client out
+    def _flooded(self, topic: str) -> None:
+        """A message on ``topic`` was over its client's budget (or its client is shut out):
+        a word in the log (at most 20 lines a second); the main thread shuts the client out
         (woken once, not once for each of a flood's messages)."""
+        self._quiet.warning("over budget", "message on %s: dropped, its sender is over its "
+                            "budget or shut out (docs/security.md, floods)", topic)
         if not self._flood_seen.is_set():
             self._flood_seen.set()
             self.inbox.put(_WAKE)

@@ -46,10 +46,11 @@ PRESS_QUEUE = 20
 #: (rate a second, burst) of the other inbound kinds per client, counted as they arrive:
 #: a kiosk asks the time 3 times when it connects, then every 10 s (every 0.5 s while
 #: nobody answers: kiosk/link.py); presence comes at each (re)connect; the director's tools
-#: send one command at a time, a script a few hundred in a row
+#: send one command at a time, a script a few hundred in a row. Far above what a client
+#: sends (a fuzzer that waits for each answer stays below them), far below a flood
 BUDGETS: dict[str, tuple[float, int]] = {
-    "time": (2.0, 20),
-    "presence": (2.0, 20),
+    "time": (5.0, 50),
+    "presence": (10.0, 100),
     "director": (100.0, 500),
 }
 #: how long a client that overdrew its budget is not listened to on that kind's topic (s),
@@ -337,8 +338,9 @@ def filters(prefix: str, shut: dict[str, set[str]], tables: set[int] | frozenset
             clients: set[str] | frozenset[str]) -> dict[str, int]:
     """The inbound topic filters the controller subscribes to, with their QoS.
 
-    Each kind's wildcard (``cmd/table/+``, ``cmd/director``, ``time/request/+``,
-    ``presence/+``); while a client is shut out of a kind, instead every other known
+    Each kind's wildcard (``cmd/#`` for the presses and the director's commands,
+    ``time/request/+``, ``presence/+``); while a client is shut out of a kind, instead
+    ``cmd/table/+`` or ``cmd/director`` for the other kind of command, and every other known
     client's own topic of it (``tables``: the tournament's table numbers; ``clients``:
     every client that announced itself, and the tables' kiosks). A client nobody knows
     yet is not heard on that kind until the shut-out ends; ``presence/controller`` is
@@ -346,13 +348,17 @@ def filters(prefix: str, shut: dict[str, set[str]], tables: set[int] | frozenset
     p = prefix
     out: dict[str, int] = {}
     table_out = shut.get("table", set())
-    if table_out:
-        out.update((f"{p}/cmd/table/{n}", 1) for n in sorted(tables)
-                   if f"table-{n}" not in table_out)
+    director_out = "director" in shut.get("director", set())
+    if not table_out and not director_out:
+        out[f"{p}/cmd/#"] = 1  # (a message on a topic nobody uses is logged)
     else:
-        out[f"{p}/cmd/table/+"] = 1
-    if "director" not in shut.get("director", set()):
-        out[f"{p}/cmd/director"] = 1
+        if table_out:
+            out.update((f"{p}/cmd/table/{n}", 1) for n in sorted(tables)
+                       if f"table-{n}" not in table_out)
+        else:
+            out[f"{p}/cmd/table/+"] = 1
+        if not director_out:
+            out[f"{p}/cmd/director"] = 1
     known = set(clients) | {f"table-{n}" for n in tables}
     for kind, base, qos in (("time", "time/request", 0), ("presence", "presence", 1)):
         gone = shut.get(kind, set())
