@@ -68,12 +68,14 @@ def test_controller_unit_reads_the_installed_files():
 
 def test_a_failure_that_cannot_heal_is_not_restarted():
     """A bad file or a damaged log fails the same way every two seconds: the unit stops and
-    says why; a held log, a full disk or a screen not there yet are retried."""
+    says why; so does another controller on the prefix (a retry would throw it off the
+    broker each time); a held log, a full disk or a screen not there yet are retried."""
     from controller.log.store import EXIT_DAMAGED, EXIT_LOCKED, EXIT_NOT_A_LOG, EXIT_UNWRITABLE
+    from controller.service.core import EXIT_RIVAL
     from kiosk.app import EXIT_NO_SCREEN
 
     controller = set(unit(CONTROLLER)["Service"]["RestartPreventExitStatus"][0].split())
-    assert controller == {"1", str(EXIT_NOT_A_LOG), str(EXIT_DAMAGED)}
+    assert controller == {"1", str(EXIT_NOT_A_LOG), str(EXIT_DAMAGED), str(EXIT_RIVAL)}
     assert not {str(EXIT_LOCKED), str(EXIT_UNWRITABLE)} & controller
     kiosk = set(unit(KIOSK)["Service"]["RestartPreventExitStatus"][0].split())
     assert kiosk == {"1", "2"} and str(EXIT_NO_SCREEN) not in kiosk
