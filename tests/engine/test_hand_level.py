@@ -20,6 +20,7 @@ def test_a_table_whose_hand_began_in_the_old_level_keeps_its_blinds_000_9_6() ->
     t = new_tournament(18)
     assert sorted(t.tables) == [1, 2]
     t.execute({"cmd": "hand_done", "table": 1}, 500.0)  # table 1 deals a hand at level 1
+    t.execute({"cmd": "hand_done", "table": 2}, 450.0)  # and table 2
     _tick(t, END_0 + 0.5)
     assert t.level_announced == 1
     assert hands.hand_level(t, 1) == 0 and hands.hand_level(t, 2) == 0
@@ -41,6 +42,7 @@ def test_a_hand_done_in_the_same_moment_as_the_change_begins_a_hand_of_the_new_l
     """No tick between the level's end and the hand done: the hand done's event comes
     first, the level's right after it, at the same time; the new hand is the new level's."""
     t = new_tournament(18)
+    t.execute({"cmd": "hand_done", "table": 2}, 450.0)
     t.execute({"cmd": "hand_done", "table": 1}, END_0 + 3)
     assert t.level_announced == 1
     assert hands.hand_level(t, 1) is None
@@ -48,10 +50,14 @@ def test_a_hand_done_in_the_same_moment_as_the_change_begins_a_hand_of_the_new_l
 
 
 def test_a_forgotten_hand_done_shows_the_clocks_blinds() -> None:
-    """A hand that began before the level before: a "hand done" was forgotten, and the
+    """A hand that began before the level before, or so long before the change that the
+    table's "hand done" reminder was due (5 minutes): a "hand done" was forgotten, and the
     blinds on the clock are the best guess."""
     t = new_tournament(18)
+    t.execute({"cmd": "hand_done", "table": 1}, 280.0)  # 5 min 22 s before the change
     _tick(t, END_0 + 1)
+    assert t.level_announced == 1
+    assert hands.hand_level(t, 1) is None and hands.hand_level(t, 2) is None
     _tick(t, END_1 + 1)
     assert t.level_announced == 2
     assert hands.hand_level(t, 1) is None and hands.hand_level(t, 2) is None

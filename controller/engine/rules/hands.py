@@ -133,8 +133,9 @@ def hand_level(t: Tournament, number: int) -> int | None:
     level on the clock: a new level applies from the next hand, at each table (000 9.6,
     001 §1 IX, 002, 003 14, TDA R23). That is the level before, while the hand that
     began in it is not done ("hand done"); ``None`` when the hand in play began in the
-    level on the clock, in a break, or before the level before (a forgotten "hand done":
-    the clock's blinds are the best guess), and after the director's jump over levels.
+    level on the clock, in a break, or before the level before, or so long before the
+    change that the table's "hand done" reminder was due (a forgotten "hand done": the
+    clock's blinds are the best guess), and after the director's jump over levels.
 
     The level's start is its ``level_started`` event: the tick that records it runs
     within a second of the change, and a hand done at the same moment begins a hand of
@@ -155,6 +156,9 @@ def hand_level(t: Tournament, number: int) -> int | None:
     began = _hand_started_at(t, tab.hand_id)
     if began >= t.level_started_at or began < old_since:
         return None
+    minutes = t.settings.hand_done_reminder_minutes
+    if minutes and t.level_started_at - max(began, t.clock_since) >= minutes * 60:
+        return None  # the table was reminded of its "hand done" before the level changed
     return old
 
 
