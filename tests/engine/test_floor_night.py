@@ -1,0 +1,110 @@
+"""A night as the floor plays it, with the shipped presets (issue 26).
+
+Each test replays what a director and the dealers did with the real engine
+commands and checks the places, the results or the button that came out wrong.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from controller.config import load_tournament
+from controller.engine.rules import busts
+from controller.engine.tournament import Tournament
+from tests.support.settings import replay_equal
+
+TOURNAMENTS = Path(__file__).resolve().parents[2] / "config" / "tournaments"
+
+
+class Night:
+    """A tournament of a shipped file, played with the time passed in."""
+
+    def __init__(self, file: str, players: int, seed: int = 1) -> None:
+        self.t = Tournament.new(load_tournament(TOURNAMENTS / file), seed=seed, now=0.0)
+        self.now = 0.0
+        self.do({"cmd": "register", "names": [f"P{i}" for i in range(1, players + 1)]})
+        self.do({"cmd": "draw"})
+        self.do({"cmd": "start"})
+
+    def do(self, command: dict, dt: float = 10.0) -> list[dict]:
+        self.now += dt
+        return self.t.execute(command, self.now)
+
+    def first_seat(self, table: int) -> int:
+        tab = self.t.tables[table]
+        return min(s for s, p in tab.occupant.items() if not self.t.players[p].ghost)
+
+    def bust(self, table: int, dt: float = 10.0, **kw) -> tuple[int, list[dict]]:
+        seat = self.first_seat(table)
+        pid = self.t.tables[table].occupant[seat]
+        return pid, self.do({"cmd": "bust", "table": table, "seat": seat, **kw}, dt)
+
+    def hand_done(self, table: int, dt: float = 10.0) -> list[dict]:
+        return self.do({"cmd": "hand_done", "table": table}, dt)
+
+    def down_to(self, left: int, tables: int) -> None:
+        """Bust at the fullest table, every table's hand done, movers seated, until
+        ``left`` players are in at ``tables`` tables."""
+        t = self.t
+        while t.remaining > left or len(t.tables) > tables:
+            self.bust(max(t.tables, key=lambda n: (t.tables[n].count(), n)))
+            for n in sorted(t.tables):
+                if n in t.tables:
+                    self.hand_done(n)
+            for pid in list(t.pending):
+                self.do({"cmd": "seated", "player": pid}, 1.0)
+
+
+# ------------------------------------------------- 1. a bust in hand-for-hand (002 b, 000 9.5)
+
+
+def psc_bubble_of_ten() -> Night:
+    """PSC Five Spades (the sample): 20 players score 10 places (000 5.4), so hand-for-hand
+    starts by itself at 11 left. Late registration is over (level 5), 14 left on two tables."""
+    night = Night("sample.yaml", 20)
+    night.do({"cmd": "level", "to": 5})
+    night.down_to(14, 2)
+    assert night.t.bubble_places() == 10 and night.t.clock.running
+    assert sorted(night.t.tables) == [1, 2]
+    return night
+
+
+def test_a_hfh_bust_at_a_table_that_forgot_hand_done_is_placed_in_bust_order_002_b():
+    """Table 2 busts a player and forgets "hand done"; table 1 busts two more, hand-for-hand
+    starts at 11 left. The next bust at table 2 is in the hand-for-hand hand (its screen says
+    "Hand für Hand · Hand 1"): she is 11th, not ranked with table 2's bust of 55 s before."""
+    night = psc_bubble_of_ten()
+    t = night.t
+    early, _ = night.bust(2)                       # 14th, no hand done at table 2
+    b, _ = night.bust(1, 15.0)                     # 13th
+    night.hand_done(1)
+    c, ev = night.bust(1, 15.0)                    # 12th: 11 left, hand-for-hand
+    assert [e["type"] for e in ev] == ["busted", "hfh"] and t.hfh.on
+    night.hand_done(1, 5.0)
+    she, ev = night.bust(2)                        # table 2 in hand-for-hand hand 1
+    busted = next(e for e in ev if e["type"] == "busted")
+    assert busted["hand"][0] == "hfh"
+    assert t.places()[early] == 14
+    assert (t.places()[b], t.places()[c], t.places()[she]) == (13, 12, 11)
+    replay_equal(t)
+
+
+def test_same_hand_in_hfh_joins_the_tables_hand_from_before_it_000_9_5():
+    """The bust that starts hand-for-hand and a second player out in that very hand at the
+    same table: the table says so (``same_hand``), and the two are ranked by stack."""
+    night = psc_bubble_of_ten()
+    t = night.t
+    night.bust(2)
+    night.hand_done(2)
+    night.bust(1)
+    night.hand_done(1)
+    a, ev = night.bust(1, stack=9000)              # 11 left: hand-for-hand
+    assert t.hfh.on
+    assert busts.asks_same_hand(t, t.tables[1]) is False
+    assert busts.hand_busts(t, t.tables[1]) == []  # the hand-for-hand hand had no bust yet
+    b, ev = night.bust(1, stack=3000, same_hand=True)
+    assert [e["type"] for e in ev] == ["busted", "hfh"]  # the bubble burst
+    assert ev[0]["hand"] == next(e for e in t.log if e["type"] == "busted"
+                                 and e["player"] == a)["hand"]
+    assert (t.places()[a], t.places()[b]) == (11, 12)  # the bigger starting stack is better
+    replay_equal(t)
