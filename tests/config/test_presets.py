@@ -152,6 +152,17 @@ def test_sample_is_a_27_player_psc_evening():
     assert 27 <= 3 * s.players_per_table  # three full tables of 9
 
 
+def test_bounty_samples_000_4_17():
+    """000 4.17: a normal freeze-out with a bounty on every player (the most knock-outs win
+    a prize), or a mystery bounty (a list of 5 names each); the evening's points count."""
+    for stem, bounty in (("psc-bounty", "bounty"), ("psc-mystery-bounty", "mystery")):
+        s = load_tournament(TOURNAMENTS / f"{stem}.yaml")
+        assert s.preset == "psc-five-spades" and s.mode.kind == "tournament"
+        assert (s.points.system, s.points.bounty, s.points.mystery_names) \
+            == ("psc_ranking", bounty, 5)
+        assert rows(s) == PSC_4_12
+
+
 # --------------------------------------------------------------------------- 001
 
 

@@ -6,6 +6,7 @@ commands and checks the places, the results or the button that came out wrong.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from controller.config import load_tournament
@@ -19,8 +20,11 @@ TOURNAMENTS = Path(__file__).resolve().parents[2] / "config" / "tournaments"
 class Night:
     """A tournament of a shipped file, played with the time passed in."""
 
-    def __init__(self, file: str, players: int, seed: int = 1) -> None:
-        self.t = Tournament.new(load_tournament(TOURNAMENTS / file), seed=seed, now=0.0)
+    def __init__(self, file: str, players: int, seed: int = 1, **points: object) -> None:
+        s = load_tournament(TOURNAMENTS / file)
+        if points:  # a variant of the file's points (a bounty)
+            s = dataclasses.replace(s, points=dataclasses.replace(s.points, **points))
+        self.t = Tournament.new(s, seed=seed, now=0.0)
         self.now = 0.0
         self.do({"cmd": "register", "names": [f"P{i}" for i in range(1, players + 1)]})
         self.do({"cmd": "draw"})
@@ -108,3 +112,92 @@ def test_same_hand_in_hfh_joins_the_tables_hand_from_before_it_000_9_5():
                                  and e["player"] == a)["hand"]
     assert (t.places()[a], t.places()[b]) == (11, 12)  # the bigger starting stack is better
     replay_equal(t)
+
+
+# ------------------------------------------------------- 2. bounty and mystery bounty (000 4.17)
+
+
+def bounty_night(bounty: str) -> Night:
+    """The sample night with a bounty (``bounty`` or ``mystery``), 12 players."""
+    return Night("sample.yaml", 12, bounty=bounty)
+
+
+def test_results_of_a_bounty_night_while_the_bounty_leader_is_still_in_000_4_17():
+    """`bust P3 --by P1`: P1 leads the bounty and is still in. The results have a row for
+    P3 (no prize); P1's prize shows on P1's row once P1 has a place."""
+    night = bounty_night("bounty")
+    t = night.t
+    night.do({"cmd": "bust", "player": "P3", "by": "P1"})
+    rows = t.results()
+    assert [(r.name, r.prize, r.bounty_hits) for r in rows] == [("P3", None, 0)]
+    # played to the end: P1 is placed and has the most knock-outs
+    for name in [f"P{i}" for i in range(4, 13)] + ["P2"]:
+        night.do({"cmd": "bust", "player": name, "by": "P1"})
+    assert t.finished and t.winner == t.player("P1").id
+    first = t.results()[0]
+    assert (first.name, first.place, first.prize, first.bounty_hits) == ("P1", 1, "bounty", 11)
+    replay_equal(t)
+
+
+def test_results_of_a_mystery_bounty_night_with_a_hit_by_a_player_still_in_000_4_17():
+    night = bounty_night("mystery")
+    t = night.t
+    night.do({"cmd": "mystery_list", "player": "P1", "names": ["P3", "P4", "P5", "P6", "P7"]})
+    night.do({"cmd": "bust", "player": "P3", "by": "P1"})
+    assert [(r.name, r.prize) for r in t.results()] == [("P3", None)]
+    night.do({"cmd": "bust", "player": "P1", "by": "P2"})
+    p1 = next(r for r in t.results() if r.name == "P1")
+    assert (p1.prize, p1.bounty_hits) == ("mystery-bounty", 1)
+    replay_equal(t)
+
+
+def test_results_after_a_knocker_is_disqualified_000_3_8():
+    """P1 knocked P3 out and is disqualified: out of the ranking (000 3.8), so the
+    knock-out credits nobody, and the results still compute."""
+    night = Night("sample.yaml", 12)
+    t = night.t
+    night.do({"cmd": "bust", "player": "P3", "by": "P1"})
+    night.do({"cmd": "disqualify", "player": "P1"})
+    rows = t.results()
+    assert [r.name for r in rows] == ["P3"] and rows[0].knockouts == 0
+    replay_equal(t)
+
+
+def test_the_bounty_samples_give_results_after_every_bust_000_4_17():
+    """The shipped bounty and mystery-bounty nights, every list drawn (5 names each), every
+    bust credited: ``results()`` after each bust, and at the end the prizes of 000 4.17."""
+    import random
+
+    from controller.engine.points import draw_names
+
+    for file in ("psc-bounty.yaml", "psc-mystery-bounty.yaml"):
+        night = Night(file, 20, seed=4)
+        t = night.t
+        if t.settings.points.bounty == "mystery":
+            ids = sorted(p.id for p in t.players.values() if not p.ghost)
+            for pid, names in draw_names(ids, 5, seed=4).items():
+                night.do({"cmd": "mystery_list", "player": pid, "names": list(names)}, 1.0)
+        rng = random.Random(4)
+        while not t.finished:
+            table = rng.choice(sorted(t.tables))
+            seats = [s for s, p in t.tables[table].occupant.items() if not t.players[p].ghost]
+            if len(seats) > 1:
+                victim, killer = rng.sample(seats, 2)
+                night.do({"cmd": "bust", "table": table, "seat": victim, "confirm": True,
+                          "by": t.tables[table].occupant[killer]})
+                assert len(t.results()) == len(t.places())
+            if t.finished:
+                break
+            night.hand_done(table)
+            for pid in list(t.pending):
+                night.do({"cmd": "seated", "player": pid}, 1.0)
+        rows = t.results()
+        assert len(rows) == 20
+        if t.settings.points.bounty == "bounty":
+            most = max(r.knockouts for r in rows)
+            assert {r.name for r in rows if r.prize == "bounty"} \
+                == {r.name for r in rows if r.knockouts == most}
+        else:
+            hits = {r.name for r in rows if r.bounty_hits}
+            assert hits and hits == {r.name for r in rows if r.prize == "mystery-bounty"}
+        replay_equal(t)
