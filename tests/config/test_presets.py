@@ -281,6 +281,17 @@ def test_ace_of_spades_structure_003_7():
     assert [lvl.seconds for lvl in s.structure] == [600] * 9 + [None]  # last: "Nicht limitiert"
 
 
+def test_ace_of_spades_championship_plays_long_levels_003_7():
+    """003 7: tournaments and club championships set their own blinds, "grundsätzlich lange
+    Blindstufen (15 - 20 Minuten)", not the play day's ten minutes; the last one unlimited."""
+    s = load_tournament(TOURNAMENTS / "ace-of-spades-championship.yaml")
+    levels = [lvl for lvl in s.structure if not lvl.is_break]
+    timed = [lvl.seconds for lvl in levels if lvl.seconds is not None]
+    assert timed and all(15 * 60 <= sec <= 20 * 60 for sec in timed), timed
+    assert levels[-1].seconds is None  # 003 7: the last level "Nicht limitiert"
+    assert not s.play_day.enabled and s.club.start_stacks == "club_championship"  # 003 8
+
+
 def test_ace_of_spades_time_points_chip_race():  # 003 35, 6, 2, 37
     s = preset("ace-of-spades")
     assert (s.time_call.seconds, s.time_call.countdown) == (30, 0)
