@@ -375,10 +375,18 @@ class Dealing:
     first player at that table is out; from then on the player out last at
     that table deals, until the next one is out (000 3.11). ``False`` (the
     default): a croupier deals, the screen shows no dealer.
+
+    ``first_button``: how the draw places the first button. ``"each_table"``
+    (the default; TDA, 003 "die Person mit der höchsten Karte erhält den
+    Dealerbutton"): every table draws its own among the players seated there.
+    ``"table_1"`` (000 3.12): the high card is dealt on table 1's positions, and
+    the winning position has the button "auch auf allen anderen Tischen" (a dead
+    button where that seat is empty).
     """
 
     __pydantic_config__ = _CONFIG
     players_deal: Flag = False
+    first_button: Literal["each_table", "table_1"] = "each_table"
 
 
 @dataclass(frozen=True)

@@ -201,3 +201,81 @@ def test_the_bounty_samples_give_results_after_every_bust_000_4_17():
             hits = {r.name for r in rows if r.bounty_hits}
             assert hits and hits == {r.name for r in rows if r.prize == "mystery-bounty"}
         replay_equal(t)
+
+
+# ------------------------------------------------------------------------ 10. the button
+
+
+def test_the_first_button_is_drawn_at_each_table_among_its_players_002():
+    """The venue (002; TDA): every table draws its own button among the players seated there,
+    never an empty seat. 25 players at three tables of 9, 8 and 8: some seats are empty."""
+    for seed in range(8):
+        night = Night("venue-faq-main-event.yaml", 25, seed=seed)
+        t = night.t
+        drawn = next(e for e in t.log if e["type"] == "seats_drawn")
+        assert sorted(n for n, _ in drawn["buttons"]) == sorted(t.tables)
+        for n, seat in drawn["buttons"]:
+            tab = t.tables[n]
+            assert seat in tab.occupant and tab.button == seat
+            assert tab.sb == tab._next_dealt(seat) and tab.bb == tab._next_dealt(tab.sb)
+        replay_equal(t)
+    # drawn, not copied: somewhere the tables' buttons are on different seats
+    positions = set()
+    for seed in range(8):
+        t = Night("venue-faq-main-event.yaml", 25, seed=seed).t
+        positions.add(len({tab.button for tab in t.tables.values()}))
+    assert max(positions) > 1
+
+
+def test_the_first_button_is_table_1s_position_at_every_table_000_3_12():
+    """PSC (000 3.12): the high card is dealt on table 1's positions, and that position has
+    the button "auch auf allen anderen Tischen"."""
+    t = Night("sample.yaml", 27).t
+    drawn = next(e for e in t.log if e["type"] == "seats_drawn")
+    assert "buttons" not in drawn
+    assert {tab.button for tab in t.tables.values()} == {drawn["button"]}
+    assert t.settings.dealing.first_button == "table_1"
+
+
+def final_table_night() -> tuple[Night, int]:
+    """The sample night down to 10 players on two tables; the next bust at table 1 draws the
+    final table. Returns the night and the drawn button."""
+    night = Night("sample.yaml", 27)
+    night.do({"cmd": "level", "to": 5})  # late registration over: tables break
+    night.down_to(10, 2)
+    _, ev = night.bust(1)
+    final = next(e for e in ev if e["type"] == "final_table")
+    assert night.t.tables[final["table"]].button == final["button"]
+    return night, final["button"]
+
+
+def test_the_hand_done_of_the_hand_before_the_final_table_draw_keeps_the_drawn_button():
+    """The 10th player went out at table 1 and the final table was drawn (button on seat B).
+    The dealer's HAND DONE then ends the hand in which that player went out, played before
+    the redraw: the button stays on B for the final table's first hand, whose HAND DONE
+    moves it on."""
+    night, button = final_table_night()
+    t = night.t
+    ft = t.tables[t.final_table]
+    first = (ft.button, ft.sb, ft.bb)
+    nxt = ft.next_positions()
+    night.hand_done(ft.number)              # the hand before the redraw
+    assert (ft.button, ft.sb, ft.bb) == first and ft.button == button
+    assert t.pending                         # the players are still on their way
+    night.hand_done(ft.number)              # the final table's first hand
+    assert (ft.button, ft.sb, ft.bb) == nxt
+    assert not t.pending
+    replay_equal(t)
+
+
+def test_seated_at_the_final_table_means_its_first_hand_is_dealt():
+    """The director (or a button box) says the players sat down: the hand before the redraw
+    is over, and the next HAND DONE is the final table's first hand."""
+    night, button = final_table_night()
+    t = night.t
+    ft = t.tables[t.final_table]
+    nxt = ft.next_positions()
+    night.do({"cmd": "seated", "table": ft.number})
+    night.hand_done(ft.number)
+    assert (ft.button, ft.sb, ft.bb) == nxt
+    replay_equal(t)

@@ -39,9 +39,15 @@ def hand_done(t: Tournament, c: cmd.HandDone, now: float) -> None:
     # first what the passing time made (a level, the ghosts leaving): the table's next
     # hand starts under it
     t.react(now)
-    if t.finished or t.tables.get(c.table) is not tab:
+    if t.finished:
+        return
+    if t.tables.get(c.table) is not tab:
         # the ghosts left and this table broke (or the final table was drawn): its
-        # hand is over with it, there is no next hand here to advance to
+        # hand is over with it, there is no next hand here to advance to; the final
+        # table drawn on this table's number hears that its hand before the redraw is over
+        new = t.tables.get(c.table)
+        if new is not None and new.redrawn:
+            t.emit(ev.HandDone, now, table=c.table)
         return
     seating.balancing_moves_from(t, now, tab)
     t.emit(ev.HandDone, now, table=c.table)
@@ -57,6 +63,15 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     if tab is None:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
     penalties.hand_played(t, tab, e.group)  # a sit-out counts the hands dealt (000 3.8)
+    if tab.redrawn:
+        # the hand played before the final table was drawn is over: the drawn button and
+        # blinds are the final table's first hand; its players are still on their way
+        tab.redrawn = False
+        tab.hand_id = e.seq
+        tab.time_call = None
+        t.time_call_tables.discard(tab.number)
+        tab.time_called = []
+        return
     tab.advance()
     tab.hand_id = e.seq
     if not t.hfh.on:
