@@ -279,3 +279,32 @@ def test_seated_at_the_final_table_means_its_first_hand_is_dealt():
     night.hand_done(ft.number)
     assert (ft.button, ft.sb, ft.bb) == nxt
     replay_equal(t)
+
+
+def test_a_hand_done_whose_passing_time_draws_the_final_table_ends_the_hand_before_it():
+    """Table 1 reports "hand done" in the break: the ghost leaves (000 9.5) and the final
+    table is drawn on table 1's number. That press ended the hand played before the redraw:
+    it is recorded at the final table and leaves the drawn button for its first hand."""
+    from controller.engine.settings import Entries, Ghosts
+    from tests.support.settings import new_tournament
+
+    t = new_tournament(11, seed=2, ghosts=Ghosts(enabled=True),
+                       entries=Entries(late_registration_levels=0))
+    assert t.seated() == 12  # 6 + 5 players and a ghost
+    for at in (100.0, 200.0):
+        table = next(n for n, tab in t.tables.items()
+                     if any(not t.players[p].ghost for p in tab.occupant.values()))
+        seat = min(s for s, p in t.tables[table].occupant.items() if not t.players[p].ghost)
+        t.execute({"cmd": "bust", "table": table, "seat": seat}, at)
+        t.execute({"cmd": "hand_done", "table": table}, at + 5)
+    assert t.final_table is None and t.seated() == 10
+    ev = t.execute({"cmd": "hand_done", "table": 1}, 2500.0)  # in the first break
+    types = [e["type"] for e in ev]
+    assert "ghosts_removed" in types and "final_table" in types and types[-1] == "hand_done"
+    final = next(e for e in ev if e["type"] == "final_table")
+    ft = t.tables[final["table"]]
+    assert ft.button == final["button"] and not ft.redrawn
+    nxt = ft.next_positions()
+    t.execute({"cmd": "hand_done", "table": ft.number}, 2600.0)
+    assert (ft.button, ft.sb, ft.bb) == nxt
+    replay_equal(t)
