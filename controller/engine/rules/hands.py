@@ -23,6 +23,7 @@ from controller.engine.commands import Rejected
 from controller.engine.rules import penalties, seating
 
 if TYPE_CHECKING:
+    from controller.engine.table import Table
     from controller.engine.tournament import Tournament
 
 
@@ -62,16 +63,10 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     tab = t.tables.get(e.table)
     if tab is None:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
-    penalties.hand_played(t, tab, e.group)  # a sit-out counts the hands dealt (000 3.8)
     if tab.redrawn:
-        # the hand played before the final table was drawn is over: the drawn button and
-        # blinds are the final table's first hand; its players are still on their way
-        tab.redrawn = False
-        tab.hand_id = e.seq
-        tab.time_call = None
-        t.time_call_tables.discard(tab.number)
-        tab.time_called = []
+        _before_the_redraw(t, tab, e)
         return
+    penalties.hand_played(t, tab, e.group)  # a sit-out counts the hands dealt (000 3.8)
     tab.advance()
     tab.hand_id = e.seq
     if not t.hfh.on:
@@ -92,6 +87,18 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     if t.hands_left is not None and all(x.hands_left == 0 for x in t.tables.values()) \
             and t.clock.running:
         t.clock = clk.pause(t.clock, t.settings.structure, e.at)
+
+
+def _before_the_redraw(t: Tournament, tab: Table, e: ev.HandDone) -> None:
+    """The hand played before the final table was drawn is over: the drawn button and
+    blinds are the final table's first hand; its players are still on their way. The
+    hand was dealt (a sit-out counts it, 000 3.8), at the old tables' positions."""
+    penalties.hand_played(t, tab, e.group)
+    tab.redrawn = False
+    tab.hand_id = e.seq
+    tab.time_call = None
+    t.time_call_tables.discard(tab.number)
+    tab.time_called = []
 
 
 def hand_done_due(t: Tournament, number: int, now: float) -> bool:
