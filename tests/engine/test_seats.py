@@ -234,10 +234,7 @@ def test_a_player_moves_at_most_once_a_level_issue_10_5():
     """X moved from T1 to T2; T2 must give a player back in the same level and X is its
     next big blind: the next player clockwise moves instead (unless nothing else is
     possible). In the next level X is the one again (000 4.9)."""
-    from controller.engine.settings import Dealing
-
-    # the layout the test was made on: the first button at table 1's position (000 3.12)
-    t = new_tournament(18, dealing=Dealing(first_button="table_1"))
+    t = new_tournament(18)
     bust_at(t, 2, 2)
     x = of(t.execute({"cmd": "hand_done", "table": 1}, 20.0), "moved")[0]
     t.execute({"cmd": "seated", "player": x["player"]}, 21.0)

@@ -148,7 +148,8 @@ def test_first_button_drawn_at_each_table_among_its_players():
     """The default (TDA; 003, 002): each table draws its own button among its players; table
     1's is the one the draw always made, so 000 3.12's draw stays what it was."""
     for seed in range(10):
-        t = new(40, seed=seed, start=False)
+        t = new(40, seed=seed, start=False, dealing=Dealing())
+        assert t.settings.dealing.first_button == "each_table"  # the default
         drawn = t.log[-1]
         assert dict(drawn["buttons"])[1] == drawn["button"]
         for n, seat in drawn["buttons"]:
