@@ -151,7 +151,8 @@ class Addon(Command):
 # ------------------------------------------------------------------ seating
 class Draw(Command):
     summary: ClassVar[str] = ("random tables and seats, equal table sizes (000 9.6), ghosts in "
-                              "reserve seats if enabled, one button position for every table")
+                              "reserve seats if enabled, a button drawn at each table among "
+                              "its players (or table 1's position at every table, 000 3.12)")
     cmd: Literal["draw"] = "draw"
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
 

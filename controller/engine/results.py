@@ -279,15 +279,19 @@ def score(
     bounty_hits: dict[int, int] = {}
     if points.bounty == "bounty":
         bounty_hits = knockouts
+        # the leaders are counted over everybody, the players still in too; a prize shows
+        # on a row, so a leader still in gets it with a place
         for pid in rules.bounty_leaders(finishes):
-            prizes[pid].append(BOUNTY)
+            if pid in prizes:
+                prizes[pid].append(BOUNTY)
     elif points.bounty == "mystery":
         # lists not entered (yet) give no hits; the ranking points count all the same
         lists = mystery_lists or {}
         _check_lists(lists, points.mystery_names, "mystery_lists", "000 4.17")
         bounty_hits = rules.mystery_hits(finishes, lists)
         for pid in sorted(bounty_hits):
-            prizes[pid].append(MYSTERY_BOUNTY)
+            if pid in prizes:  # a hit by a player still in shows with a place
+                prizes[pid].append(MYSTERY_BOUNTY)
     elif points.bounty != "none":
         raise ValueError(f"unknown bounty mode {points.bounty!r}")
 

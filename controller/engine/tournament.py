@@ -524,11 +524,18 @@ class Tournament:
         placed = (self.players[pid] for pid in sorted(places) if pid in self.players)
         return [
             Finish(p.id, p.name, places[p.id], member=p.member,
-                   eliminated_by=None if p.knocked_by is None
-                   or self.players[p.knocked_by].ghost else p.knocked_by,
+                   eliminated_by=self._credited(p.knocked_by),
                    removed_as_ghost=p.removed and not p.ghost)
             for p in placed if not p.ghost
         ]
+
+    def _credited(self, knocker: int | None) -> int | None:
+        """Who gets a knock-out: nobody for a ghost (000 9.5) or a disqualified player,
+        who is out of the ranking (000 3.8)."""
+        if knocker is None:
+            return None
+        k = self.players.get(knocker)
+        return None if k is None or k.ghost or k.disqualified else knocker
 
     def results(self) -> list[ResultRow]:
         """The scored results so far, by the preset's points system.

@@ -1,5 +1,6 @@
-"""Time calls: a player is given ``seconds`` to act, then a ``countdown``
-(000 9.5 / 004 5: 60 s + 10 s; 001 §1 VI; 002 turbo: 30 s + 5 s; 003 35).
+"""Time calls: a player is given ``seconds`` to act, then a ``countdown``, so
+``seconds + countdown`` in all (000 9.5 / 004 5: 60 s + 10 s; 001 §1 VI; 002: one
+minute whose last 10 s are counted down, 50 s + 10 s; turbo 25 s + 5 s; 003 35).
 
 The engine ends a call whose time is up by itself, from the time passed in,
 so a replay and a simulation see the same expiry as the controller did.
