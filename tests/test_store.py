@@ -209,7 +209,7 @@ def test_a_second_holder_of_the_log_is_refused_naming_the_first(tmp_path):
 
 def test_the_lock_dies_with_its_process(tmp_path):
     path = tmp_path / "log.sqlite"
-    code = ("import sys, time; from controller import lock; "
+    code = ("import sys, time; from controller.log import lock; "
             f"lock.hold({str(path)!r}, 'club/friday'); print('held', flush=True); "
             "time.sleep(60)")
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
