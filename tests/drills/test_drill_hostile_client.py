@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from controller.director import send
+from controller.director import NoAnswer, send
 from controller.service.inbound import PRESS_BURST, PRESS_QUEUE, PRESS_RATE
 from controller.wire import protocol
 from controller.wire.protocol import Topics
@@ -46,6 +46,15 @@ pytestmark = pytest.mark.skipif(MOSQUITTO is None or OPENSSL is None,
                                 reason="mosquitto and openssl are needed")
 
 PLAYERS = 36  # four tables of nine
+
+
+def answers(room: Any) -> bool:
+    """The controller answers a status: asked again until the caller's wait is over (a
+    start on a loaded machine takes more than one ask's 5 s; issue 27.7)."""
+    try:
+        return bool(room.send("status", timeout=5)["ok"])
+    except NoAnswer:
+        return False
 
 
 class Room:
@@ -273,7 +282,7 @@ def test_a_retained_command_is_not_handled_again_at_a_restart(room):
         for restart in range(2):
             room.ctl.stop()
             room.ctl.start()
-            wait_for(lambda: room.send("status", timeout=5)["ok"], 30, "the controller back")
+            wait_for(lambda: answers(room), 60, "the controller back")
             time.sleep(0.5)
             out = room.ctl.output()
             if restart == 0:
@@ -310,7 +319,7 @@ def test_a_new_tournament_clears_what_the_last_one_left(tmp_path):
         second = ControllerProcess(config, tmp_path / "second.sqlite", tmp_path / "second.log",
                                    env=r.b.env("controller", tls=False)).start()
         r.ctl = second
-        wait_for(lambda: r.send("status", timeout=5)["ok"], 30, "the second controller")
+        wait_for(lambda: answers(r), 60, "the second controller")
         wait_for(lambda: not any(k.startswith("table/") for k in r.state()), 10,
                  "the last tournament's tables cleared")
         assert r.send("register", {"names": dr.names(18)})["ok"]
