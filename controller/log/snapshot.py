@@ -12,8 +12,7 @@ is taken only when it fits the log it came from:
 - the log's event ``count`` carries the chain value the snapshot recorded
   (:mod:`controller.engine.chain`), and the snapshot's own last event is that event;
 - the events after it continue the chain and fold (the tail is folded like live
-  events, an undo included).
-
+  events, an undo included);
 - the events it covers are those it was taken after, byte for byte: their seal (a
   SHA-256 of their stored bodies, kept in ``meta`` with the snapshot) matches
   (:meth:`~controller.log.store.EventStore.check_seal`). So the whole log is checked at
