@@ -19,11 +19,13 @@ path (``floorman simulate sample``): :func:`controller.resources.resolve`.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 
@@ -458,6 +460,49 @@ def _director(args: argparse.Namespace) -> int:
     except (ValueError, BrokerUnreachable, NoAnswer, ConfigError) as exc:
         print(f"floorman {args.verb}: {exc}", file=sys.stderr)
         return 2
+    # what the log holds reaches the terminal as text: an ESC or a NUL in a name or a
+    # reason an older Floorman accepted is shown escaped, never obeyed (issue 27.6)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Terminal(out), _Terminal(err)
+    try:
+        return _answered(args, cmd, answer)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+class _Terminal(io.TextIOBase):
+    """A text stream that writes to ``to`` with every character a terminal would obey
+    (controls, format characters: ``\x1b``, ``\x00``, ``\u202e``) escaped; a line
+    feed, a tab and a CSV's ``\r\n`` stay."""
+
+    def __init__(self, to: Any) -> None:
+        self.to = to
+
+    def write(self, text: str) -> int:
+        self.to.write(terminal_text(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.to.flush()
+
+
+def terminal_text(text: str) -> str:
+    import unicodedata
+
+    from controller.engine.commands import UNSHOWABLE
+
+    out = []
+    for i, ch in enumerate(text):
+        if ch in "\n\t" or (ch == "\r" and text[i + 1:i + 2] == "\n"):
+            out.append(ch)
+        elif unicodedata.category(ch) in UNSHOWABLE:
+            out.append(ascii(ch)[1:-1])
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _answered(args: argparse.Namespace, cmd: str, answer: dict) -> int:
     if not answer.get("ok"):
         print(f"rejected: {answer.get('reason')}", file=sys.stderr if not args.json else sys.stdout)
         if args.json:
@@ -484,11 +529,13 @@ def _print_results(result: dict, csv: bool) -> None:
         import csv as _csv
         import io
 
+        from controller.engine.results import spreadsheet_cell
+
         buf = io.StringIO()
-        if rows:
+        if rows:  # a name that would start a formula is written as text (issue 27.6)
             w = _csv.DictWriter(buf, fieldnames=list(rows[0]))
             w.writeheader()
-            w.writerows(rows)
+            w.writerows({k: spreadsheet_cell(v) for k, v in r.items()} for r in rows)
         sys.stdout.write(buf.getvalue())
         return
     last: object = None

@@ -39,6 +39,7 @@ from starlette.staticfiles import StaticFiles
 from controller.console import actions, auth, club, guard, pages
 from controller.console.hub import Hub
 from controller.console.i18n import LANGUAGES, field_name, lang_of, tr
+from controller.engine.results import spreadsheet_cell
 from controller.wire import i18n as screen
 from controller.wire import wording
 
@@ -140,7 +141,7 @@ class Console:
         out = {}
         for element, template in pages.LIVE[page].items():
             out[element] = self.env.get_template(template).render(
-                t=lambda key, **v: tr(key, lang, **v), **ctx)
+                t=lambda key, **v: tr(key, lang, **v), page=page, **ctx)
         return out
 
     @staticmethod
@@ -474,7 +475,8 @@ class HostCheck:
 def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True,
                 disqualified: list[dict[str, Any]] | None = None) -> str:
     """The results as CSV. With ``sep=";"`` (German spreadsheets) points are written with a
-    decimal comma; ``bom``: a UTF-8 byte-order mark first, so Excel reads the umlauts.
+    decimal comma; ``bom``: a UTF-8 byte-order mark first, so Excel reads the umlauts. A
+    name that would start a formula is written as text (``spreadsheet_cell``, issue 27.6).
     ``disqualified`` players (000 3.8) follow the places with ``DQ`` for a place."""
     columns = ["place", "name", "points", "knockouts", "knockout_points", "bounty_hits",
                "prize", "member"]
@@ -490,11 +492,11 @@ def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True,
             if isinstance(v, float):
                 v = int(v) if v.is_integer() else (str(v).replace(".", ",") if sep == ";"
                                                    else v)
-            out.append("" if v is None else v)
+            out.append("" if v is None else spreadsheet_cell(v))
         w.writerow(out)
     for d in disqualified or []:  # out of the ranking: no place, no points
-        w.writerow(["DQ" if c == "place" else d.get("name", "") if c == "name" else ""
-                    for c in columns])
+        w.writerow(["DQ" if c == "place" else spreadsheet_cell(d.get("name", ""))
+                    if c == "name" else "" for c in columns])
     return ("\ufeff" if bom else "") + buf.getvalue()
 
 

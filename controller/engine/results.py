@@ -34,6 +34,7 @@ __all__ = [
     "multi_round_standings",
     "play_day_tables",
     "results_csv",
+    "spreadsheet_cell",
     "results_json",
     "score",
     "season_totals",
@@ -344,6 +345,26 @@ def _row_dict(row: ResultRow, public: bool, play_day: bool = False) -> dict[str,
     }
 
 
+#: what makes a spreadsheet read a cell as a formula (OWASP, CSV injection): =, +, -, @,
+#: a tab, a carriage return, a line feed, and the full-width =, +, -, @ some spreadsheets
+#: take for them
+FORMULA_START = frozenset("=+-@\t\r\n\uff1d\uff0b\uff0d\uff20")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: a text that would start a formula
+    (``=HYPERLINK(…)``, ``@SUM(…)``, ``-2+3``) gets a ``'`` before it, as OWASP recommends;
+    numbers (and text that is a number, ``-0,5`` with a German decimal comma) stay
+    numbers."""
+    if not isinstance(value, str) or not value or value[0] not in FORMULA_START:
+        return value
+    try:
+        float(value.replace(",", "."))
+    except ValueError:
+        return "'" + value
+    return value
+
+
 def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
     """The rows as CSV text with a header line (RFC 4180 ``\\r\\n`` line ends).
 
@@ -365,7 +386,7 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
         d["member"] = "true" if row.member else "false"
         if day:
             d["game"] = "" if row.game is None else row.game
-        writer.writerow([d[c] for c in columns])
+        writer.writerow([spreadsheet_cell(d[c]) for c in columns])
     return buf.getvalue()
 
 

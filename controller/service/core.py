@@ -409,15 +409,12 @@ class ControllerService:
         if kind in ("director", "table"):
             if msg.retain:
                 # a retained command would be handled again at every start: never
-                # handled, and a table's cleared (an empty retained message removes it;
-                # the director's topic the controller may not write: only the director's
-                # own account can have left one there)
+                # handled, and cleared from the broker (an empty retained message removes
+                # it; the ACL lets the controller write the command topics for that alone)
                 if payload:
-                    clear = kind == "table"
-                    self._quiet.warning("retained", "retained command on %s: ignored%s",
-                                        topic, " and cleared" if clear else "")
-                    if clear:
-                        c.publish(topic, b"", 1, True)
+                    self._quiet.warning("retained", "retained command on %s: ignored and "
+                                        "cleared", topic)
+                    c.publish(topic, b"", 1, True)
                 return
             if not payload:  # what clearing a retained command sends to every subscriber
                 log.info("empty message on %s: ignored", topic)

@@ -115,6 +115,22 @@ def test_csv_for_a_german_spreadsheet():
     assert plain.split("\r\n")[1].startswith("2,Jörg Müller,12.5,")
 
 
+def test_csv_cells_never_start_a_formula():
+    """Issue 27.6: a name starting with =, +, -, @ was written as a live formula (OWASP:
+    CSV injection); it is written as text, in the German format too."""
+    rows = [{"place": 1, "name": '=HYPERLINK("http://x","win")', "points": -0.5,
+             "member": True},
+            {"place": 2, "name": "+49 1", "points": 2.0, "member": True},
+            {"place": 3, "name": "-Zoë", "points": 1.0, "member": False}]
+    text = results_csv(rows, sep=";", bom=True,
+                       disqualified=[{"player_id": 9, "name": "@SUM(A1)", "reason": "x"}])
+    lines = text[1:].split("\r\n")
+    assert lines[1] == '1;"\'=HYPERLINK(""http://x"",""win"")";-0,5;True'
+    assert lines[2] == "2;'+49 1;2;True"
+    assert lines[3] == "3;'-Zoë;1;False"
+    assert lines[4] == "DQ;'@SUM(A1);;"
+
+
 def _signed_in(url: str) -> tuple[httpx.Client, str]:
     c = httpx.Client(base_url=url)
     r = c.post("/login", data={"password": PASSWORD}, follow_redirects=False)
@@ -309,6 +325,18 @@ def test_a_penalty_and_a_disqualification_through_the_console(console):
     # the console's state follows the controller's retained topics
     wait_for(lambda: "Player 4 (chips passed)" in c.get("/results").text, 10,
              "the disqualified on the results page", every=0.1)
+    # the players' page lists the disqualified without the reason (issue 27.6), in its
+    # first rendering and in its live parts
+    anon = httpx.Client(base_url=url)
+    page = anon.get("/p").text
+    assert "Player 4" in page and "chips passed" not in page
+    with anon.stream("GET", "/events?page=public") as stream:
+        seen = ""
+        for chunk in stream.iter_text():
+            seen += chunk
+            if "presults" in seen and "Player 4" in seen:
+                break
+    assert "Player 4" in seen and "chips passed" not in seen
     assert "DQ,Player 4" in c.get("/results.csv?sep=,").text
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from controller.director import NoAnswer
 from controller.service.inbound import (
     BUDGETS,
     PRESS_BURST,
@@ -57,6 +58,15 @@ from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.skipif(MOSQUITTO is None or OPENSSL is None,
                                 reason="mosquitto and openssl are needed")
+
+
+def answers(room: Any) -> bool:
+    """The controller answers a status: asked again until the caller's wait is over (a
+    start on a loaded machine takes more than one ask's 5 s; issue 27.7)."""
+    try:
+        return bool(room.send("status", timeout=5)["ok"])
+    except NoAnswer:
+        return False
 
 
 @pytest.fixture(scope="module")
@@ -195,9 +205,8 @@ def test_answers_go_to_the_sender_and_ids_are_its_own(room):
 
 def test_a_retained_command_is_not_handled_again_at_a_restart(room):
     """Issue 11.3: table 3 leaves a retained press, the director a retained pause; the
-    controller restarts twice. Each was handled once, when it came live, never again; the
-    table's is cleared from the broker (the controller may not write the director's
-    topic: only the director's own account can have left one there)."""
+    controller restarts twice. Each was handled once, when it came live, never again; both
+    are cleared from the broker (issue 27.6: the director's stayed for ever)."""
     top = room.top
     t3 = login(room.b, "table-3")
     assert t3.connected()
@@ -219,12 +228,12 @@ def test_a_retained_command_is_not_handled_again_at_a_restart(room):
         for restart in range(2):
             room.ctl.stop()
             room.ctl.start()
-            wait_for(lambda: room.send("status", timeout=5)["ok"], 30, "the controller back")
+            wait_for(lambda: answers(room), 60, "the controller back")
             time.sleep(0.5)
             out = room.ctl.output()
             if restart == 0:
                 assert f"retained command on {top.table_cmd(3)}: ignored and cleared" in out
-                assert f"retained command on {top.director}: ignored" in out
+                assert f"retained command on {top.director}: ignored and cleared" in out
             state = room.state()
             assert state["table/3"]["hands"] == before + 1, "the press was handled again"
             assert state["clock"]["running"], "the pause was handled again"
@@ -232,7 +241,7 @@ def test_a_retained_command_is_not_handled_again_at_a_restart(room):
         # cleared: the second start found no retained press
         last = room.ctl.output().rsplit("connected to broker", 1)[-1]
         assert f"retained command on {top.table_cmd(3)}" not in last
-        assert f"retained command on {top.director}: ignored" in last
+        assert f"retained command on {top.director}" not in last  # cleared: none came back
     finally:
         t3.close()
         d = login(room.b, "director")  # the director's own to clear
@@ -256,7 +265,7 @@ def test_a_new_tournament_clears_what_the_last_one_left(tmp_path):
         second = ControllerProcess(config, tmp_path / "second.sqlite", tmp_path / "second.log",
                                    env=r.b.env("controller", tls=False)).start()
         r.ctl = second
-        wait_for(lambda: r.send("status", timeout=5)["ok"], 30, "the second controller")
+        wait_for(lambda: answers(r), 60, "the second controller")
         wait_for(lambda: not any(k.startswith("table/") for k in r.state()), 10,
                  "the last tournament's tables cleared")
         assert r.send("register", {"names": dr.names(18)})["ok"]
