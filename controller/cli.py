@@ -19,11 +19,14 @@ path (``floorman simulate sample``): :func:`controller.resources.resolve`.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -240,14 +243,23 @@ def _console(args: argparse.Namespace) -> int:
         print(f"floorman console: {exc}", file=sys.stderr)
         return 1
     from controller.console.app import public_url
+    from controller.console.guard import Limits
 
     players = args.public_url or public_url(host, int(port))
-    server = serve(Console(Hub(broker, public_url=players), hashed), host or "0.0.0.0",
-                   int(port))
+    limits = Limits(trusted=frozenset(_words(args.trusted_proxy)))
+    names = _words(args.host_name)
+    names.append(urlsplit(players).hostname or "")
+    server = serve(Console(Hub(broker, public_url=players), hashed, limits=limits,
+                           hosts=names), host or "0.0.0.0", int(port))
     print(f"console on http://{host or '0.0.0.0'}:{port}/ (broker {broker}, prefix "
           f"{broker.prefix}); the players' page: {players}", flush=True)
     server.run()
     return 0
+
+
+def _words(values: list[str] | None) -> list[str]:
+    """Repeated options and comma-separated lists as one list: ``["a,b", "c"]`` → a, b, c."""
+    return [w.strip() for v in values or [] for w in v.split(",") if w.strip()]
 
 
 def _seconds(text: str) -> float:
@@ -448,6 +460,49 @@ def _director(args: argparse.Namespace) -> int:
     except (ValueError, BrokerUnreachable, NoAnswer, ConfigError) as exc:
         print(f"floorman {args.verb}: {exc}", file=sys.stderr)
         return 2
+    # what the log holds reaches the terminal as text: an ESC or a NUL in a name or a
+    # reason an older Floorman accepted is shown escaped, never obeyed (issue 27.6)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Terminal(out), _Terminal(err)
+    try:
+        return _answered(args, cmd, answer)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+class _Terminal(io.TextIOBase):
+    """A text stream that writes to ``to`` with every character a terminal would obey
+    (controls, format characters: ``\x1b``, ``\x00``, ``\u202e``) escaped; a line
+    feed, a tab and a CSV's ``\r\n`` stay."""
+
+    def __init__(self, to: Any) -> None:
+        self.to = to
+
+    def write(self, text: str) -> int:
+        self.to.write(terminal_text(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.to.flush()
+
+
+def terminal_text(text: str) -> str:
+    import unicodedata
+
+    from controller.engine.commands import UNSHOWABLE
+
+    out = []
+    for i, ch in enumerate(text):
+        if ch in "\n\t" or (ch == "\r" and text[i + 1:i + 2] == "\n"):
+            out.append(ch)
+        elif unicodedata.category(ch) in UNSHOWABLE:
+            out.append(ascii(ch)[1:-1])
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _answered(args: argparse.Namespace, cmd: str, answer: dict) -> int:
     if not answer.get("ok"):
         print(f"rejected: {answer.get('reason')}", file=sys.stderr if not args.json else sys.stdout)
         if args.json:
@@ -474,11 +529,13 @@ def _print_results(result: dict, csv: bool) -> None:
         import csv as _csv
         import io
 
+        from controller.engine.results import spreadsheet_cell
+
         buf = io.StringIO()
-        if rows:
+        if rows:  # a name that would start a formula is written as text (issue 27.6)
             w = _csv.DictWriter(buf, fieldnames=list(rows[0]))
             w.writeheader()
-            w.writerows(rows)
+            w.writerows({k: spreadsheet_cell(v) for k, v in r.items()} for r in rows)
         sys.stdout.write(buf.getvalue())
         return
     last: object = None
@@ -548,6 +605,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: $FLOORMAN_CONSOLE_PUBLIC_URL, or http://THIS-MACHINE:PORT/p)")
     k.add_argument("--set-password", action="store_true", help="ask for the password (or "
                    "read its first line from standard input), store its hash and exit")
+    k.add_argument("--host-name", action="append", default=[
+        os.environ.get("FLOORMAN_CONSOLE_HOSTS", "")], help="a name browsers may call the "
+        "console by besides its addresses, localhost and this machine's name (a proxy's, "
+        "the club network's DNS name); repeat or separate with commas (also "
+        "$FLOORMAN_CONSOLE_HOSTS). Other names are refused (DNS rebinding)")
+    k.add_argument("--trusted-proxy", action="append", default=[
+        os.environ.get("FLOORMAN_CONSOLE_TRUSTED_PROXY", "")], help="the address of a "
+        "proxy in front of the console whose X-Forwarded-For is believed (repeat or "
+        "separate with commas; also $FLOORMAN_CONSOLE_TRUSTED_PROXY); by default "
+        "X-Forwarded-For is never read")
     k.add_argument("--config", help="read broker address and prefix from this tournament "
                    "file (or set $FLOORMAN_CONFIG)", default=os.environ.get("FLOORMAN_CONFIG"))
     k.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")

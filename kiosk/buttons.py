@@ -355,8 +355,12 @@ class TableControls:
             return Outcome("seated", "sent", cid=self.send("seated"))
         if action == "time" and self.selected is not None and not (self.table or {}).get(
                 "time_call"):
-            # whose call it is (001 §1 VI: once per player and hand where the preset says)
-            return Outcome(action, "sent", cid=self.send(action, seat=self.selected))
+            # whose call it is (001 §1 VI: once per player and hand where the preset says;
+            # with an action clock, that player's one extension): the pick is used up, the
+            # next TIME without a pick starts the action clock
+            seat = self.selected
+            self.select(None)
+            return Outcome(action, "sent", cid=self.send(action, seat=seat), seat=seat)
         return Outcome(action, "sent", cid=self.send(action))
 
     # -- the chip race of a colour-up break (000 3.17)

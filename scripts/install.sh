@@ -653,8 +653,9 @@ EOF
 
     # the director's console: its own broker account (the director's rights under the name
     # "console", so it and the director's command line never share a client id), and the
-    # sign-in password's hash; the first sign-in password is the director's broker
-    # password (credentials/director.env), changed with: floorman console --set-password
+    # sign-in password's hash. The first sign-in password is a new one of its own, shown
+    # once here and kept nowhere but as its hash (not the director's broker password, which
+    # director.env keeps in plain text); changed with: floorman console --set-password
     local director
     director=$(grep -v '^#' "$broker_dir/credentials/console.env" 2>/dev/null ||
         echo "FLOORMAN_PREFIX=$prefix")
@@ -667,14 +668,19 @@ EOF
     if [ -e "$etc/console.passwd" ]; then
         same "$etc/console.passwd (exists: floorman console --set-password changes it)"
     else
-        did created "$etc/console.passwd (the sign-in password: the director's, from" \
-            "$ETC/broker/credentials/director.env)"
+        did created "$etc/console.passwd (the console's sign-in password, a new one)"
         if [ "$DRY" = 0 ]; then
-            env_value "$broker_dir/credentials/director.env" FLOORMAN_PASSWORD |
+            local first
+            first=$("$venv_bin/python" -c \
+                'from controller.console.auth import new_password; print(new_password())')
+            printf '%s\n' "$first" |
                 "$venv_bin/floorman" console --set-password \
                     --password-file "$etc/console.passwd" >/dev/null
             chmod 0640 "$etc/console.passwd"
             [ -z "$(owner_of root:floorman)" ] || chown root:floorman "$etc/console.passwd"
+            say "the director's console: first sign-in password $first"
+            say "  (shown this once and kept only as a hash: write it down, or set your own" \
+                "with sudo floorman console --set-password --password-file $ETC/console.passwd)"
         fi
         CONSOLE_CHANGED=1
     fi

@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 
 from controller.service.inbound import (
+    Gate,
     Presses,
     TokenBucket,
     answer_to,
+    filters,
     limits_from_env,
     presence_of,
     scoped_id,
@@ -110,3 +112,46 @@ def test_the_limits_can_be_raised_for_a_machine(value, limits):
 def test_bad_limits_are_refused(value):
     with pytest.raises(ValueError, match="FLOORMAN_PRESS_RATE"):
         limits_from_env(value)
+
+
+# ---------------------------------------------------------------- budgets, shut-outs (27.4)
+
+
+def test_every_kind_has_a_budget_per_client_and_a_flood_is_shut_out():
+    gate = Gate({"time": (2.0, 3)}, shut_out=10.0, shut_out_max=25.0)
+    assert [gate.admit("time", "table-3", 0.0) for _ in range(5)] == [True] * 3 + [False] * 2
+    assert gate.admit("time", "table-1", 0.0)  # its own budget, untouched
+    assert gate.admit("presence", "table-3", 0.0)  # a kind without a budget here
+    assert gate.flooding() == [("time", "table-3")]
+    assert gate.flooding() == []  # reported once
+    assert gate.shut("time", "table-3", 1.0) == 10.0
+    assert gate.is_shut("time", "table-3") and not gate.admit("time", "table-3", 100.0)
+    assert gate.shut_out_of() == {"time": {"table-3"}}
+    assert gate.drops() == {("time", "table-3"): 3} and gate.drops() == {}
+    assert gate.reopen(10.9) == [] and gate.reopen(11.0) == [("time", "table-3")]
+    assert gate.admit("time", "table-3", 11.0)  # a full budget again
+    # again: twice as long, up to the longest
+    assert gate.shut("time", "table-3", 20.0) == 20.0
+    assert gate.shut("time", "table-3", 50.0) == 25.0
+    # a press queue that overflowed (Presses) reports the table
+    gate.overdrawn("table", "table-4")
+    assert gate.flooding() == [("table", "table-4")]
+
+
+def test_a_client_shut_out_is_not_subscribed_to():
+    p = "P"
+    normal = filters(p, {}, frozenset({1, 2, 3}), frozenset({"wall", "table-1"}))
+    assert normal == {"P/cmd/#": 1, "P/time/request/+": 0,
+                      "P/presence/+": 1, "P/presence/controller": 0}
+    shut = filters(p, {"table": {"table-3"}, "time": {"table-3"}, "presence": {"wall"},
+                       "director": {"director"}},
+                   frozenset({1, 2, 3}), frozenset({"wall", "table-1", "controller"}))
+    assert shut == {"P/cmd/table/1": 1, "P/cmd/table/2": 1,
+                    "P/time/request/table-1": 0, "P/time/request/table-2": 0,
+                    "P/time/request/wall": 0,
+                    "P/presence/table-1": 1, "P/presence/table-2": 1, "P/presence/table-3": 1,
+                    "P/presence/controller": 0}
+    # one kind of command shut out: the other by its own wildcard
+    assert set(filters(p, {"director": {"director"}}, frozenset({1}), frozenset())) == {
+        "P/cmd/table/+", "P/time/request/+", "P/presence/+", "P/presence/controller"}
+    assert "P/cmd/director" in filters(p, {"table": {"table-1"}}, frozenset({1}), frozenset())

@@ -244,6 +244,34 @@ def test_simulate_cannonball_000_4_16(capsys):
     assert _run("psc-cannonball", 27, capsys)["summary"]["champion"]
 
 
+@pytest.mark.parametrize("players", [30, 300])
+def test_simulate_bounty_000_4_17(players, capsys):
+    """000 4.17 bounty: the most knock-outs win the prize "bounty" (ties share), on top of
+    the ranking points; the sample plays to its champion."""
+    assert load_tournament(ROOT / "config/tournaments/psc-bounty.yaml").points.bounty \
+        == "bounty"
+    out = _run("psc-bounty", players, capsys, seed=1)
+    results = out["results"]
+    assert out["summary"]["champion"] and len(results) == out["summary"]["players"]
+    most = max(r["knockouts"] for r in results)
+    assert most > 0
+    assert {r["player_id"] for r in results if r["prize"] == "bounty"} \
+        == {r["player_id"] for r in results if r["knockouts"] == most}
+    assert all(r["bounty_hits"] == r["knockouts"] for r in results)
+
+
+def test_simulate_mystery_bounty_000_4_17(capsys):
+    """000 4.17 mystery bounty: the simulation enters no lists, so nobody has a hit; the
+    ranking points (000 5.4) count all the same."""
+    s = load_tournament(ROOT / "config/tournaments/psc-mystery-bounty.yaml")
+    assert (s.points.bounty, s.points.mystery_names) == ("mystery", 5)
+    out = _run("psc-mystery-bounty", 30, capsys, seed=1)
+    results = out["results"]
+    assert out["summary"]["champion"] and len(results) == out["summary"]["players"]
+    assert all(r["bounty_hits"] == 0 and r["prize"] is None for r in results)
+    assert [r["points"] for r in results][:3] == [18, 15, 12]
+
+
 def test_simulate_multi_round_000_4_19(capsys):
     """000 4.19: points per preliminary round, a new draw after each, then the best nine on
     points at table 1 playing for places 1-9, the others at the next tables for theirs."""

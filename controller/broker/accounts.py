@@ -97,13 +97,14 @@ def acl_text(prefix: str, accounts: list[Client]) -> str:
             lines += [
                 "# the only publisher of the retained state, acks and clock answers; it reads",
                 "# the state the broker holds (to clear what a past tournament left) and",
-                "# clears a retained message on a table's command topic (docs/security.md)",
+                "# clears a retained message on a command topic (docs/security.md)",
                 f"topic readwrite {p}/state/#",
                 f"topic write {p}/ack/+",
                 f"topic write {p}/time/response/+",
                 f"topic write {p}/presence/controller",
                 f"topic read {p}/cmd/#",
                 f"topic write {p}/cmd/table/+",
+                f"topic write {p}/cmd/director",
                 f"topic read {p}/time/request/+",
                 f"topic read {p}/presence/+",
             ]

@@ -9,5 +9,6 @@ same director protocol as the ``floorman`` command line (:class:`controller.dire
 - :mod:`.hub`: the one broker connection, shared by every browser, and its live updates;
 - :mod:`.actions`: a form → a director command and its arguments;
 - :mod:`.pages`: what the pages show, made from the state;
-- :mod:`.app`: the routes; :func:`.app.serve` runs it.
+- :mod:`.guard`: the connections: a request's head in time, how many one address and all hold;
+- :mod:`.app`: the routes, the ``Host`` check; :func:`.app.serve` runs it.
 """

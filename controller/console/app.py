@@ -16,7 +16,7 @@ import io
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -35,9 +36,10 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from controller.console import actions, auth, club, pages
+from controller.console import actions, auth, club, guard, pages
 from controller.console.hub import Hub
 from controller.console.i18n import LANGUAGES, field_name, lang_of, tr
+from controller.engine.results import spreadsheet_cell
 from controller.wire import i18n as screen
 from controller.wire import wording
 
@@ -49,6 +51,10 @@ MAX_FORM = 64 * 1024
 KEEPALIVE = 15.0
 #: open live streams of the players' page at most (a club's field and their friends)
 MAX_PUBLIC_STREAMS = 500
+#: open live streams of one address at most, signed in or not (a browser holds six
+#: connections to a site, so a phone's few tabs fit; issue 27: one client's 510 streams took
+#: every other phone's)
+STREAMS_PER_ADDRESS = 8
 SECURITY_HEADERS = {
     # no inline script or style anywhere: the pages load console.js and console.css only
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'; "
@@ -69,12 +75,21 @@ class Console:
 
     def __init__(self, hub: Hub, password_hash: str, *,
                  backoff: auth.Backoff | None = None,
-                 sessions: auth.Sessions | None = None) -> None:
+                 sessions: auth.Sessions | None = None,
+                 limits: guard.Limits | None = None,
+                 hosts: Iterable[str] = ()) -> None:
         self.hub = hub
         self.password_hash = password_hash
         self.backoff = backoff or auth.Backoff()
         self.sessions = sessions or auth.Sessions()
+        #: the connections (serve() uses its protocol)
+        self.door = guard.Door(limits)
+        #: the names a browser may call the console by, besides an address (``Host``)
+        self.hosts = own_names(hosts)
         self.public_streams = 0
+        self.streams_by_address: dict[str, int] = {}
+        #: one password check at a time: concurrent tries cost no more CPU than tries in turn
+        self._checking = asyncio.Lock()
         self._live: dict[tuple[str, str, int, int], dict[str, str]] = {}
         self.env = Environment(loader=PackageLoader("controller.console", "templates"),
                                autoescape=select_autoescape(["html"]), trim_blocks=True,
@@ -126,7 +141,7 @@ class Console:
         out = {}
         for element, template in pages.LIVE[page].items():
             out[element] = self.env.get_template(template).render(
-                t=lambda key, **v: tr(key, lang, **v), **ctx)
+                t=lambda key, **v: tr(key, lang, **v), page=page, **ctx)
         return out
 
     @staticmethod
@@ -158,16 +173,20 @@ class Console:
         if not self.same_origin(request):
             return self.render("login.html", 403, lang=lang, error=tr("csrf", lang))
         address = request.client.host if request.client else "?"
-        wait = self.backoff.wait(address)
+        # the try is counted as a wrong one before the password is checked, in the same
+        # step that reads the wait: tries sent at once do not all pass the wait (issue 27)
+        wait = self.backoff.attempt(address)
         if wait > 0:
             return self.render("login.html", 429, lang=lang,
                                error=tr("wait_seconds", lang, n=int(wait + 0.999)))
         try:
             form = await self.form(request)
         except ValueError:
+            self.backoff.failed(address)
             return Response("form too large", 413)
-        ok = await asyncio.to_thread(auth.password_ok, form.get("password", ""),
-                                     self.password_hash)
+        async with self._checking:
+            ok = await asyncio.to_thread(auth.password_ok, form.get("password", ""),
+                                         self.password_hash)
         if not ok:
             self.backoff.failed(address)
             log.warning("console: wrong password from %s", address)
@@ -222,15 +241,34 @@ class Console:
         # the players' page is public; every other page's parts need a signed-in director
         if s is None and page != "public":
             return Response("sign in first", 401)
-        if s is None and self.public_streams >= MAX_PUBLIC_STREAMS:
-            return Response("too many open player pages", 503, headers={"Retry-After": "30"})
         lang = self.language(request, s)
         public = s is None
+        address = request.client.host if request.client else "?"
+        # counted here, before the answer starts: the stream's first step comes later, and
+        # 510 requests at once all passed a count raised there (issue 27)
+        if self.streams_by_address.get(address, 0) >= STREAMS_PER_ADDRESS:
+            return Response(f"at most {STREAMS_PER_ADDRESS} live pages from one address",
+                            429, headers={"Retry-After": "30"})
+        if public and self.public_streams >= MAX_PUBLIC_STREAMS:
+            return Response("too many open player pages", 503, headers={"Retry-After": "30"})
+        self.streams_by_address[address] = self.streams_by_address.get(address, 0) + 1
+        if public:
+            self.public_streams += 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if released:
+                return
+            released = True
+            left = self.streams_by_address.pop(address, 1) - 1
+            if left > 0:
+                self.streams_by_address[address] = left
+            if public:
+                self.public_streams -= 1
 
         async def stream() -> AsyncIterator[str]:
             version = -1
-            if public:
-                self.public_streams += 1
             try:
                 while True:
                     now_version = await self.hub.wait(version, KEEPALIVE)
@@ -243,12 +281,10 @@ class Console:
                             "sent": time.time()}
                     yield f"event: update\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
             finally:
-                if public:
-                    self.public_streams -= 1
+                release()
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store",
-                                          "X-Accel-Buffering": "no"})
+        return _Stream(stream(), release, media_type="text/event-stream",
+                       headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     async def public(self, request: Request) -> Response:
         """The players' page: no sign-in, nothing to change, only what the public screens
@@ -366,10 +402,81 @@ class Console:
         return await self._page("floor")(request)
 
 
+class _Stream(StreamingResponse):
+    """An event stream that gives its place back however it ends, also when its first step
+    never runs (the client went away before the answer started)."""
+
+    def __init__(self, content: AsyncIterator[str], release: Callable[[], None],
+                 **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self.release = release
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
+
+
+def own_names(extra: Iterable[str] = ()) -> frozenset[str]:
+    """The names a browser may call this console by (``Host``), besides an IP address:
+    ``localhost``, this machine's name and NAME.local (mDNS), and ``extra`` (a proxy's
+    public name, a DNS name of the club's network: ``--host-name``)."""
+    import socket
+
+    name = socket.gethostname().lower()
+    names = {"localhost", name, f"{name}.local"}
+    names.update(n.strip().lower().rstrip(".") for n in extra if n.strip())
+    return frozenset(names)
+
+
+def host_of(header: str) -> str:
+    """``Host``'s name or address without the port or an IPv6 address's brackets."""
+    h = header.strip().lower()
+    if h.startswith("["):
+        return h[1:h.find("]")] if "]" in h else h[1:]
+    return h.rpartition(":")[0] if h.count(":") == 1 else h
+
+
+def is_address(host: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+class HostCheck:
+    """Refuses a request whose ``Host`` is a name the console does not have (DNS rebinding:
+    a page of evil.example whose name now points at the console would sign in with the
+    browser's help and read the answers). An address is always right: a page can only be
+    that address's own. ASGI middleware, around the whole app (streams too)."""
+
+    def __init__(self, app: Any, names: frozenset[str]) -> None:
+        self.app = app
+        self.names = names
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            raw = dict(scope["headers"]).get(b"host")
+            host = host_of(raw.decode("latin-1")) if raw is not None else ""
+            if raw is not None and host not in self.names and not is_address(host):
+                shown = host[:60]
+                response = Response(f"this console is not called {shown!r}: ask for it by its "
+                                    "address, or name it with --host-name", 421,
+                                    media_type="text/plain")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True,
                 disqualified: list[dict[str, Any]] | None = None) -> str:
     """The results as CSV. With ``sep=";"`` (German spreadsheets) points are written with a
-    decimal comma; ``bom``: a UTF-8 byte-order mark first, so Excel reads the umlauts.
+    decimal comma; ``bom``: a UTF-8 byte-order mark first, so Excel reads the umlauts. A
+    name that would start a formula is written as text (``spreadsheet_cell``, issue 27.6).
     ``disqualified`` players (000 3.8) follow the places with ``DQ`` for a place."""
     columns = ["place", "name", "points", "knockouts", "knockout_points", "bounty_hits",
                "prize", "member"]
@@ -385,11 +492,11 @@ def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True,
             if isinstance(v, float):
                 v = int(v) if v.is_integer() else (str(v).replace(".", ",") if sep == ";"
                                                    else v)
-            out.append("" if v is None else v)
+            out.append("" if v is None else spreadsheet_cell(v))
         w.writerow(out)
     for d in disqualified or []:  # out of the ranking: no place, no points
-        w.writerow(["DQ" if c == "place" else d.get("name", "") if c == "name" else ""
-                    for c in columns])
+        w.writerow(["DQ" if c == "place" else spreadsheet_cell(d.get("name", ""))
+                    if c == "name" else "" for c in columns])
     return ("\ufeff" if bom else "") + buf.getvalue()
 
 
@@ -418,6 +525,8 @@ def make_app(console: Console, *, start_hub: bool = True) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # an accept() out of descriptors: one line now and then, not a traceback each
+        asyncio.get_running_loop().set_exception_handler(console.door.loop_error)
         if start_hub:
             await console.hub.start()
         try:
@@ -445,14 +554,27 @@ def make_app(console: Console, *, start_hub: bool = True) -> Starlette:
         Route("/act/{action:str}", c.act, methods=["POST"]),
         Mount("/static", StaticFiles(directory=static), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(HostCheck, names=console.hosts)])
 
 
 def serve(console: Console, host: str, port: int) -> Any:
     """A uvicorn server of the console (not yet running): ``.run()`` serves until
-    SIGTERM/SIGINT, or until ``.should_exit`` is set from another thread."""
+    SIGTERM/SIGINT, or until ``.should_exit`` is set from another thread.
+
+    Its connections go through the console's :class:`~controller.console.guard.Door` (a
+    request's head in time, connections per address and in all); ``X-Forwarded-For`` is
+    read only from the door's trusted proxies (``--trusted-proxy``), else never."""
     import uvicorn
 
-    config = uvicorn.Config(make_app(console), host=host, port=port, log_level="warning",
-                            access_log=False, timeout_graceful_shutdown=1, lifespan="on")
+    door = console.door
+    trusted = sorted(door.limits.trusted)
+    config = uvicorn.Config(
+        make_app(console), host=host, port=port, log_level="warning", access_log=False,
+        timeout_graceful_shutdown=1, lifespan="on", http=door.protocol(),
+        timeout_keep_alive=guard.KEEP_ALIVE, backlog=guard.BACKLOG,
+        # a backstop: the door keeps the connections below it
+        limit_concurrency=door.max_connections + guard.BACKLOG,
+        h11_max_incomplete_event_size=16 * 1024,
+        proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None)
     return uvicorn.Server(config)

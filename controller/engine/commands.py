@@ -18,10 +18,12 @@ was expected, e.g. ``bust: unknown argument 'tabel' (did you mean 'table'?)``.
 from __future__ import annotations
 
 import difflib
+import string
+import unicodedata
 from collections.abc import Iterable
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 #: version of the command records (the MQTT envelope's ``v`` is the protocol's own)
 VERSION = 1
@@ -35,6 +37,34 @@ TableNo = Annotated[int, Field(ge=1, le=MAX_TABLES, description="table number")]
 SeatNo = Annotated[int, Field(ge=1, le=99, description="seat number")]
 Chips = Annotated[int, Field(ge=0, le=10**12, description="chips")]
 Name = Annotated[str, Field(min_length=1, max_length=200, description="a player's name")]
+#: Unicode categories no screen or terminal shows: controls (a NUL, an ESC), format
+#: characters (a BOM, zero-width joiners, direction overrides), surrogates, private use,
+#: unassigned. A NUL killed the table screen and a lone BOM every wall (issue 11.5); an
+#: ESC in a reason reached the director's terminal through ``floorman history`` (27.6).
+UNSHOWABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+#: how much of a bad value a refusal quotes (a 10,000-character name was quoted whole,
+#: twice); the rest is cut with "…"
+QUOTE = 60
+
+
+def quote(value: Any) -> str:
+    """``repr(value)``, cut to :data:`QUOTE` characters with "…"."""
+    text = repr(value)
+    return text if len(text) <= QUOTE else text[:QUOTE - 1] + "…"
+
+
+def _line(text: str) -> str:
+    """A reason or a banner as one line: runs of white space (a line break, a tab) as one
+    space, trimmed; a character no screen or terminal shows is refused."""
+    line = " ".join(text.split())
+    for ch in line:
+        if unicodedata.category(ch) in UNSHOWABLE:
+            raise ValueError(f"text without control or format characters (U+{ord(ch):04X})")
+    return line
+
+
+#: a reason or a banner's text (120 characters, one line, nothing a screen cannot show)
+Line = Annotated[str, Field(max_length=120), AfterValidator(_line)]
 
 
 class Rejected(Exception):
@@ -47,8 +77,11 @@ class Rejected(Exception):
 
     def __init__(self, key: str, /, **params: Any) -> None:
         self.key = key
-        self.params = params
-        super().__init__(key.format(**params) if params else key)
+        # a value the template quotes (``{name!r}``) is what was typed: cut (QUOTE)
+        quoted = {f for _, f, _, conv in string.Formatter().parse(key) if f and conv == "r"}
+        self.params = {k: v[:QUOTE - 1] + "…" if k in quoted and isinstance(v, str)
+                       and len(v) > QUOTE else v for k, v in params.items()}
+        super().__init__(key.format(**self.params) if params else key)
 
     def as_dict(self) -> dict[str, Any]:
         """``{"key", "params"}`` as the answer carries it (values made JSON: text or numbers)."""
@@ -151,7 +184,8 @@ class Addon(Command):
 # ------------------------------------------------------------------ seating
 class Draw(Command):
     summary: ClassVar[str] = ("random tables and seats, equal table sizes (000 9.6), ghosts in "
-                              "reserve seats if enabled, one button position for every table")
+                              "reserve seats if enabled, a button drawn at each table among "
+                              "its players (or table 1's position at every table, 000 3.12)")
     cmd: Literal["draw"] = "draw"
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
 
@@ -226,7 +260,7 @@ class NewLevel(BaseModel):
     big_blind: Chips = 0
     ante: Chips = 0
     ante_type: Literal["standard", "big_blind"] = "standard"
-    note: Annotated[str, Field(max_length=80)] = ""
+    note: Annotated[str, Field(max_length=80), AfterValidator(_line)] = ""
 
 
 class Structure(Command):
@@ -352,7 +386,7 @@ class Penalty(Command):
     hands: Annotated[int, Field(ge=1, le=500)] | None = None
     orbits: Annotated[int, Field(ge=1, le=50)] | None = None
     minutes: Annotated[float, Field(gt=0, le=600, allow_inf_nan=False)] | None = None
-    reason: Annotated[str, Field(max_length=120)] = ""
+    reason: Line = ""
 
 
 class Disqualify(Command):
@@ -362,7 +396,7 @@ class Disqualify(Command):
     cmd: Literal["disqualify"] = "disqualify"
     player: PlayerRef
     stack: Chips | None = None
-    reason: Annotated[str, Field(max_length=120)] = ""
+    reason: Line = ""
 
 
 # -------------------------------------------------------------------- undo
@@ -379,7 +413,7 @@ class Announce(Command):
     summary: ClassVar[str] = ("a banner on every screen (\"Add-on jetzt möglich\"), for "
                               "`minutes` or until the next one; `clear` takes it down")
     cmd: Literal["announce"] = "announce"
-    text: Annotated[str, Field(max_length=120)] = ""
+    text: Line = ""
     minutes: Annotated[float, Field(gt=0, le=1440, allow_inf_nan=False)] | None = None
     clear: bool = False
 
@@ -508,7 +542,7 @@ def explain(name: str, cls: type[BaseModel], exc: ValidationError) -> str:
             if _expected(err) not in expected:
                 expected.append(_expected(err))
     for field, (expected, value) in wrong.items():
-        lines.append(f"{field} must be {' or '.join(expected)}, got {value!r}")
+        lines.append(f"{field} must be {' or '.join(expected)}, got {quote(value)}")
     return f"bad arguments for {name}: " + "; ".join(lines)
 
 
@@ -524,6 +558,8 @@ def _expected(err: Any) -> str:
     ctx = err.get("ctx") or {}
     if kind in _EXPECTED:
         return _EXPECTED[kind]
+    if kind == "value_error" and ctx.get("error") is not None:  # a check of our own (_line)
+        return str(ctx["error"])
     if kind == "literal_error":
         return "one of " + str(ctx.get("expected", "")).replace("'", "")
     if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):

@@ -96,12 +96,16 @@ class Unregistered(Event):
 
 
 class SeatsDrawn(Event):
-    """``seats``: ``[player or null, table, seat, ghost name?]`` for every seat drawn."""
+    """``seats``: ``[player or null, table, seat, ghost name?]`` for every seat drawn.
+    ``button``: table 1's first button; ``buttons``: ``[table, seat]``, each table's own
+    (drawn among its players); left out: ``button`` at every table (000 3.12)."""
 
     type: Literal["seats_drawn"] = "seats_drawn"
     seed: int
     seats: list[list[int | str | None]]
     button: int
+    buttons: list[list[int]] | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("buttons",)
 
 
 class ClockChanged(Event):

@@ -34,6 +34,7 @@ __all__ = [
     "multi_round_standings",
     "play_day_tables",
     "results_csv",
+    "spreadsheet_cell",
     "results_json",
     "score",
     "season_totals",
@@ -279,15 +280,19 @@ def score(
     bounty_hits: dict[int, int] = {}
     if points.bounty == "bounty":
         bounty_hits = knockouts
+        # the leaders are counted over everybody, the players still in too; a prize shows
+        # on a row, so a leader still in gets it with a place
         for pid in rules.bounty_leaders(finishes):
-            prizes[pid].append(BOUNTY)
+            if pid in prizes:
+                prizes[pid].append(BOUNTY)
     elif points.bounty == "mystery":
         # lists not entered (yet) give no hits; the ranking points count all the same
         lists = mystery_lists or {}
         _check_lists(lists, points.mystery_names, "mystery_lists", "000 4.17")
         bounty_hits = rules.mystery_hits(finishes, lists)
         for pid in sorted(bounty_hits):
-            prizes[pid].append(MYSTERY_BOUNTY)
+            if pid in prizes:  # a hit by a player still in shows with a place
+                prizes[pid].append(MYSTERY_BOUNTY)
     elif points.bounty != "none":
         raise ValueError(f"unknown bounty mode {points.bounty!r}")
 
@@ -340,6 +345,26 @@ def _row_dict(row: ResultRow, public: bool, play_day: bool = False) -> dict[str,
     }
 
 
+#: what makes a spreadsheet read a cell as a formula (OWASP, CSV injection): =, +, -, @,
+#: a tab, a carriage return, a line feed, and the full-width =, +, -, @ some spreadsheets
+#: take for them
+FORMULA_START = frozenset("=+-@\t\r\n\uff1d\uff0b\uff0d\uff20")
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: a text that would start a formula
+    (``=HYPERLINK(…)``, ``@SUM(…)``, ``-2+3``) gets a ``'`` before it, as OWASP recommends;
+    numbers (and text that is a number, ``-0,5`` with a German decimal comma) stay
+    numbers."""
+    if not isinstance(value, str) or not value or value[0] not in FORMULA_START:
+        return value
+    try:
+        float(value.replace(",", "."))
+    except ValueError:
+        return "'" + value
+    return value
+
+
 def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
     """The rows as CSV text with a header line (RFC 4180 ``\\r\\n`` line ends).
 
@@ -361,7 +386,7 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
         d["member"] = "true" if row.member else "false"
         if day:
             d["game"] = "" if row.game is None else row.game
-        writer.writerow([d[c] for c in columns])
+        writer.writerow([spreadsheet_cell(d[c]) for c in columns])
     return buf.getvalue()
 
 

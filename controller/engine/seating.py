@@ -52,6 +52,17 @@ def draw(
     return slots, button
 
 
+def buttons(slots: Sequence[tuple[int | None, int, int]], button: int,
+            rng: random.Random) -> dict[int, int]:
+    """Every table's own first button among its occupied seats (TDA; 003): table 1 keeps
+    ``button`` (drawn there by :func:`draw`), each other table draws one with ``rng``."""
+    seats: dict[int, list[int]] = {}
+    for _, table, seat in slots:
+        seats.setdefault(table, []).append(seat)
+    return {table: button if table == 1 else rng.choice(sorted(occupied))
+            for table, occupied in sorted(seats.items())}
+
+
 def donor(counts: dict[int, int]) -> int:
     """The table that gives a player: most players, then the highest number (000 4.9)."""
     most = max(counts.values())  # two plain passes: a festival's plan looks at 1,000 tables

@@ -141,8 +141,11 @@ def _structure(levels: tuple[Level, ...], info: ValidationInfo) -> None:
 class TimeCall:
     """A "clock"/"time" call: ``seconds`` to act, then a ``countdown``.
 
-    000 9.5 / 004 5: 60 s + 10 s. 001 §1 VI: one 30 s extension, no countdown.
-    002 turbo: 30 s + 5 s. 003 35: 30 s. ``red_seconds`` is how many final
+    The call lasts ``seconds + countdown`` in all; the countdown is its last
+    seconds (the screens say so). 000 9.5 / 004 5: 60 s, then 10 s counted down
+    (70 in all). 002: "eine weitere Minute", its last 10 s counted down: 50 + 10;
+    turbo "30 Sekunden ... mit 5 Sekunden Countdown": 25 + 5. 001 §1 VI: one 30 s
+    extension, no countdown. 003 35: 30 s. ``red_seconds`` is how many final
     seconds the screens mark in red. ``once_per_hand``: a player gets the call
     once per hand ("einmalig", 001 §1 VI); the call then names its seat.
     ``action_seconds``: the action clock (shot clock) the dealer's "time" button
@@ -372,10 +375,18 @@ class Dealing:
     first player at that table is out; from then on the player out last at
     that table deals, until the next one is out (000 3.11). ``False`` (the
     default): a croupier deals, the screen shows no dealer.
+
+    ``first_button``: how the draw places the first button. ``"each_table"``
+    (the default; TDA, 003 "die Person mit der höchsten Karte erhält den
+    Dealerbutton"): every table draws its own among the players seated there.
+    ``"table_1"`` (000 3.12): the high card is dealt on table 1's positions, and
+    the winning position has the button "auch auf allen anderen Tischen" (a dead
+    button where that seat is empty).
     """
 
     __pydantic_config__ = _CONFIG
     players_deal: Flag = False
+    first_button: Literal["each_table", "table_1"] = "each_table"
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,10 @@ class Table:
     holds: bool = False
     #: the table's last chip race (000 3.17); the screens show it while its break lasts
     chip_race: ChipRaced | None = None
+    #: a final table just drawn whose players still play out the hand of the redraw at
+    #: their old tables: its first "hand done" ends that hand and leaves the drawn button
+    #: where it is; ``seated`` there says the final table's own hands have begun
+    redrawn: bool = False
 
     # -- seats -------------------------------------------------------------
     def clockwise(self, after: int) -> list[int]:

@@ -88,6 +88,11 @@ class Tournament:
         #: controller time the clock last began to run (a table's "hand done" reminder)
         self.clock_since = 0.0
         self.level_announced = 0
+        #: controller time the announced level began, and the level before it (its index
+        #: and when it began): a table's hand in play keeps the blinds it began with
+        #: (rules/hands.py, hand_level)
+        self.level_started_at = 0.0
+        self.level_before: tuple[int, float] | None = None
         self.groups: list[list[plc.Bust]] = []
         self.group_of: dict[tuple[Any, ...], list[plc.Bust]] = {}
         self.bust_order = 0
@@ -519,11 +524,18 @@ class Tournament:
         placed = (self.players[pid] for pid in sorted(places) if pid in self.players)
         return [
             Finish(p.id, p.name, places[p.id], member=p.member,
-                   eliminated_by=None if p.knocked_by is None
-                   or self.players[p.knocked_by].ghost else p.knocked_by,
+                   eliminated_by=self._credited(p.knocked_by),
                    removed_as_ghost=p.removed and not p.ghost)
             for p in placed if not p.ghost
         ]
+
+    def _credited(self, knocker: int | None) -> int | None:
+        """Who gets a knock-out: nobody for a ghost (000 9.5) or a disqualified player,
+        who is out of the ranking (000 3.8)."""
+        if knocker is None:
+            return None
+        k = self.players.get(knocker)
+        return None if k is None or k.ghost or k.disqualified else knocker
 
     def results(self) -> list[ResultRow]:
         """The scored results so far, by the preset's points system.
@@ -574,6 +586,7 @@ class Tournament:
             ],
             "clock": asdict(self.clock),
             "level_announced": self.level_announced,
+            "level_times": [self.level_started_at, self.level_before],
             "groups": [[asdict(b) for b in g] for g in self.groups],
             "hfh": {**asdict(self.hfh), "done": sorted(self.hfh.done)},
             "moves": [asdict(m) for m in self.moves],

@@ -70,12 +70,21 @@ class Floor:
                           "new path or an empty file, a log is never overwritten")
         if fresh:
             t = Tournament.new(settings, secrets.randbits(48) if seed is None else seed, now)
-            return cls(t.settings, EventStore.create(spath, t.log), t)
+            store = EventStore.create(spath, t.log)
+            store.seal()
+            return cls(t.settings, store, t)
         store = EventStore(spath)
         try:
             store.check_pages()
-            # a snapshot that fits the log saves the replay (controller/log/snapshot.py)
-            restored = snapshot.restore(store, settings) if use_snapshot else None
+            # a snapshot that fits the log saves the replay (controller/log/snapshot.py); the
+            # log is checked whole either way: by the seal of the events the snapshot covers
+            # and the chain of those after it, or by the replay
+            restored, unfit = None, None
+            if use_snapshot:
+                try:
+                    restored = snapshot.load(store, settings)
+                except snapshot.Unfit as exc:
+                    unfit = exc
             if restored is not None:
                 t = restored
                 covered = snapshot.covered(store)
@@ -92,6 +101,9 @@ class Floor:
                     raise LogDamaged(spath, f"the event log cannot be replayed: {exc}; "
                                      f"floorman verify {spath} checks it, use a copy or a "
                                      "backup") from None
+                if unfit is not None:  # the log is whole: only the snapshot did not fit
+                    snapshot.ignored(unfit)
+                store.seal()
         except BaseException:
             store.close()
             raise

@@ -12,7 +12,9 @@ The kernel drops a ``flock`` when its process ends, however it ends (SIGKILL, a
 power cut), so a lock never outlives its holder and nothing needs cleaning up.
 Each file says who holds it (pid, host, log, prefix, since) for the refusal.
 Two controllers on one prefix in different folders or on different machines are
-not seen by these locks: the broker's client id (one per prefix) is their guard.
+not seen by these locks: they meet on the broker, where the second finds the first's
+presence and refuses to start (exit 8; ``controller/service/core.py``, docs/security.md
+"A second controller on the prefix").
 """
 
 from __future__ import annotations

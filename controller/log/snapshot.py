@@ -12,12 +12,18 @@ is taken only when it fits the log it came from:
 - the log's event ``count`` carries the chain value the snapshot recorded
   (:mod:`controller.engine.chain`), and the snapshot's own last event is that event;
 - the events after it continue the chain and fold (the tail is folded like live
-  events, an undo included).
+  events, an undo included);
+- the events it covers are those it was taken after, byte for byte: their seal (a
+  SHA-256 of their stored bodies, kept in ``meta`` with the snapshot) matches
+  (:meth:`~controller.log.store.EventStore.check_seal`). So the whole log is checked at
+  every start without a replay: an event edited, deleted, renumbered or made unreadable
+  after the controller stopped is found (issue 27.1).
 
 Anything else — another Floorman, a log edited or cut back, a damaged body, a class
-that is not Floorman's in the pickle — is logged and ignored: the full replay from the
-first event runs, as it always can (and finds the damage, if the log is damaged).
-``floorman verify`` still checks the whole chain of the log itself.
+that is not Floorman's in the pickle — is ignored: the full replay from the
+first event runs, as it always can, and names the first bad event of a damaged log (the
+controller then refuses it); only when the replay works is the snapshot's misfit logged.
+``floorman verify`` checks the whole chain of the log itself.
 """
 
 from __future__ import annotations
@@ -105,33 +111,61 @@ def covered(store: EventStore) -> int:
     return 0 if row is None else row[0]
 
 
+class Unfit(Exception):
+    """The log's snapshot does not fit it: ``level`` is how loudly to say so (another
+    Floorman's snapshot is expected after an update)."""
+
+    def __init__(self, message: str, level: int = logging.WARNING) -> None:
+        super().__init__(message)
+        self.level = level
+
+
+def ignored(exc: Unfit) -> None:
+    """Say that the snapshot was not used (after the replay that replaced it worked: a log
+    that is refused says only why)."""
+    log.log(exc.level, "%s", exc)
+
+
 def restore(store: EventStore, settings: TournamentSettings | None = None
             ) -> Tournament | None:
     """The tournament of the log from its snapshot and the events after it, or ``None``
     (no snapshot, or one that does not fit: logged) for a full replay."""
+    try:
+        return load(store, settings)
+    except Unfit as exc:
+        ignored(exc)
+        return None
+
+
+def load(store: EventStore, settings: TournamentSettings | None = None) -> Tournament | None:
+    """The tournament of the log from its snapshot and the events after it; ``None``
+    without a snapshot, :class:`Unfit` when it does not fit the log (replay it instead).
+
+    The events the snapshot covers are checked by their seal (:meth:`EventStore.check_seal`,
+    a hash of their stored bytes, not a replay), those after it by the chain as they are
+    folded: the whole log is checked at every start (issue 27.1)."""
     row = store.snapshot()
     if row is None:
         return None
     count, value, written_by, body = row
     where = f"{store.path}: the snapshot after event {count}"
     if written_by != fmt():
-        log.info("%s was written by another Floorman: replaying the log", where)
-        return None
+        raise Unfit(f"{where} was written by another Floorman: replaying the log", logging.INFO)
+    why = store.check_seal(count)
+    if why is not None:
+        raise Unfit(f"{where} {why}: replaying the log")
     # event ``count`` and the tail after it, in one read
     rest = store.events(after=count - 1) if count > 0 else []
     last, tail = rest[:1], rest[1:]
     if not last or last[0].get("seq") != count or last[0].get("hash") != value:
-        log.warning("%s does not fit the log (event %d is not the one it was taken "
-                    "after): ignored, replaying the log", where, count)
-        return None
+        raise Unfit(f"{where} does not fit the log (event {count} is not the one it was "
+                    "taken after): ignored, replaying the log")
     try:
         t = loads(body)
     except Exception as exc:  # noqa: BLE001 - a damaged body is only a slower start
-        log.warning("%s cannot be read (%s): ignored, replaying the log", where, exc)
-        return None
+        raise Unfit(f"{where} cannot be read ({exc}): ignored, replaying the log") from None
     if len(t.log) != count or t._chain != value or t.log[-1] != last[0]:
-        log.warning("%s does not hold the events it names: ignored, replaying the log", where)
-        return None
+        raise Unfit(f"{where} does not hold the events it names: ignored, replaying the log")
     try:
         for seq, e in enumerate(tail, count + 1):
             if e.get("seq") != seq:
@@ -142,8 +176,8 @@ def restore(store: EventStore, settings: TournamentSettings | None = None
             t.apply(e)  # an undo's fold rebuilds from t.log, which holds what came before
             t.log.append(e)
     except Exception as exc:  # noqa: BLE001 - the full replay names what is wrong
-        log.warning("%s: the events after it do not fit (%s): replaying the log", where, exc)
-        return None
+        raise Unfit(f"{where}: the events after it do not fit ({exc}): replaying the "
+                    "log") from None
     t._chain = value
     if settings is not None:  # the broker section is the tournament file's, never logged
         t.settings = dataclasses.replace(t.settings, broker=settings.broker)

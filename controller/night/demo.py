@@ -225,7 +225,7 @@ class Demo:
         from controller.console.app import Console, serve
         from controller.console.hub import Hub
 
-        self.console_password = secrets.token_urlsafe(6)
+        self.console_password = secrets.token_urlsafe(9)
         pw = Path(self._tmp.name) / "console.passwd"
         auth.write_password(pw, self.console_password)
         port = 8080

@@ -131,6 +131,16 @@ def ante() -> ScreenView:
     return g.view(now=now + 0.5)
 
 
+def next_hand() -> ScreenView:
+    """Level 2 began while table 1's hand was in play: this hand keeps level 1's blinds,
+    the new ones come with the next hand (000 9.6)."""
+    g = Game()
+    g.start()
+    g.do("hand_done", at=START + 1000.0, table=1)
+    g.do("tick", at=START + 1080.0 + 5.0)
+    return g.view(now=START + 1080.0 + 20.0)
+
+
 def bb_ante() -> ScreenView:
     """002's main event: big-blind ante in every level (level 2: 50 / 100, BB ante 100)."""
     g = Game(config=BB_ANTE)
@@ -613,6 +623,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_paused": paused,
     "table_ante": ante,
     "table_bb_ante": bb_ante,
+    "table_next_hand": next_hand,
     "table_break": break_colour_up,
     "table_hfh_playing": hfh_playing,
     "table_hfh_waiting": hfh_waiting,

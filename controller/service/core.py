@@ -13,15 +13,21 @@ a fatal error (the log cannot be opened or written) exits non-zero.
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import logging
+import os
 import queue
 import re
 import signal
+import socket
 import sys
 import threading
 import time
+import uuid
+from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import paho.mqtt.client as mqtt
 
@@ -40,6 +46,8 @@ from controller.wire.mqtt import Broker, client
 from controller.wire.protocol import ProtocolError, Topics
 
 log = logging.getLogger("floorman.controller")
+
+_T = TypeVar("_T")
 
 #: how often the service looks at the clock for level changes and expired time calls (s)
 TICK = 0.5
@@ -82,6 +90,16 @@ SNAPSHOT_ANYWAY = 2
 LOG_LINES_PER_SECOND = 20
 #: an inbox entry that only wakes the main thread (a press or presence is waiting)
 _WAKE = ("", b"", 0.0)
+#: at the start, when the broker's retained ``presence/controller`` says another controller
+#: (another instance) is online, this long (s) the controller waits, serving nothing, to see
+#: whether it is alive: one that is alive was thrown off the broker by this one's
+#: connection (one client id per prefix) and comes back within its reconnect delay (1 s),
+#: throwing this one off in turn; one that died without the broker noticing yet (a power
+#: cut, a cable) does not come back (docs/security.md, "A second controller")
+RIVAL_WAIT = 5.0
+#: the exit status of a controller that finds another one on its prefix at the broker, or
+#: that another one took over from (docs/operations.md)
+EXIT_RIVAL = 8
 
 
 class ControllerService:
@@ -105,9 +123,36 @@ class ControllerService:
         # one per tournament: two controllers with one client id on a broker throw each
         # other off, and with a persistent session one gets the other's commands
         self.client_id = client_id or controller_client_id(broker.prefix)
+        #: this process among the controllers of the prefix (in presence/controller)
+        self.instance = uuid.uuid4().hex[:12]
+        self.since = time.time()  # (not ``wall``: the tests' clocks count its calls)
         self.inbox: queue.Queue[tuple[str, bytes, float]] = queue.Queue()
+        #: messages that came while the controller was not live yet (its look at the broker)
+        self._held: deque[tuple[str, bytes, float]] = deque()
         #: the tables' presses, rate-limited per table and served in turn (inbound.py)
         self.presses = inbound.Presses(*inbound.limits_from_env())
+        #: every inbound kind's budget per client, and who is shut out (inbound.py)
+        self.gate = inbound.Gate()
+        self._flood_seen = threading.Event()
+        #: the tables and clients the controller knows (the filters while one is shut out)
+        self._known: tuple[frozenset[int], frozenset[str]] = (frozenset(), frozenset())
+        #: the inbound topic filters subscribed, with their QoS
+        self._subs: dict[str, int] = {}
+        self._subs_lock = threading.Lock()
+        # another controller on the prefix (docs/security.md, "A second controller"):
+        #: the look at the broker's retained state after connecting is under way
+        self._looking = False
+        self._look_mid: int | None = None
+        #: the latest presence/controller of another instance seen during the look
+        self._seen_controller: dict[str, Any] | None = None
+        #: set from the start (:meth:`start`) and each connection until it has looked and
+        #: found nobody else (:meth:`_go_live`): nothing is published, nothing handled
+        self._hold = threading.Event()
+        self._been_live = False
+        #: at the start, another one's "online" seen: wait until then whether it is alive
+        self._grace_until = 0.0
+        #: another controller that is alive on this prefix: this one stops
+        self._rival: dict[str, Any] | None = None
         #: the latest presence message per client, not yet handled: a flood of presence
         #: messages costs one state publish, not one each
         self._presence_in: dict[str, bytes] = {}
@@ -127,6 +172,10 @@ class ControllerService:
         self._structure_of: TournamentSettings | None = None
         #: the plan of a state (tournament, events): it changes only with an event
         self._plan: tuple[Tournament | None, int, dict[str, Any]] = (None, 0, {})
+        #: the views that failed, by view and kind of error: each is logged once
+        self._faults: set[tuple[str, str]] = set()
+        #: the command being handled, for the log of a view that fails after it
+        self._doing: str | None = None
         #: the tables whose screens show "hand done?" (the tick republishes them on a change)
         self._hand_done_due: set[int] = set()
         #: state topics published by the publish under way (drills: the fault after two)
@@ -147,6 +196,7 @@ class ControllerService:
     def start(self) -> None:
         # the locks first: a second controller must not even read (or create) the log
         self._locks = lock.hold(self.db, self.broker.prefix)
+        self._hold.set()  # until the broker is looked at: no other controller on the prefix
         try:
             self.floor = Floor.open(self.settings, self.db, now=self.wall(), new=self.new)
         except BaseException:
@@ -159,11 +209,11 @@ class ControllerService:
                  len(self.floor.log), self.db)
         heap.settle()  # the state lives all night: out of every collection (service/heap.py)
         c = client(self.broker, self.client_id, clean_session=False)
-        c.will_set(self.topics.presence("controller"),
-                   protocol.dumps({"v": 1, "online": False, "role": "controller"}), 1, True)
+        c.will_set(self.topics.presence("controller"), self._presence(False), 1, True)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
+        c.on_unsubscribe = self._on_unsubscribe
         c.connect_async(self.broker.host, self.broker.port, keepalive=15)
         c.loop_start()
         self.mqtt = c
@@ -176,19 +226,45 @@ class ControllerService:
         if self.mqtt is None:
             self.start()
         next_tick = 0.0
+        quiet = False
         try:
             while not self._stop.is_set():
-                timeout = max(0.0, next_tick - time.monotonic())
-                press_in = self.presses.wait(time.monotonic())
+                if self._rival is not None:
+                    quiet = True
+                    self._give_way(self._rival)
+                    return EXIT_RIVAL
+                now = time.monotonic()
+                if self._grace_until and now >= self._grace_until and self._connected.is_set():
+                    # nobody came back: the other controller is gone (docs/security.md)
+                    log.info("the controller the broker still called online did not come "
+                             "back within %.0f s: starting", RIVAL_WAIT)
+                    self._grace_until = 0.0
+                    self._go_live()
+                live = not self._hold.is_set()
+                timeout = max(0.0, next_tick - now)
+                press_in = self.presses.wait(now) if live else None
                 if press_in is not None:
                     timeout = min(timeout, press_in)
+                if self._grace_until:
+                    timeout = min(timeout, max(0.0, self._grace_until - now))
+                if live and self._held:
+                    self.handle(*self._held.popleft()[:2])
+                    timeout = 0.0
                 try:
                     topic, payload, received = self.inbox.get(timeout=timeout)
                 except queue.Empty:
                     pass
                 else:
-                    if topic:
+                    if topic and live:
                         self.handle(topic, payload)
+                    elif topic:  # not live yet: handled once it is
+                        self._held.append((topic, payload, received))
+                self._police(time.monotonic())
+                if not live:
+                    if time.monotonic() >= next_tick:
+                        next_tick = time.monotonic() + TICK
+                        self.tick()
+                    continue
                 self._handle_presence()
                 # one press per turn of the loop, the tables in turn: a flooding table
                 # waits for its tokens while the others' presses go ahead
@@ -206,15 +282,27 @@ class ControllerService:
                     self.tick()
                     self._report_drops()
         finally:
-            self._shutdown()
+            self._shutdown(quiet=quiet)
         return 0
 
-    def _shutdown(self) -> None:
+    def _give_way(self, other: dict[str, Any]) -> None:
+        """Another controller is alive on this prefix: one line that names it; the caller
+        stops without a word on the broker (docs/operations.md, exit 8)."""
+        who = describe_controller(other)
+        if self._been_live:
+            log.error("another controller took over prefix %s on the broker %s: %s; this one "
+                      "stops and does not fight back", self.broker.prefix, self.broker, who)
+        else:
+            log.error("prefix %s is in use by another controller on the broker %s: %s; stop "
+                      "it first", self.broker.prefix, self.broker, who)
+
+    def _shutdown(self, quiet: bool = False) -> None:
+        """``quiet``: another controller has the prefix: no "offline" on its presence
+        topic, and a clean disconnect, so the broker sends no last will either."""
         c = self.mqtt
         if c is not None:
-            if self._connected.is_set():
-                info = c.publish(self.topics.presence("controller"),
-                                 protocol.dumps({"v": 1, "online": False, "role": "controller"}),
+            if self._connected.is_set() and not quiet:
+                info = c.publish(self.topics.presence("controller"), self._presence(False),
                                  1, True)
                 try:
                     info.wait_for_publish(2)
@@ -240,20 +328,65 @@ class ControllerService:
             log.error("broker %s refused the connection: %s", self.broker, rc)
             return
         p = self.topics.prefix
-        # state/# only for its retained messages (what the broker still holds, maybe from
-        # the last tournament on this prefix: _check_stale); they are queued for us when
-        # the broker handles the SUBSCRIBE, before it handles the UNSUBSCRIBE
-        c.subscribe([(f"{p}/cmd/#", 1), (f"{p}/time/request/+", 0), (f"{p}/presence/+", 1),
-                     (f"{p}/state/#", 0)])
-        c.unsubscribe(f"{p}/state/#")
+        self._hold.set()
+        self._seen_controller = None
+        self._looking = True
+        wanted = inbound.filters(p, self.gate.shut_out_of(), *self._known)
+        with self._subs_lock:
+            self._subs = dict(wanted)
+        # presence/controller (QoS 0) and state/# only for their retained messages (what the
+        # broker still holds: another controller's presence, maybe the last tournament's
+        # state: _check_stale); they are queued for us when the broker handles the
+        # SUBSCRIBE, before it handles the UNSUBSCRIBE, so its answer ends the look
+        # (_on_unsubscribe). While a client is shut out, the persistent session's cmd/#
+        # must go too (inbound.filters)
+        ctl = self.topics.presence("controller")
+        c.subscribe([(ctl, 0), (f"{p}/state/#", 0),
+                     *((t, q) for t, q in wanted.items() if t != ctl)])
+        _, self._look_mid = c.unsubscribe(
+            [f"{p}/state/#", *([] if f"{p}/cmd/#" in wanted else [f"{p}/cmd/#"])])
         log.info("connected to broker %s", self.broker)
         self._connected.set()
+
+    def _on_unsubscribe(self, c: mqtt.Client, userdata: Any, mid: int, rcs: Any,
+                        props: Any = None) -> None:
+        if mid != self._look_mid or not self._looking:
+            return
+        # the look is done: every retained message of presence/controller has come
+        self._looking = False
+        seen = self._seen_controller
+        if seen is not None and seen.get("online") is True:
+            if self._been_live:
+                # it went online while this one was away: it has the prefix now
+                self._rival = seen
+            else:
+                log.warning("the broker says another controller is online on prefix %s: %s; "
+                            "waiting up to %.0f s to see whether it is alive", self.topics.prefix,
+                            describe_controller(seen), RIVAL_WAIT)
+                self._grace_until = time.monotonic() + RIVAL_WAIT
+        elif not self._grace_until:
+            self._go_live()
+        self.inbox.put(_WAKE)
+
+    def _go_live(self) -> None:
+        self._been_live = True
+        self._hold.clear()
         self._republish.set()
 
     def _on_disconnect(self, c: mqtt.Client, userdata: Any, flags: Any, rc: Any,
                        props: Any = None) -> None:
         self._connected.clear()
-        if not self._stop.is_set():
+        self._hold.set()
+        if not self._been_live and (self._grace_until or (
+                self._seen_controller or {}).get("online") is True):
+            # thrown off while it looked at another controller's "online": that one is
+            # alive and took its connection back. Not again (no reconnect that would
+            # throw it off in turn): stop
+            self._rival = self._seen_controller or {}
+            c.disconnect()
+            self.inbox.put(_WAKE)
+            return
+        if not self._stop.is_set() and self._rival is None:
             log.warning("lost the broker %s (%s); reconnecting", self.broker, rc)
 
     def _on_message(self, c: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
@@ -265,6 +398,9 @@ class ControllerService:
             self._quiet.warning("oversized", "payload of %d bytes on %s: larger than %d, "
                                 "dropped unread", len(payload), topic, protocol.MAX_PAYLOAD)
             return
+        if topic == self.topics.presence("controller"):
+            self._controller_presence(payload, bool(msg.retain))
+            return
         if topic.startswith(self.topics.prefix + "/state/"):
             if msg.retain and payload:  # our own live publishes come back without the flag
                 self.inbox.put((topic, payload, received))
@@ -273,27 +409,33 @@ class ControllerService:
         if kind in ("director", "table"):
             if msg.retain:
                 # a retained command would be handled again at every start: never
-                # handled, and a table's cleared (an empty retained message removes it;
-                # the director's topic the controller may not write: only the director's
-                # own account can have left one there)
+                # handled, and cleared from the broker (an empty retained message removes
+                # it; the ACL lets the controller write the command topics for that alone)
                 if payload:
-                    clear = kind == "table"
-                    self._quiet.warning("retained", "retained command on %s: ignored%s",
-                                        topic, " and cleared" if clear else "")
-                    if clear:
-                        c.publish(topic, b"", 1, True)
+                    self._quiet.warning("retained", "retained command on %s: ignored and "
+                                        "cleared", topic)
+                    c.publish(topic, b"", 1, True)
                 return
             if not payload:  # what clearing a retained command sends to every subscriber
                 log.info("empty message on %s: ignored", topic)
                 return
+            who = inbound.sender(kind, key)
+            if not self.gate.admit(kind, who, time.monotonic()):
+                self._flooded(topic)
+                return
             if kind == "table":
-                who = inbound.sender(kind, key)
                 if self.presses.offer(who, (topic, payload)):
                     self.inbox.put(_WAKE)
+                else:
+                    self.gate.overdrawn(kind, who)
+                    self._flooded(topic)
                 return
         if kind == "time":
-            if msg.retain:
-                return  # an old request: its asker has long stopped waiting
+            if msg.retain or self._hold.is_set():
+                return  # an old request (its asker has long stopped waiting); not live yet
+            if not self.gate.admit(kind, key or "?", time.monotonic()):
+                self._flooded(topic)
+                return
             # answered here, at once: the round trip must not wait behind commands
             try:
                 req = protocol.parse_time_request(payload)
@@ -304,6 +446,9 @@ class ControllerService:
                 {"v": 1, "id": req["id"], "t0": req["t0"], "t1": received, "t2": self.wall()}), 0)
             return
         if kind == "presence" and key != "controller":
+            if not self.gate.admit(kind, key or "?", time.monotonic()):
+                self._flooded(topic)
+                return
             with self._presence_lock:
                 fresh = key not in self._presence_in
                 self._presence_in[key or "?"] = payload
@@ -311,6 +456,42 @@ class ControllerService:
                 self.inbox.put(_WAKE)
             return
         self.inbox.put((topic, payload, received))
+
+    def _flooded(self, topic: str) -> None:
+        """A message on ``topic`` was over its client's budget (or its client is shut out):
+        a word in the log (at most 20 lines a second); the main thread shuts the client out
+        (woken once, not once for each of a flood's messages)."""
+        self._quiet.warning("over budget", "message on %s: dropped, its sender is over its "
+                            "budget or shut out (docs/security.md, floods)", topic)
+        if not self._flood_seen.is_set():
+            self._flood_seen.set()
+            self.inbox.put(_WAKE)
+
+    def _controller_presence(self, payload: bytes, retained: bool) -> None:
+        """``presence/controller``: this controller's own (ignored), or another's. Only
+        a live message says the other one is alive now; a retained one (a subscription's
+        copy) only what the broker last heard."""
+        try:
+            data = json.loads(payload) if payload else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or data.get("instance") == self.instance:
+            return
+        if self._looking:
+            self._seen_controller = data
+            return
+        if data.get("online") is not True or retained:
+            return
+        if self._grace_until:
+            self._rival = data  # it is alive and says so
+        elif not self._hold.is_set() and (_number(data.get("since")), str(data.get("instance"))) \
+                < (self.since, self.instance):
+            # two at once (not one client id: they do not throw each other off): the one
+            # that started later gives way
+            self._rival = data
+        else:
+            return
+        self.inbox.put(_WAKE)
 
     # ------------------------------------------------------------- main thread
     @property
@@ -338,11 +519,14 @@ class ControllerService:
                 return
             if kind == "director":
                 data = protocol.parse_director_command(payload)
-                answer = self.director(data["cmd"], data.get("args", {}),
-                                       inbound.scoped_id("director", data["id"]))
+                self._doing = f"the director's {data['cmd']}"
+                answer = self._answered(lambda: self.director(
+                    data["cmd"], data.get("args", {}),
+                    inbound.scoped_id("director", data["id"])))
             elif kind == "table":
                 data = protocol.parse_table_command(payload, key)
-                answer = self.table_press(int(key or 0), data)
+                self._doing = f"table {key}'s {data['action']}"
+                answer = self._answered(lambda: self.table_press(int(key or 0), data))
             else:
                 log.warning("message on unknown topic %s ignored", topic)
                 return
@@ -368,6 +552,24 @@ class ControllerService:
                 heap.freeze()  # a new state, frozen (the old one is gone: no cycles)
         else:
             ack()
+
+    def _answered(self, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """``run()``'s answer; when it raised (a bug after the engine: its words, a
+        reading of the state), the controller stays up and answers what is true: the
+        events it stored, or that nothing was changed."""
+        length = len(self.floor.log) if self.floor is not None else 0
+        try:
+            return run()
+        except Exception as exc:  # noqa: BLE001 - the controller stays up, whatever it is
+            log.exception("%s failed after the engine", self._doing)
+            stored = list(range(length + 1, len(self.floor.log) + 1)) \
+                if self.floor is not None else []
+            if stored:
+                return {"ok": True, "events": stored,
+                        "message": f"done (events {stored[0]}-{stored[-1]}); its words "
+                                   f"failed ({type(exc).__name__})"}
+            return refusal(Rejected("internal error ({kind}); nothing was changed",
+                                    kind=type(exc).__name__))
 
     def _undid(self, seqs: list[int]) -> bool:
         """Whether the events ``seqs`` have an undo (it rebuilt the state)."""
@@ -396,10 +598,65 @@ class ControllerService:
             self.mqtt.publish(topic, b"", 1, True)
             self._published.pop(topic, None)
 
+    def _police(self, now: float) -> None:
+        """Shut the clients that overdrew a budget out of their kind, let in those whose
+        time is up; the subscriptions follow (inbound.filters)."""
+        self._flood_seen.clear()
+        flooding = self.gate.flooding()
+        back = self.gate.reopen(now)
+        for kind, who in flooding:
+            seconds = self.gate.shut(kind, who, now)
+            log.warning("%s floods %s: not listened to for %.0f s (the broker stops queueing "
+                        "its messages for the controller; everybody else goes on)", who,
+                        _KIND_WORDS[kind][1], seconds)
+        for kind, who in back:
+            log.info("%s: listened to again on %s", who, _KIND_WORDS[kind][1])
+        if flooding or back:
+            self._know()
+            self._resubscribe()
+
+    def _know(self) -> bool:
+        """The tables and clients known now (the filters while one is shut out);
+        whether they changed."""
+        if self.floor is None:
+            return False
+        t = self.tournament
+        known = (frozenset(t.tables) | frozenset(t.broken), frozenset(self.presence))
+        if known == self._known:
+            return False
+        self._known = known
+        return True
+
+    def _resubscribe(self) -> None:
+        """Subscribe to what :func:`inbound.filters` says now and unsubscribe the rest
+        (the new ones first: a moment of two copies, not one of none)."""
+        wanted = inbound.filters(self.topics.prefix, self.gate.shut_out_of(), *self._known)
+        with self._subs_lock:
+            add = [(t, q) for t, q in wanted.items() if self._subs.get(t) != q]
+            drop = [t for t in self._subs if t not in wanted]
+            self._subs = wanted
+        c = self.mqtt
+        if c is None or not self._connected.is_set():
+            return  # the next connection subscribes to them
+        if add:
+            c.subscribe(add)
+        if drop:
+            c.unsubscribe(drop)
+
     def _report_drops(self) -> None:
-        for who, n in self.presses.drops().items():
+        presses = self.presses.drops()
+        others: dict[tuple[str, str], int] = {}
+        for (kind, who), n in self.gate.drops().items():
+            if kind == "table":
+                presses[who] = presses.get(who, 0) + n
+            else:
+                others[kind, who] = n
+        for who, n in presses.items():
             log.warning("%s: %d presses dropped, more than %.0f a second (it resends what "
                         "it still waits for)", who, n, self.presses.rate)
+        for (kind, who), n in others.items():
+            log.warning("%s: %d %s dropped, more than %.0f a second", who, n,
+                        _KIND_WORDS[kind][0], self.gate.budgets[kind][0])
         self._quiet.report()
 
     def director(self, cmd: str, args: dict[str, Any], cid: str) -> dict[str, Any]:
@@ -524,6 +781,8 @@ class ControllerService:
         if only is None or only:
             self.publish_state(only=only, tables=tables)
         self._sweep()
+        if self._know() and self.gate.shut_out_of():
+            self._resubscribe()  # a table or a client that came while one is shut out
 
     def _background_due(self, grown: int, every: int, anyway: int) -> bool:
         """Whether work that holds the loop (a snapshot, a kept state) is due: ``grown``
@@ -568,11 +827,16 @@ class ControllerService:
         except (RuntimeError, ValueError):
             pass  # not sent (no connection: paho sends it after the reconnect); no wait
 
+    def _presence(self, online: bool) -> bytes:
+        """This controller's presence: who it is, for a second one on the prefix to name
+        (docs/protocol.md, "Presence")."""
+        return protocol.dumps({"v": 1, "online": online, "role": "controller",
+                               "instance": self.instance, "host": socket.gethostname(),
+                               "pid": os.getpid(), "since": round(self.since, 3)})
+
     def _announce(self) -> None:
         if self.mqtt is not None:
-            self.mqtt.publish(self.topics.presence("controller"),
-                              protocol.dumps({"v": 1, "online": True, "role": "controller"}),
-                              1, True)
+            self.mqtt.publish(self.topics.presence("controller"), self._presence(True), 1, True)
 
     def state_messages(self, only: set[str] | None = None) -> dict[str, dict[str, Any]]:
         """Every retained state topic and its payload, as of now (``only``: just these
@@ -590,6 +854,21 @@ class ControllerService:
         out.update((self.topics.state(name), make()) for name, make in before + after
                    if only is None or name in only)
         return out
+
+    def _made(self, what: str, make: Callable[[], _T]) -> _T | None:
+        """``make()``, or ``None`` when it raised: a view or a reading of the state that
+        fails must not take the controller down (it would again at every restart, the
+        log replaying into the same state). The failure is logged once for each view and
+        kind, with the command that led to it; the last good view stays published."""
+        try:
+            return make()
+        except Exception as exc:  # noqa: BLE001 - the controller stays up, whatever it is
+            key = (what.split("/")[0], type(exc).__name__)
+            if key not in self._faults:
+                self._faults.add(key)
+                log.exception("the %s view failed after %s; the last good one stays "
+                              "published", what, self._doing or "the start")
+            return None
 
     def _views(self, t: Tournament, now: float, plan: Callable[[], dict[str, Any]]) -> tuple[
             tuple[tuple[str, Callable[[], dict[str, Any]]], ...],
@@ -633,7 +912,11 @@ class ControllerService:
         if any(chip_race_edge(self.tournament, e) for e in new):
             return None, None  # a colour-up break begins or ends: every table's chip race changes
         if types and types <= CLOCK_ONLY_EVENTS:
-            return {"clock"}, set()  # time add/set, pause, resume, a level change
+            if "level_started" in types:
+                # a table whose hand is in play keeps the level before (000 9.6,
+                # rules/hands.py hand_level): every table's view, once a level
+                return {"clock", "tables"}, None
+            return {"clock"}, set()  # time add/set, pause, resume
         scan = list(new)
         for e in new:
             if e["type"] == "undo":  # what the undone command touched is touched again
@@ -654,8 +937,8 @@ class ControllerService:
         """Publish ``data`` on ``topic`` retained unless the broker holds it already."""
         assert self.mqtt is not None and self.floor is not None
         payload = protocol.dumps(data)
-        if self._published.get(topic) == payload:
-            return False
+        if self._published.get(topic) == payload or self._hold.is_set():
+            return False  # (held: all of it is published when the controller goes live)
         self.mqtt.publish(topic, payload, 1, True)
         self._published[topic] = payload
         self._sent += 1
@@ -687,12 +970,17 @@ class ControllerService:
         plan = _once(lambda: self._plan_of(t))  # once for the tables and the moves
         before, after = self._views(t, now, plan)
         if only is None or "tables" in only:
-            self._publish_tables(t, now, plan(), None if only is None else tables)
+            made = self._made("plan", plan)
+            if made is not None:
+                self._publish_tables(t, now, made, None if only is None else tables)
         for name, make in before:
             if name == "structure" and only is not None and t.settings is self._structure_of:
                 continue  # made of the settings alone, and they are the ones it was made of
             if only is None or name in only:
-                self._send(self.topics.state(name), make())
+                data = self._made(name, make)
+                if data is None:
+                    continue
+                self._send(self.topics.state(name), data)
                 if name == "structure":
                     self._structure_of = t.settings
         if then is not None:
@@ -701,7 +989,9 @@ class ControllerService:
                 self._ack_taken()  # the summary's fan-out after the ack has left the broker
         for name, make in after:
             if only is None or name in only:
-                self._send(self.topics.state(name), make())
+                data = self._made(name, make)
+                if data is not None:
+                    self._send(self.topics.state(name), data)
         return self._sent
 
     def _publish_tables(self, t: Tournament, now: float, plan: dict[str, Any],
@@ -710,7 +1000,10 @@ class ControllerService:
 
         def send(n: int) -> set[int]:
             """Table ``n``'s view published if it changed; the players it showed or shows."""
-            view = views.table_view(t, n, plan=plan, pending=pending, now=now)
+            view = self._made(f"table/{n}", lambda: views.table_view(
+                t, n, plan=plan, pending=pending, now=now))
+            if view is None:
+                return set()
             before = self._shown.players_at(n)
             if not self._send(self.topics.table_state(n), view):
                 return set()
@@ -755,8 +1048,10 @@ class ControllerService:
         for n in (in_play, broken):
             if n is None:
                 continue
-            view = views.table_view(t, n, plan=plan, pending=pending, now=now)
-            if self._published.get(self.topics.table_state(n)) != protocol.dumps(view):
+            view = self._made(f"table/{n}", functools.partial(
+                views.table_view, t, n, plan=plan, pending=pending, now=now))
+            if view is not None \
+                    and self._published.get(self.topics.table_state(n)) != protocol.dumps(view):
                 return True
         return False
 
@@ -774,10 +1069,16 @@ class ControllerService:
         chunk = every[start:start + SWEEP]
         self._sweep_at = start + SWEEP
         now = self.wall()
-        plan, pending = self._plan_of(t), t.pending_moves()
+        plan = self._made("plan", lambda: self._plan_of(t))
+        if plan is None:
+            return
+        pending = t.pending_moves()
         self._sent = 0
         for n in chunk:
-            view = views.table_view(t, n, plan=plan, pending=pending, now=now)
+            view = self._made(f"table/{n}", functools.partial(
+                views.table_view, t, n, plan=plan, pending=pending, now=now))
+            if view is None:
+                continue
             if self._send(self.topics.table_state(n), view):
                 self._shown.update(n, view)
                 log.warning("table %d's view had changed without being published (a missed "
@@ -845,6 +1146,34 @@ def _group(events: list[Event], group: int) -> list[Event]:
             break
         out.append(e)
     return out
+
+
+#: what a kind's messages are called in the log, and its topic
+_KIND_WORDS = {"table": ("presses", "cmd/table/N"), "director": ("director commands",
+                                                                 "cmd/director"),
+               "time": ("clock-sync requests", "time/request/CLIENT"),
+               "presence": ("presence messages", "presence/CLIENT")}
+
+
+def _number(value: Any) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else 0.0
+
+
+def describe_controller(presence: dict[str, Any]) -> str:
+    """Another controller, as its presence names it: ``pid 4711 on floor-pi since
+    2026-11-20 19:02:11 (instance 3f2a9c1b04de)``."""
+    parts = []
+    if presence.get("pid") is not None:
+        parts.append(f"pid {str(presence['pid'])[:12]}")
+    if presence.get("host"):
+        parts.append(f"on {str(presence['host'])[:64]}")
+    since = _number(presence.get("since"))
+    if since:
+        parts.append("since " + time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(since)))
+    if presence.get("instance"):
+        parts.append(f"(instance {str(presence['instance'])[:16]})")
+    return " ".join(parts) or "a controller that does not say who it is (an older Floorman)"
 
 
 def controller_client_id(prefix: str) -> str:

@@ -13,7 +13,11 @@ broker-config``). So the topic *is* the sender, and everything here is derived f
   ``reply_to`` says;
 - :func:`presence_of` keeps a presence message to what its topic may claim;
 - :class:`Presses` rate-limits each table (a token bucket) and serves the tables in turn,
-  so one account's flood neither floods the engine nor delays the other tables.
+  so one account's flood does not flood the engine;
+- :class:`Gate` gives every inbound kind (presses, director commands, clock-sync requests,
+  presence) a budget per client, and shuts a client that overdraws it out: the controller
+  unsubscribes from that client's topic for a while (:func:`filters`), so the broker
+  stops queueing its flood in front of the other clients' messages.
 
 This module is an adapter's: it reads no clock itself (``now`` is passed in) and does no
 I/O.
@@ -38,6 +42,23 @@ PRESS_BURST = 10
 #: presses of one table waiting for their turn; more are dropped (a kiosk resends an
 #: unanswered press every 2 s: kiosk/link.py RESEND)
 PRESS_QUEUE = 20
+
+#: (rate a second, burst) of the other inbound kinds per client, counted as they arrive:
+#: a kiosk asks the time 3 times when it connects, then every 10 s (every 0.5 s while
+#: nobody answers: kiosk/link.py); presence comes at each (re)connect; the director's tools
+#: send one command at a time, a script a few hundred in a row. Far above what a client
+#: sends (a fuzzer that waits for each answer stays below them), far below a flood
+BUDGETS: dict[str, tuple[float, int]] = {
+    "time": (5.0, 50),
+    "presence": (10.0, 100),
+    "director": (100.0, 500),
+}
+#: how long a client that overdrew its budget is not listened to on that kind's topic (s),
+#: doubled at each further offence up to :data:`SHUT_OUT_MAX`
+SHUT_OUT = 10.0
+SHUT_OUT_MAX = 300.0
+#: the inbound kinds, by :meth:`~controller.wire.protocol.Topics.classify`'s names
+KINDS = ("table", "director", "time", "presence")
 
 def limits_from_env(value: str | None = None) -> tuple[float, int]:
     """``(rate, burst)`` from ``FLOORMAN_PRESS_RATE=RATE[/BURST]`` (presses a second, and
@@ -220,3 +241,131 @@ class Presses:
             for lane in self._lanes.values():
                 lane.dropped = 0
             return out
+
+
+class Gate:
+    """Every inbound kind's budget per client, and the clients shut out of a kind.
+
+    The network thread asks :meth:`admit` for each message (``kind`` as
+    :meth:`~controller.wire.protocol.Topics.classify` names it, ``who`` its sender); a
+    message over its client's budget is dropped and the client is *flooding*. Presses are
+    budgeted by their queue (:class:`Presses`): a press that finds it full is reported by
+    :meth:`overdrawn`. The main thread takes the flooding clients (:meth:`flooding`) and
+    :meth:`shut` s each out of its kind for :data:`SHUT_OUT` seconds (doubling with each
+    offence): it then unsubscribes from the client's topic, so the broker no longer queues
+    the flood for the controller ahead of the others' messages (:func:`filters`). Until
+    the broker has the unsubscription, what comes from a shut-out client is dropped
+    unread. :meth:`reopen` lets them in again when their time is up."""
+
+    def __init__(self, budgets: dict[str, tuple[float, int]] | None = None,
+                 shut_out: float = SHUT_OUT, shut_out_max: float = SHUT_OUT_MAX) -> None:
+        self.budgets = BUDGETS if budgets is None else budgets
+        self.shut_out, self.shut_out_max = shut_out, shut_out_max
+        self._buckets: dict[tuple[str, str], TokenBucket] = {}
+        self._shut: dict[tuple[str, str], float] = {}  # (kind, who) -> until
+        self._offences: dict[tuple[str, str], int] = {}
+        self._flooding: set[tuple[str, str]] = set()
+        self._dropped: dict[tuple[str, str], int] = {}
+        self._lock = threading.Lock()
+
+    def admit(self, kind: str, who: str, now: float) -> bool:
+        """Whether a message of ``kind`` from ``who`` goes on; False: dropped, counted."""
+        key = (kind, who)
+        with self._lock:
+            if key not in self._shut:
+                budget = self.budgets.get(kind)
+                if budget is None:
+                    return True
+                bucket = self._buckets.get(key)
+                if bucket is None:
+                    bucket = self._buckets[key] = TokenBucket(*budget)
+                if bucket.take(now):
+                    return True
+                self._flooding.add(key)
+            self._dropped[key] = self._dropped.get(key, 0) + 1
+            return False
+
+    def overdrawn(self, kind: str, who: str) -> None:
+        """A message of ``who`` was dropped elsewhere for its budget (a full press queue)."""
+        with self._lock:
+            self._flooding.add((kind, who))
+
+    def is_shut(self, kind: str, who: str) -> bool:
+        with self._lock:
+            return (kind, who) in self._shut
+
+    def flooding(self) -> list[tuple[str, str]]:
+        """The clients that overdrew a budget since the last call and are not shut out yet."""
+        with self._lock:
+            out = sorted(k for k in self._flooding if k not in self._shut)
+            self._flooding.clear()
+            return out
+
+    def shut(self, kind: str, who: str, now: float) -> float:
+        """Shut ``who`` out of ``kind``; returns for how many seconds."""
+        key = (kind, who)
+        with self._lock:
+            n = self._offences[key] = self._offences.get(key, 0) + 1
+            seconds = min(self.shut_out_max, self.shut_out * 2 ** (n - 1))
+            self._shut[key] = now + seconds
+            return seconds
+
+    def reopen(self, now: float) -> list[tuple[str, str]]:
+        """The clients whose time out is up, let in again (with a full budget)."""
+        with self._lock:
+            out = sorted(k for k, until in self._shut.items() if now >= until)
+            for key in out:
+                del self._shut[key]
+                self._buckets.pop(key, None)
+            return out
+
+    def shut_out_of(self) -> dict[str, set[str]]:
+        """The clients shut out, by kind."""
+        with self._lock:
+            out: dict[str, set[str]] = {}
+            for kind, who in self._shut:
+                out.setdefault(kind, set()).add(who)
+            return out
+
+    def drops(self) -> dict[tuple[str, str], int]:
+        """Messages dropped per (kind, client) since the last call (and forgets them)."""
+        with self._lock:
+            out, self._dropped = self._dropped, {}
+            return out
+
+
+def filters(prefix: str, shut: dict[str, set[str]], tables: set[int] | frozenset[int],
+            clients: set[str] | frozenset[str]) -> dict[str, int]:
+    """The inbound topic filters the controller subscribes to, with their QoS.
+
+    Each kind's wildcard (``cmd/#`` for the presses and the director's commands,
+    ``time/request/+``, ``presence/+``); while a client is shut out of a kind, instead
+    ``cmd/table/+`` or ``cmd/director`` for the other kind of command, and every other known
+    client's own topic of it (``tables``: the tournament's table numbers; ``clients``:
+    every client that announced itself, and the tables' kiosks). A client nobody knows
+    yet is not heard on that kind until the shut-out ends; ``presence/controller`` is
+    always heard (another controller on the prefix: :mod:`controller.service.core`)."""
+    p = prefix
+    out: dict[str, int] = {}
+    table_out = shut.get("table", set())
+    director_out = "director" in shut.get("director", set())
+    if not table_out and not director_out:
+        out[f"{p}/cmd/#"] = 1  # (a message on a topic nobody uses is logged)
+    else:
+        if table_out:
+            out.update((f"{p}/cmd/table/{n}", 1) for n in sorted(tables)
+                       if f"table-{n}" not in table_out)
+        else:
+            out[f"{p}/cmd/table/+"] = 1
+        if not director_out:
+            out[f"{p}/cmd/director"] = 1
+    known = set(clients) | {f"table-{n}" for n in tables}
+    for kind, base, qos in (("time", "time/request", 0), ("presence", "presence", 1)):
+        gone = shut.get(kind, set())
+        if gone:
+            out.update((f"{p}/{base}/{c}", qos) for c in sorted(known - gone)
+                       if c != "controller")
+        else:
+            out[f"{p}/{base}/+"] = qos
+    out[f"{p}/presence/controller"] = 0
+    return out

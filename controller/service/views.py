@@ -210,7 +210,18 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
         # sit-out penalties (hands left or until, controller time) and owed blinds (000 3.8)
         "penalties": penalties.sit_outs(t, tab, now if now is not None else t.played_at or 0.0),
         "dealer": _dealer(t, tab),
+        # the hand in play keeps the level before the clock's (000 9.6): sent while so, so
+        # the examples and the screens of every other moment stay as they were
+        **_hand_level(t, number),
     }
+
+
+def _hand_level(t: Tournament, number: int) -> dict[str, Any]:
+    index = hands.hand_level(t, number)
+    if index is None:
+        return {}
+    return {"hand_level": level_info(t.settings.structure[index], index,
+                                     t.level_number(index))}
 
 
 def _dealer(t: Tournament, tab: Any) -> dict[str, Any] | None:

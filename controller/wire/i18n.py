@@ -33,6 +33,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "bb_ante_short": ("BB ante {a}", "BB-Ante {a}"),
     "no_ante": ("No ante", "Keine Ante"),
     "paused": ("PAUSED", "ANGEHALTEN"),
+    # a new level applies from the next hand (000 9.6): the table's hand keeps its blinds
+    "this_hand": ("THIS HAND", "DIESE HAND"),
+    "from_next_hand": ("NEXT HAND {blinds}", "AB NÄCHSTER HAND {blinds}"),
     "not_started": ("NOT STARTED", "NICHT GESTARTET"),
     "no_limit": ("no time limit", "ohne Zeitlimit"),
     "colour_up": ("Colour-up", "Chips tauschen"),

@@ -529,7 +529,10 @@ TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size"
          "asks_same_hand": bool, "hand_done_due": bool,
          "penalties": [{"seat": int, "player_id": int, "hands_left": _INT_OR_NULL,
                         "until": _NUM_OR_NULL, "owes_blinds": bool}],
-         "dealer": ({"player_id": int, "name": str, "seat": _INT_OR_NULL}, None)}
+         "dealer": ({"player_id": int, "name": str, "seat": _INT_OR_NULL}, None),
+         # the level whose blinds the hand in play keeps, while the clock shows the next
+         # (000 9.6: a new level applies from the next hand); absent otherwise
+         "hand_level": _Optional(_LEVEL)}
 #: a table that is not (or no longer) in play: broken, or merged into the final table
 TABLE_GONE = {"v": _V, "table": int, "in_play": _Enum((False,)), "broken": bool,
               "final_table": _INT_OR_NULL, "moves_out": [_MOVE], "seats": [None]}  # always []

@@ -141,6 +141,12 @@ REASONS_DE: dict[str, str] = {
     "name {name!r} has a character that cannot be shown (U+{code:04X}); type the name again":
         "der Name {name!r} hat ein Zeichen, das nicht angezeigt werden kann (U+{code:04X}); "
         "den Namen neu eingeben",
+    "name {name!r} has a character that shows as blank (U+{code:04X}); type the name again":
+        "der Name {name!r} hat ein Zeichen, das leer erscheint (U+{code:04X}); den Namen neu "
+        "eingeben",
+    "name {name!r} has no letter, digit or sign that shows; type the name again":
+        "der Name {name!r} hat keinen sichtbaren Buchstaben, keine Ziffer und kein Zeichen; "
+        "den Namen neu eingeben",
     # ghosts: absent players
     "{player} is a ghost seat already": "{player} ist schon ein Geisterplatz",
     "{player} is not playing": "{player} spielt nicht",

@@ -347,6 +347,11 @@ def clock_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
     assert cn is not None
     lang = frame.lang
     lv = cn.level
+    # the table's hand in play keeps the level it began in (000 9.6): its blinds are the
+    # ones in play, the clock's come with the next hand; the controller decides it
+    hand = (frame.table or {}).get("hand_level")
+    if hand is not None and hand.get("index") == lv.get("index"):
+        hand = None  # this screen's clock has not reached the next level yet
     gap = c.px(6)
     # the ink of "50 / 100" reaches below the capitals ("/"): a row a third taller
     specs = [(c.px(56), 0.7), (max(c.px(100), c.need("blinds") * 4 // 3 + 2), 1.4),
@@ -366,14 +371,21 @@ def clock_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
         status = tr("not_started", lang)
     elif not cn.running:
         status = tr("paused", lang)
+    elif hand is not None:
+        status = tr("from_next_hand", lang, blinds=i18n.blinds(lv, lang))
     badge_w = 0
     if status:
         b = status_badge(c, r_level, status, BLACK, GOLD, bg)
         badge_w = b.width + c.px(16)
     lr = pygame.Rect(r_level.x, r_level.y, r_level.width - badge_w, r_level.height)
-    c.text(tr("level_n", lang, n=lv.get("number", "?")), inset(lr, 0, r_level.height // 8),
-           colour=GOLD, bg=bg, box="ink")
-    blinds_row(c, inset(r_blinds, 0, r_blinds.height // 12), lv, lang, bg)
+    lr = inset(lr, 0, r_level.height // 8)
+    level_text = tr("level_n", lang, n=(hand or lv).get("number", "?"))
+    if hand is not None:
+        level_text = f"{level_text} · {tr('this_hand', lang)}"
+        if c.fit_size(level_text, BOLD, lr.width, lr.height, "ink") < c.min_size:
+            level_text = tr("this_hand", lang)  # a small screen: what matters is "this hand"
+    c.text(level_text, lr, colour=GOLD, bg=bg, box="ink")
+    blinds_row(c, inset(r_blinds, 0, r_blinds.height // 12), hand or lv, lang, bg)
     with c.key("time_left"):
         c.slot("clock", frame.values["clock"], r_clock, bg=bg)
     if r_next is None or r_break is None:

@@ -47,7 +47,7 @@ def client(tmp_path, monkeypatch):
     players.add(db, "Hans Müller", member=True)
     db.close()
     console = Console(Hub(Broker(prefix="floorman/test"), public_url="http://x/p"),
-                      auth.hash_password("pw"))
+                      auth.hash_password("pw"), hosts=["console"])  # the name used below
     session = console.sessions.create()
     return Client(make_app(console, start_hub=False), session.token)
 

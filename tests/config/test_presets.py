@@ -152,6 +152,17 @@ def test_sample_is_a_27_player_psc_evening():
     assert 27 <= 3 * s.players_per_table  # three full tables of 9
 
 
+def test_bounty_samples_000_4_17():
+    """000 4.17: a normal freeze-out with a bounty on every player (the most knock-outs win
+    a prize), or a mystery bounty (a list of 5 names each); the evening's points count."""
+    for stem, bounty in (("psc-bounty", "bounty"), ("psc-mystery-bounty", "mystery")):
+        s = load_tournament(TOURNAMENTS / f"{stem}.yaml")
+        assert s.preset == "psc-five-spades" and s.mode.kind == "tournament"
+        assert (s.points.system, s.points.bounty, s.points.mystery_names) \
+            == ("psc_ranking", bounty, 5)
+        assert rows(s) == PSC_4_12
+
+
 # --------------------------------------------------------------------------- 001
 
 
@@ -186,10 +197,50 @@ def test_venue_faq_structure_002():  # 15-minute levels, big-blind ante
     assert {lvl.seconds for lvl in s.structure} == {15 * 60}
     assert {lvl.ante_type for lvl in s.structure} == {"big_blind"}
     assert s.heads_up_halves_level
-    assert (s.time_call.seconds, s.time_call.countdown) == (60, 10)
+    assert (s.time_call.seconds, s.time_call.countdown) == (50, 10)  # 60 s, the last 10 aloud
     h = s.hand_for_hand
     assert (h.auto, h.clock, h.cross_table_busts) == (True, "stops", "share")  # 002 a, b
     assert s.chip_race.rounding == "half_up"  # "kaufmännisch gerundet"
+
+
+#: the rulebooks' time call: (seconds in all from the call, the last ones counted down)
+TIME_CALLS = {
+    # 000 9.5: "60 sec. Zeit ... Bei Überschreitung ... ein Countdown von 10 sec."
+    "psc-five-spades": (70, 10),
+    # 004 5: "eine Minute Zeit ... Hat er nach Ablauf ... erfolgt ein Countdown von 10 Sekunden"
+    "floor-sheet": (70, 10),
+    # 002: "noch eine weitere Minute Zeit - Die letzten 10 Sekunden werden laut
+    # heruntergezählt": the countdown is the end of the minute
+    "venue-faq": (60, 10),
+    # 002: "Turbo-Turniere: 30 Sekunden Bedenkzeit mit 5 Sekunden Countdown"
+    "venue-faq-turbo": (30, 5),
+    # 001 §1 VI: "einmalig ... weitere 30 Sekunden"; 003 35: "weitere 30 Sekunden"
+    "pokerlounge-berlin": (30, 0),
+    "ace-of-spades": (30, 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TIME_CALLS))
+def test_the_time_call_lasts_as_the_rulebook_says(name):
+    """A call lasts ``seconds`` + ``countdown`` in all, the countdown its last seconds (the
+    table screen shows the seconds left and says COUNTDOWN in them); the engine ends it then."""
+    from controller.engine.tournament import Tournament
+
+    total, counted = TIME_CALLS[name]
+    s = preset(name)
+    assert (s.time_call.seconds + s.time_call.countdown, s.time_call.countdown) \
+        == (total, counted)
+    t = Tournament.new(s, 1, 0.0)
+    t.execute({"cmd": "register", "names": [f"P{i}" for i in range(1, 7)]}, 0.0)
+    t.execute({"cmd": "draw"}, 1.0)
+    t.execute({"cmd": "start"}, 2.0)
+    seat = min(t.tables[1].occupant)
+    t.execute({"cmd": "time_call", "table": 1, "seat": seat}, 100.0)
+    assert t.tables[1].time_call is not None
+    t.execute({"cmd": "tick"}, 100.0 + total - 0.5)
+    assert t.tables[1].time_call is not None
+    t.execute({"cmd": "tick"}, 100.0 + total)
+    assert t.tables[1].time_call is None
 
 
 def test_venue_faq_mode_plus_one_002():
@@ -207,7 +258,7 @@ def test_venue_faq_turbo_inherits_002():
     assert rows(s) == rows(preset("venue-faq"))
     assert {lvl.seconds for lvl in s.structure} == {10 * 60}  # "10 Min (Turbo)"
     assert {lvl.ante_type for lvl in s.structure} == {"big_blind"}
-    assert (s.time_call.seconds, s.time_call.countdown) == (30, 5)  # 30 s + 5 s
+    assert (s.time_call.seconds, s.time_call.countdown) == (25, 5)  # 30 s, the last 5 counted
     assert s.heads_up_halves_level
     assert s.final_table_size == 9
 
@@ -215,7 +266,7 @@ def test_venue_faq_turbo_inherits_002():
 def test_turbo_6max_sample_plays_a_final_table_of_7():  # 002 "6-handed wird zu 7"
     s = load_tournament(TOURNAMENTS / "venue-faq-turbo-6max.yaml")
     assert (s.players_per_table, s.final_table_size) == (6, 7)
-    assert s.time_call.seconds == 30
+    assert s.time_call.seconds + s.time_call.countdown == 30
 
 
 # --------------------------------------------------------------------------- 003
@@ -228,6 +279,17 @@ def test_ace_of_spades_structure_003_7():
                        (300, 600, 0), (400, 800, 0), (500, 1000, 100), (1000, 2000, 200),
                        (2000, 4000, 400)]
     assert [lvl.seconds for lvl in s.structure] == [600] * 9 + [None]  # last: "Nicht limitiert"
+
+
+def test_ace_of_spades_championship_plays_long_levels_003_7():
+    """003 7: tournaments and club championships set their own blinds, "grundsätzlich lange
+    Blindstufen (15 - 20 Minuten)", not the play day's ten minutes; the last one unlimited."""
+    s = load_tournament(TOURNAMENTS / "ace-of-spades-championship.yaml")
+    levels = [lvl for lvl in s.structure if not lvl.is_break]
+    timed = [lvl.seconds for lvl in levels if lvl.seconds is not None]
+    assert timed and all(15 * 60 <= sec <= 20 * 60 for sec in timed), timed
+    assert levels[-1].seconds is None  # 003 7: the last level "Nicht limitiert"
+    assert not s.play_day.enabled and s.club.start_stacks == "club_championship"  # 003 8
 
 
 def test_ace_of_spades_time_points_chip_race():  # 003 35, 6, 2, 37

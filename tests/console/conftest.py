@@ -48,12 +48,13 @@ class RunningConsole:
         self.thread.join(10)
 
 
-def start_console(broker: Broker, folder: Path) -> RunningConsole:
+def start_console(broker: Broker, folder: Path, **options: Any) -> RunningConsole:
+    """``options``: more of :class:`Console`'s (``limits``, ``hosts``)."""
     pw = folder / "console.passwd"
     auth.write_password(pw, PASSWORD)
     port = free_port()
     console = Console(Hub(broker, public_url=f"http://127.0.0.1:{port}/p"),
-                      auth.read_password(pw))
+                      auth.read_password(pw), **options)
     server = serve(console, "127.0.0.1", port)
     thread = threading.Thread(target=server.run, name="console", daemon=True)
     thread.start()

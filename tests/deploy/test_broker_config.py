@@ -62,7 +62,8 @@ def test_acl_gives_each_account_only_its_own_topics():
                                         "topic read club/fri/state/#",
                                         "topic read club/fri/presence/controller"])
     # the controller also reads the retained state (to clear a past tournament's) and
-    # writes the tables' command topics (to clear a retained press), never the director's
+    # writes the command topics (to clear a retained press or director's command: issue
+    # 27.6, the director's stayed on the broker for ever)
     assert rules["controller"] == sorted([
         "topic readwrite club/fri/state/#",
         "topic write club/fri/ack/+",
@@ -70,6 +71,7 @@ def test_acl_gives_each_account_only_its_own_topics():
         "topic write club/fri/presence/controller",
         "topic read club/fri/cmd/#",
         "topic write club/fri/cmd/table/+",
+        "topic write club/fri/cmd/director",
         "topic read club/fri/time/request/+",
         "topic read club/fri/presence/+",
     ])
@@ -82,9 +84,11 @@ def test_acl_gives_each_account_only_its_own_topics():
                or line.startswith("topic write club/fri/time/response")}
     assert writers == {"controller"}
     # only the director's accounts (its tools, its console) write director commands, and
-    # the console has the director's rights under its own name (no shared client id)
+    # the console has the director's rights under its own name (no shared client id); the
+    # controller writes there only to clear a retained command (it handles none it sends)
     assert {u for u, lines in rules.items()
-            if "topic write club/fri/cmd/director" in lines} == {"director", "console"}
+            if "topic write club/fri/cmd/director" in lines} == {"director", "console",
+                                                                 "controller"}
     assert rules["console"] == sorted([*rules["director"],
                                        "topic write club/fri/console/public"])
     # no account may write with a wildcard except the controller

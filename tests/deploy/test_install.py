@@ -242,7 +242,7 @@ def test_controller_install_twice_changes_nothing_the_second_time(controller_roo
 
 
 def test_controller_files(controller_root):
-    root, _, _ = controller_root
+    root, first, second = controller_root
     etc, mosq = root / "etc/floorman", root / "etc/mosquitto"
     env = read_env(etc / "controller.env")
     assert env["FLOORMAN_BROKER"] == "localhost:1883"
@@ -269,8 +269,9 @@ def test_controller_files(controller_root):
     assert (etc / "tournament.yaml").exists()
     link = root / "etc/systemd/system/multi-user.target.wants/floorman-controller.service"
     assert os.readlink(link) == "/etc/systemd/system/floorman-controller.service"
-    # the console: its own account (the director's rights), and the director's password as
-    # the first sign-in
+    # the console: its own account (the director's rights), and a sign-in password of its
+    # own, shown once and kept only as its hash (issue 27: it was the director's broker
+    # password, in plain text in director.env)
     console = read_env(etc / "console.env")
     director = read_env(etc / "broker/credentials/director.env")
     assert console["FLOORMAN_USERNAME"] == "console"
@@ -280,8 +281,15 @@ def test_controller_files(controller_root):
     from controller.console import auth
 
     hashed = auth.read_password(etc / "console.passwd")
-    assert auth.password_ok(director["FLOORMAN_PASSWORD"], hashed)
-    assert director["FLOORMAN_PASSWORD"] not in (etc / "console.passwd").read_text()
+    shown = [line.rsplit(" ", 1)[1] for line in first.splitlines()
+             if line.startswith("the director's console: first sign-in password ")]
+    assert len(shown) == 1 and len(shown[0]) >= auth.MIN_PASSWORD
+    assert auth.password_ok(shown[0], hashed)
+    assert not auth.password_ok(director["FLOORMAN_PASSWORD"], hashed)
+    assert shown[0] not in second  # shown once: a second run keeps it and says nothing of it
+    for path in root.rglob("*"):  # kept nowhere in plain text
+        if path.is_file() and not path.is_symlink() and ".venv" not in path.parts:
+            assert shown[0].encode() not in path.read_bytes(), path
     link = root / "etc/systemd/system/multi-user.target.wants/floorman-console.service"
     assert os.readlink(link) == "/etc/systemd/system/floorman-console.service"
 

@@ -68,12 +68,14 @@ def test_controller_unit_reads_the_installed_files():
 
 def test_a_failure_that_cannot_heal_is_not_restarted():
     """A bad file or a damaged log fails the same way every two seconds: the unit stops and
-    says why; a held log, a full disk or a screen not there yet are retried."""
+    says why; so does another controller on the prefix (a retry would throw it off the
+    broker each time); a held log, a full disk or a screen not there yet are retried."""
     from controller.log.store import EXIT_DAMAGED, EXIT_LOCKED, EXIT_NOT_A_LOG, EXIT_UNWRITABLE
+    from controller.service.core import EXIT_RIVAL
     from kiosk.app import EXIT_NO_SCREEN
 
     controller = set(unit(CONTROLLER)["Service"]["RestartPreventExitStatus"][0].split())
-    assert controller == {"1", str(EXIT_NOT_A_LOG), str(EXIT_DAMAGED)}
+    assert controller == {"1", str(EXIT_NOT_A_LOG), str(EXIT_DAMAGED), str(EXIT_RIVAL)}
     assert not {str(EXIT_LOCKED), str(EXIT_UNWRITABLE)} & controller
     kiosk = set(unit(KIOSK)["Service"]["RestartPreventExitStatus"][0].split())
     assert kiosk == {"1", "2"} and str(EXIT_NO_SCREEN) not in kiosk
@@ -145,7 +147,10 @@ def test_verify_catches_a_missing_program(tmp_path):
 # ------------------------------------------------------------------ exposure (issue 11.12)
 
 #: the highest ``systemd-analyze security`` exposure each unit may have (docs/security.md)
-EXPOSURE = {"floorman-controller.service": 4.5, "floorman-kiosk@3.service": 6.0}
+EXPOSURE = {"floorman-controller.service": 4.5, "floorman-kiosk@3.service": 6.0,
+            "floorman-console.service": 4.5}
+SOURCES = {"floorman-controller.service": CONTROLLER, "floorman-kiosk@3.service": KIOSK,
+           "floorman-console.service": CONSOLE}
 
 
 def exposure(source: Path, name: str, tmp: Path) -> tuple[float, str]:
@@ -168,8 +173,10 @@ def exposure(source: Path, name: str, tmp: Path) -> tuple[float, str]:
 @pytest.mark.parametrize("name", sorted(EXPOSURE))
 def test_units_are_hardened(name, tmp_path):
     """Issue 11.12: both units were rated 8.5 EXPOSED. The controller needs its state
-    folder and the network; a kiosk also its screen, keyboard, GPIO and sound devices."""
-    source = CONTROLLER if name.startswith("floorman-controller") else KIOSK
+    folder and the network; a kiosk also its screen, keyboard, GPIO and sound devices.
+    Issue 27.6: the console, the one unit listening on the club's network, was 8.5 too;
+    it needs the network and its password file."""
+    source = SOURCES[name]
     score, report = exposure(source, name, tmp_path)
     print(f"{name}: {score}")
     assert score <= EXPOSURE[name], report
@@ -195,3 +202,16 @@ def test_the_controller_may_use_no_device_and_only_the_network():
     assert s["PrivateDevices"] == ["yes"] and s["DevicePolicy"] == ["closed"]
     assert s["RestrictAddressFamilies"] == ["AF_INET AF_INET6 AF_UNIX"]
     assert s["StateDirectory"] == ["floorman"] and s["StateDirectoryMode"] == ["0700"]
+
+
+def test_the_console_may_use_only_the_network_and_many_connections():
+    """Issue 27.2: under the default 1,024 open files one phone's 1,100 half requests
+    locked the director out; the console keeps its connections below the limit, and the
+    unit raises it."""
+    from controller.console import guard
+
+    s = unit(CONSOLE)["Service"]
+    assert s["LimitNOFILE"] == [str(guard.NOFILE)]
+    assert s["PrivateDevices"] == ["yes"] and s["DevicePolicy"] == ["closed"]
+    assert s["RestrictAddressFamilies"] == ["AF_INET AF_INET6 AF_UNIX"]
+    assert "StateDirectory" not in s and "ReadWritePaths" not in s  # it writes nothing

@@ -5,7 +5,8 @@ exit code and no traceback; a refused file is left as it was.
 
 - a 0-byte file, a foreign SQLite database, a file that is not SQLite: exit 4;
 - a corrupt page, an event that is not JSON, an edited event, an edited event type, a
-  missing event: exit 5, naming the first bad event;
+  missing event, the ``meta`` table dropped, the last event renumbered, each in a log
+  whose snapshot covers every event: exit 5, naming the first bad event;
 - a second controller on the same log, or on the same prefix: exit 3, naming the first
   (pid, host); the first keeps serving; the lock dies with its process;
 - a full disk (a real tmpfs when run as root): presses are answered "not stored: the disk
@@ -45,7 +46,9 @@ SETTINGS = load_tournament(SAMPLE_TOURNAMENT)
 
 
 def played_log(path: Path, busts: int = 6) -> None:
-    """A tournament of the sample file, as the controller would have written it."""
+    """A tournament of the sample file, as the controller would have written it: a clean
+    stop left a snapshot of every event (issue 27.1: the start checks the whole log
+    all the same)."""
     f = Floor.open(SETTINGS, path, seed=1, now=time.time())
     now = time.time()
     f.execute({"cmd": "register", "names": [f"P{i}" for i in range(40)]}, now)
@@ -55,6 +58,7 @@ def played_log(path: Path, busts: int = 6) -> None:
         seat = min(f.tournament.tables[1].occupant)
         f.execute({"cmd": "bust", "table": 1, "seat": seat, "confirm": True}, now)
         f.execute({"cmd": "hand_done", "table": 1}, now)
+    f.snapshot()
     f.close()
 
 
@@ -103,6 +107,11 @@ ATTACKS: dict[str, tuple[Callable[[Path], None], int, str]] = {
     "missing event": (lambda p: sql(p, "DELETE FROM events WHERE seq = 20"), EXIT_DAMAGED,
                       r"cannot be replayed: event 20: is missing \(the next stored event is "
                       r"21\)"),
+    "meta dropped": (lambda p: sql(p, "DROP TABLE meta"), EXIT_DAMAGED,
+                     "the log is damaged: its table meta is missing"),
+    "last event renumbered": (
+        lambda p: sql(p, "UPDATE events SET seq = seq + 1 WHERE seq = (SELECT max(seq) FROM "
+                      "events)"), EXIT_DAMAGED, r"event \d+: is stored under the number \d+"),
 }
 
 

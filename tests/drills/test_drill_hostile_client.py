@@ -11,8 +11,10 @@ the real controller logged in as ``controller``; each test asserts what must hol
 4. a new tournament on a prefix clears what the last one left there;
 5. names that cannot be shown are refused;
 10. payloads above the broker's limit never arrive, oversized ones are dropped unread;
-11. one table's flood of presses is rate-limited; the other tables are still answered and
-    nothing meant for the controller is dropped by the broker.
+11. one table's flood of presses is rate-limited and then shut out; the other tables are
+    still answered and nothing meant for the controller is dropped by the broker (27.4:
+    flooded as fast as paho sends, the others pressing all at once meanwhile);
+12. a flood of clock-sync requests is held the same way (27.4).
 
 The figures (answers, latencies under the flood, memory) are printed per drill (see
 tests/support/drill.py, ``Report``) and copied into docs/security.md.
@@ -21,78 +23,50 @@ tests/support/drill.py, ``Report``) and copied into docs/security.md.
 from __future__ import annotations
 
 import json
-import statistics
 import threading
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from controller.director import send
-from controller.service.inbound import PRESS_BURST, PRESS_QUEUE, PRESS_RATE
+from controller.director import NoAnswer
+from controller.service.inbound import (
+    BUDGETS,
+    PRESS_BURST,
+    PRESS_QUEUE,
+    PRESS_RATE,
+    SHUT_OUT,
+)
 from controller.wire import protocol
-from controller.wire.protocol import Topics
 from kiosk.view import tables_in_play
 from tests.support import drill as dr
 from tests.support.broker import MOSQUITTO
 from tests.support.controller import ControllerProcess
-from tests.support.mqtt import Probe
-from tests.support.secure import OPENSSL, SecureBroker, login
+from tests.support.hostile import (
+    Flooder,
+    Room,
+    answer,
+    figures,
+    latencies,
+    press,
+    press_answered,
+    pressing,
+)
+from tests.support.secure import OPENSSL, login
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.skipif(MOSQUITTO is None or OPENSSL is None,
                                 reason="mosquitto and openssl are needed")
 
-PLAYERS = 36  # four tables of nine
 
-
-class Room:
-    """The shipped broker, the controller as the unit runs it, a drawn and running
-    tournament of 36 players at 4 tables."""
-
-    def __init__(self, tmp: Path, config: Path) -> None:
-        self.tmp = tmp
-        self.b = SecureBroker(tmp, tables=4).start()
-        self.top = Topics(self.b.prefix)
-        self.config = config
-        self.ctl: ControllerProcess = self.b.controller(tmp, config)
-        self.director = self.b.broker("director")
-
-    def send(self, cmd: str, args: dict[str, Any] | None = None, timeout: float = 20
-             ) -> dict[str, Any]:
-        return send(self.director, cmd, args, timeout=timeout)
-
-    def open(self, players: int = PLAYERS) -> Room:
-        assert self.send("register", {"names": dr.names(players)}, timeout=30)["ok"], \
-            self.ctl.output()
-        assert self.send("draw")["ok"] and self.send("start")["ok"]
-        return self
-
-    def state(self) -> dict[str, Any]:
-        """Every retained ``state/…`` payload by its suffix, as a new wall (``wall-2``'s
-        account) sees it."""
-        base = f"{self.b.prefix}/state/"
-        p = login(self.b, "wall-2")
-        assert p.connected()
-        try:
-            p.subscribe(base + "#")
-            wait_for(lambda: p.messages and p.silent_for() >= 0.3, 10, "the retained state")
-            return {t[len(base):]: v for t, v in p.latest().items() if v is not None}
-        finally:
-            p.close()
-
-    def rss_mb(self) -> float:
-        assert self.ctl.proc is not None
-        for line in Path(f"/proc/{self.ctl.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return 0.0
-
-    def close(self) -> None:
-        self.ctl.stop()
-        self.b.stop()
+def answers(room: Any) -> bool:
+    """The controller answers a status: asked again until the caller's wait is over (a
+    start on a loaded machine takes more than one ask's 5 s; issue 27.7)."""
+    try:
+        return bool(room.send("status", timeout=5)["ok"])
+    except NoAnswer:
+        return False
 
 
 @pytest.fixture(scope="module")
@@ -105,25 +79,6 @@ def room(tmp_path_factory):
         yield r.open()
     finally:
         r.close()
-
-
-def press(who: Probe, table: int, top: Topics, action: str = "undo", *,
-          cid: str | None = None, reply_to: str | None = None, **fields: Any) -> str:
-    cid = cid or uuid.uuid4().hex
-    who.publish(top.table_cmd(table), protocol.dumps(
-        {"v": 1, "id": cid, "reply_to": reply_to or f"table-{table}", "action": action,
-         **fields}))
-    return cid
-
-
-def answer(who: Probe, top: Topics, client: str, cid: str, timeout: float = 15
-           ) -> dict[str, Any]:
-    return wait_for(lambda: next((a for a in who.on(top.ack(client))
-                                  if isinstance(a, dict) and a.get("id") == cid), None),
-                    timeout, f"the answer to {cid} on ack/{client}")
-
-
-# ------------------------------------------------------------------ 1. client ids
 
 
 def test_no_account_takes_another_clients_id(room, tmp_path):
@@ -250,9 +205,8 @@ def test_answers_go_to_the_sender_and_ids_are_its_own(room):
 
 def test_a_retained_command_is_not_handled_again_at_a_restart(room):
     """Issue 11.3: table 3 leaves a retained press, the director a retained pause; the
-    controller restarts twice. Each was handled once, when it came live, never again; the
-    table's is cleared from the broker (the controller may not write the director's
-    topic: only the director's own account can have left one there)."""
+    controller restarts twice. Each was handled once, when it came live, never again; both
+    are cleared from the broker (issue 27.6: the director's stayed for ever)."""
     top = room.top
     t3 = login(room.b, "table-3")
     assert t3.connected()
@@ -274,12 +228,12 @@ def test_a_retained_command_is_not_handled_again_at_a_restart(room):
         for restart in range(2):
             room.ctl.stop()
             room.ctl.start()
-            wait_for(lambda: room.send("status", timeout=5)["ok"], 30, "the controller back")
+            wait_for(lambda: answers(room), 60, "the controller back")
             time.sleep(0.5)
             out = room.ctl.output()
             if restart == 0:
                 assert f"retained command on {top.table_cmd(3)}: ignored and cleared" in out
-                assert f"retained command on {top.director}: ignored" in out
+                assert f"retained command on {top.director}: ignored and cleared" in out
             state = room.state()
             assert state["table/3"]["hands"] == before + 1, "the press was handled again"
             assert state["clock"]["running"], "the pause was handled again"
@@ -287,7 +241,7 @@ def test_a_retained_command_is_not_handled_again_at_a_restart(room):
         # cleared: the second start found no retained press
         last = room.ctl.output().rsplit("connected to broker", 1)[-1]
         assert f"retained command on {top.table_cmd(3)}" not in last
-        assert f"retained command on {top.director}: ignored" in last
+        assert f"retained command on {top.director}" not in last  # cleared: none came back
     finally:
         t3.close()
         d = login(room.b, "director")  # the director's own to clear
@@ -311,7 +265,7 @@ def test_a_new_tournament_clears_what_the_last_one_left(tmp_path):
         second = ControllerProcess(config, tmp_path / "second.sqlite", tmp_path / "second.log",
                                    env=r.b.env("controller", tls=False)).start()
         r.ctl = second
-        wait_for(lambda: r.send("status", timeout=5)["ok"], 30, "the second controller")
+        wait_for(lambda: answers(r), 60, "the second controller")
         wait_for(lambda: not any(k.startswith("table/") for k in r.state()), 10,
                  "the last tournament's tables cleared")
         assert r.send("register", {"names": dr.names(18)})["ok"]
@@ -377,118 +331,116 @@ def test_oversized_payloads_never_reach_the_engine(room, report):
 # ------------------------------------------------------------------------ 11. floods
 
 
-#: the flooding account's program, in a process of its own as on its own Pi (in the test's
-#: process its network thread would slow the measuring client down)
-FLOODER = """
-import sys, time
-from controller.wire import protocol
-from tests.support.mqtt import raw_client
-address, user, password, ca, topic, count = sys.argv[1:7]
-c = raw_client(address, "flood", username=user, password=password, ca=ca)
-c.loop_start()
-print("ready", flush=True)
-sys.stdin.readline()
-t0 = time.monotonic()
-infos = [c.publish(topic, protocol.dumps({"v": 1, "id": f"flood-{i}", "reply_to": "table-3",
-                                          "action": "hand_done"}), 1)
-         for i in range(int(count))]
-for info in infos:
-    info.wait_for_publish(120)
-print(f"sent {time.monotonic() - t0:.3f}", flush=True)
-c.disconnect()
-c.loop_stop()
-"""
+@pytest.fixture
+def others(room):
+    """Tables 1, 2 and 4 as raw clients of their own accounts, their answers subscribed."""
+    out = {n: login(room.b, f"table-{n}") for n in (1, 2, 4)}
+    for n, probe in out.items():
+        assert probe.connected()
+        probe.subscribe(room.top.ack(f"table-{n}"))
+    yield out
+    for probe in out.values():
+        probe.close()
 
 
-def latencies(room: Room, tables: dict[int, Probe], presses: int) -> list[float]:
-    """Milliseconds from a press to its answer, one press at a time as a kiosk sends them
-    (undo with nothing to undo: an answer without a change), the ``tables`` in turn.
-
-    Each table stays within its own rate (controller/service/inbound.py PRESS_RATE): a single
-    table pressing 16 times a second would measure its own limit, not the flood's effect
-    (the first run of this drill did: a steady 150 ms, the wait for table 1's next token).
-    """
-    out = []
-    order = sorted(tables)
-    gap = 1.0 / PRESS_RATE / len(order) * 1.25  # each table at 80 % of its rate
-    for i in range(presses):
-        n = order[i % len(order)]
-        s = time.monotonic()
-        cid = press(tables[n], n, room.top, "undo")
-        answer(tables[n], room.top, f"table-{n}", cid, timeout=30)
-        came = tables[n].arrival(room.top.ack(f"table-{n}"),
-                                 lambda a, cid=cid: isinstance(a, dict) and a.get("id") == cid)
-        assert came is not None
-        out.append((came - s) * 1000)
-        time.sleep(max(0.0, gap - (time.monotonic() - s)))
-    return out
+#: how long the other tables press during a flood (s): the flood and its drain (before
+#: issue 27: 1-3 s)
+DURING = 4.0
 
 
-def figures(ms: list[float]) -> dict[str, float]:
-    ms = sorted(ms)
-    return {"p50_ms": round(statistics.median(ms), 1),
-            "p99_ms": round(ms[min(len(ms) - 1, int(len(ms) * 0.99))], 1),
-            "max_ms": round(ms[-1], 1)}
-
-
-def test_a_flooding_table_does_not_drown_the_others(room, report):
-    """Issue 11.11: table 3's account sends 5,000 state-changing presses as fast as it can.
-    It gets no more than its rate; the presses of tables 1, 2 and 4, one at a time as their
-    kiosks send them, are all answered meanwhile; the broker drops nothing meant for the
-    controller."""
-    import subprocess
-    import sys
-
-    from tests.support.paths import ROOT
-
-    top = room.top
+def test_a_flooding_table_does_not_drown_the_others(room, others, report):
+    """Issue 11.11, 27.4: table 3's account sends 5,000 state-changing presses as fast as
+    paho sends them. It gets no more than its rate, then is not listened to for a while
+    (the controller unsubscribes from its topic); the presses of tables 1, 2 and 4, each
+    as its kiosk sends them, all at once, are answered meanwhile; the broker drops nothing
+    meant for the controller."""
     flood = 5000
     hands_before = room.state()["table/3"]["hands"]
-    others = {n: login(room.b, f"table-{n}") for n in (1, 2, 4)}
-    for n, probe in others.items():
-        assert probe.connected()
-        probe.subscribe(top.ack(f"table-{n}"))
-    acc = room.b.account("table-3")
-    flooder = subprocess.Popen(
-        [sys.executable, "-c", FLOODER, f"localhost:{room.b.tls_port}",
-         acc["FLOORMAN_USERNAME"], acc["FLOORMAN_PASSWORD"], str(room.b.ca),
-         top.table_cmd(3), str(flood)],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    flooder = Flooder(room, "press", flood)
     try:
         quiet = latencies(room, others, 30)
-        assert flooder.stdout is not None and flooder.stdin is not None
-        assert flooder.stdout.readline().strip() == "ready"
-        t0 = time.monotonic()
-        flooder.stdin.write("go\n")
-        flooder.stdin.flush()
-        time.sleep(0.2)  # the flood is on its way
-        during = latencies(room, others, 60)
-        sent = flooder.stdout.readline().split()
-        assert flooder.wait(120) == 0 and sent[0] == "sent", sent
+        flooder.go()
+        during = pressing(room, others, DURING)
+        sent_s, _ = flooder.result()
         time.sleep(PRESS_QUEUE / PRESS_RATE + 1.0)  # what waits in table 3's queue is served
-        elapsed = time.monotonic() - t0
+        elapsed = time.monotonic() - flooder.started
         hands = room.state()["table/3"]["hands"] - hands_before
         out = room.ctl.output()
         dropped = sum(int(line.split("table-3: ")[1].split()[0])
                       for line in out.splitlines() if "table-3: " in line
                       and "presses dropped" in line)
         log = room.b.log_text()
-        report.update(flood_presses=flood, flood_sent_s=float(sent[1]),
+        report.update(flood_presses=flood, flood_sent_s=sent_s,
                       flood_hands_taken=hands, flood_dropped_logged=dropped,
+                      flood_unread=flood - hands - dropped,
                       **{f"quiet_{k}": v for k, v in figures(quiet).items()},
                       **{f"flood_{k}": v for k, v in figures(during).items()},
                       other_presses_during_flood=len(during),
                       broker_drops_for_controller=log.count("Outgoing messages are being "
                                                             "dropped for client controller"))
         report.emit()
-        # every one of table 1's presses was answered (wall-clock figures: the report's)
-        assert len(during) == 60
+        # every one of the other tables' presses was answered (wall-clock figures: the
+        # report's); pressing() fails on one that is not
+        assert len(during) >= 3
         # no more than the bucket allows: a burst, then the rate
         assert hands <= PRESS_BURST + PRESS_RATE * elapsed + 1, (hands, elapsed)
         assert dropped > 0 and "presses dropped, more than 5 a second" in out
+        # table 3 was shut out: its topic unsubscribed, the rest of the flood never came
+        assert "table-3 floods cmd/table/N: not listened to" in out
         assert "Outgoing messages are being dropped for client controller" not in log
+        assert room.ctl.alive and "Traceback" not in out
     finally:
-        if flooder.poll() is None:
-            flooder.kill()
-        for probe in others.values():
-            probe.close()
+        flooder.kill()
+    # and it is heard again once its time is up: a press of its own is answered
+    wait_for(lambda: "table-3: listened to again on cmd/table/N" in room.ctl.output(),
+             SHUT_OUT + 10, "table 3 let in again")
+    t3 = login(room.b, "table-3")
+    assert t3.connected()
+    t3.subscribe(room.top.ack("table-3"))
+    try:
+        press_answered(room, t3, 3)
+    finally:
+        t3.close()
+
+
+def test_a_clock_sync_flood_is_held_too(room, others, report):
+    """Issue 27.4: 20,000 clock-sync requests on ``time/request/table-3`` as fast as paho
+    sends them (before: every one answered, the other tables waited 2.4-2.7 s). Table 3
+    gets its budget's answers, then is not listened to on that topic; the other tables'
+    presses and a wall's clock-sync request are answered meanwhile."""
+    flood = 20000
+    budget_rate, budget_burst = BUDGETS["time"]
+    flooder = Flooder(room, "time", flood)
+    sync = login(room.b, "wall")  # (table 1's account is pressing: one login each)
+    assert sync.connected()
+    sync.subscribe(room.top.time_response("wall"), qos=0)
+    # a screen announces itself before it asks the time: while table 3 is shut out of
+    # time/request/+, the controller listens to every client it knows on its own topic
+    sync.publish(room.top.presence("wall"), {"v": 1, "online": True, "role": "wall"},
+                 retain=True)
+    wait_for(lambda: room.send("status")["result"]["presence"].get("wall"), 10, "the wall")
+    try:
+        flooder.go()
+        during = pressing(room, others, DURING)
+        sync.publish(room.top.time_request("wall"), {"v": 1, "id": "mine", "t0": 2.0}, qos=0)
+        mine = sync.wait_on(room.top.time_response("wall"))[0]
+        sent_s, answered = flooder.result()
+        elapsed = time.monotonic() - flooder.started
+        out = room.ctl.output()
+        dropped = sum(int(line.split("table-3: ")[1].split()[0])
+                      for line in out.splitlines() if "table-3: " in line
+                      and "clock-sync requests dropped" in line)
+        report.update(time_requests=flood, time_sent_s=sent_s, time_answered=answered,
+                      time_dropped_logged=dropped, time_unread=flood - answered - dropped,
+                      **{f"flood_{k}": v for k, v in figures(during).items()},
+                      other_presses_during_flood=len(during))
+        report.emit()
+        assert mine["id"] == "mine"
+        assert len(during) >= 3
+        assert answered <= budget_burst + budget_rate * elapsed + 1, (answered, elapsed)
+        assert "table-3 floods time/request/CLIENT: not listened to" in out
+        assert room.ctl.alive and "Traceback" not in out
+    finally:
+        flooder.kill()
+        sync.publish(room.top.presence("wall"), b"", retain=True)
+        sync.close()

@@ -78,17 +78,23 @@ def test_kiosk_loss(broker, prefix, controllers, report, tmp_path):
         p.start()
     proc_online: list[float] = []
     proc_errors: list[str] = []
+    killed: list[int] = []
+    #: set only to abandon the kills when the drill fails elsewhere: the kills are not cut
+    #: short when the screens' restarts are done first (issue 27.7: on a loaded machine
+    #: they were, and the drill counted its own thread's turns, 3 == 4)
     stop = threading.Event()
+    kill_rng = random.Random(32)  # its own: the main thread's draws do not shift it
 
     def kill_processes() -> None:
         try:
             for _ in range(process_kills):
-                if stop.wait(rng.uniform(0.5, 2.0)):
+                if stop.wait(kill_rng.uniform(0.5, 2.0)):
                     return
-                p = procs[rng.choice(procs_tables)]
+                p = procs[kill_rng.choice(procs_tables)]
                 wait_for(lambda p=p: any(t > p.started for t in online_at[p.table]), 30,
                          f"kiosk {p.table} online")
                 p.kill()
+                killed.append(p.table)
                 p.start()
                 wait_for(lambda p=p: any(t > p.started for t in online_at[p.table]), 30,
                          f"kiosk {p.table} back online")
@@ -173,9 +179,9 @@ def test_kiosk_loss(broker, prefix, controllers, report, tmp_path):
                     good_at = time.monotonic()
             latencies.append(good_at - connected[0])
             crew.resume()
-        stop.set()
-        if procs:
-            killer.join(120)
+        if procs:  # the tables play on until every kiosk process was killed and is back
+            killer.join(process_kills * 65)  # each kill waits at most 2 s + 2 x 30 s
+            assert not killer.is_alive(), f"the kills did not end: {len(killed)} done"
     finally:
         stop.set()
         crew.close()
@@ -205,4 +211,6 @@ def test_kiosk_loss(broker, prefix, controllers, report, tmp_path):
     report.emit()
     assert len(latencies) == restarts
     assert max(latencies) < 1.0, latencies
-    assert len(proc_online) == (process_kills if procs else 0)
+    # what happened to the screens: every kiosk process killed came back online
+    assert len(killed) == (process_kills if procs else 0), killed
+    assert len(proc_online) == len(killed), (proc_online, killed)

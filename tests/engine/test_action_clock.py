@@ -41,7 +41,7 @@ def test_the_clock_call_replaces_the_action_clock_001_once_per_hand():
     """001 §1 VI: "kann er einmalig mit der Ansage „Zeit/Time“ über weitere 30 Sekunden
     verfügen": the director's call (op start) replaces the action clock, once per hand."""
     t = with_action(20, seconds=30, countdown=0, once_per_hand=True)
-    press(t, 100.0, seat=4)
+    press(t, 100.0)
     (e,) = t.execute({"cmd": "time_call", "table": 1, "op": "start", "seat": 4}, 105.0)
     assert (e["seconds"], "action" in e) == (30, False)
     assert not t.tables[1].time_call.action
@@ -51,6 +51,35 @@ def test_the_clock_call_replaces_the_action_clock_001_once_per_hand():
     # the action clock never used up the player's one call of the hand
     rejected(t, {"cmd": "time_call", "table": 1, "op": "start", "seat": 4}, 112.0,
              "already had the time call")
+
+
+def test_the_button_with_a_player_picked_grants_that_players_one_extension_001_VI():
+    """001 §1 VI: "kann er einmalig … über weitere 30 Sekunden verfügen". The dealer
+    picks the player (◀ ▶) and presses TIME: the extension, not the action clock; a
+    second one for the same player in the same hand is refused, in German too."""
+    from controller.wire import wording
+
+    t = with_action(30, seconds=30, countdown=0, once_per_hand=True)
+    assert press(t, 100.0)["action"] is True  # no player picked: the action clock
+    e = press(t, 105.0, seat=4)
+    assert (e["op"], e["seconds"], e["seat"], "action" in e) == ("start", 30, 4, False)
+    assert press(t, 120.0)["op"] == "cancel"  # the player acted: the tap ends the call
+    rejected(t, {"cmd": "time_call", "table": 1, "op": "toggle", "seat": 4}, 125.0,
+             "already had the time call in this hand")
+    from controller.engine.commands import Rejected
+    from controller.log.floor import refusal
+
+    try:
+        t.execute({"cmd": "time_call", "table": 1, "op": "toggle", "seat": 4}, 126.0)
+    except Rejected as exc:
+        german = wording.reason(refusal(exc), "de")
+    assert "in dieser Hand" in german and "001 §1 VI" in german, german
+    # another player has theirs; after the hand the first one has one again
+    assert press(t, 130.0, seat=5)["seat"] == 5
+    press(t, 131.0)
+    t.execute({"cmd": "hand_done", "table": 1}, 140.0)
+    assert press(t, 150.0, seat=4)["seconds"] == 30
+    replay_equal(t)
 
 
 def test_hand_done_ends_the_action_clock():

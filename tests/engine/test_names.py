@@ -62,3 +62,42 @@ def test_a_decomposed_duplicate_is_a_duplicate():
     t.execute({"cmd": "register", "names": ["Zoë"]}, 0.0)
     with pytest.raises(Rejected, match="already registered"):
         t.execute({"cmd": "register", "names": ["Zoe\u0308"]}, 0.0)
+
+
+# issue 27.6: names that show as blank
+BLANK = [
+    "\u3164",  # HANGUL FILLER: a letter (Lo) that draws nothing
+    "\u115f\u1160",  # the Hangul choseong and jungseong fillers
+    "\uffa0",  # HALFWIDTH HANGUL FILLER
+    "\u2800",  # BRAILLE PATTERN BLANK: a symbol (So) that draws nothing
+    "Anna\u3164",  # looks like "Anna"
+    "\u0301\u0302",  # only combining marks
+    " \u0308 ",  # a lone combining diaeresis between spaces
+]
+
+
+@pytest.mark.parametrize("name", BLANK)
+def test_a_name_that_shows_as_blank_is_refused(name):
+    t = new_tournament(0, draw=False, start=False)
+    with pytest.raises(Rejected) as info:
+        t.execute({"cmd": "register", "names": [name]}, 0.0)
+    reason = str(info.value)
+    assert "shows as blank" in reason or "no letter, digit or sign that shows" in reason, reason
+    assert not t.players
+
+
+def test_a_refusal_quotes_a_long_name_cut():
+    """A 10,000-character name was quoted whole, twice (the union's two branches)."""
+    from controller.engine.commands import QUOTE
+
+    t = new_tournament(0, draw=False, start=False)
+    for cmd in ({"cmd": "register", "names": ["x" * 10_000]},
+                {"cmd": "register", "names": ["Ann\x00" + "y" * 10_000]},
+                {"cmd": "register", "names": ["Ann\x00" + "y" * 150]},
+                {"cmd": "rename", "player": "z" * 10_000, "name": "Zoë"},
+                {"cmd": "bust", "table": 1, "seat": "q" * 10_000}):
+        with pytest.raises(Rejected) as info:
+            t.execute(cmd, 0.0)
+        reason = str(info.value)
+        assert len(reason) < 300 and "…" in reason, reason
+        assert not any(ch * QUOTE in reason for ch in "xyzq"), reason  # cut at QUOTE

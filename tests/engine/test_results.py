@@ -27,6 +27,7 @@ from controller.engine.results import (
     results_json,
     score,
     season_totals,
+    spreadsheet_cell,
 )
 from controller.engine.settings import Points
 
@@ -201,6 +202,20 @@ def test_score_mystery_bounty_hits_000_4_17():
     by_id = {r.player_id: r for r in rows}
     assert by_id[1].bounty_hits == 1 and by_id[1].prize == "mystery-bounty"
     assert by_id[2].bounty_hits == 0 and by_id[2].prize is None
+
+
+def test_score_bounty_and_mystery_with_the_knocker_still_in_000_4_17():
+    """During the night the bounty leader and a mystery hitter are often still in: the
+    placed rows are scored, the prize waits for the knocker's place (it crashed, issue 26)."""
+    fs = [Finish(5, "E", 5, eliminated_by=1), Finish(4, "D", 4, eliminated_by=1),
+          Finish(3, "C", 3, eliminated_by=4)]
+    rows = score(Points(bounty="bounty"), fs, entries=5, playing=[1, 2])
+    assert [(r.player_id, r.bounty_hits, r.prize) for r in rows] == [
+        (3, 0, None), (4, 1, None), (5, 0, None)]  # 1 leads with 2 and has no row yet
+    rows = score(Points(bounty="mystery"), fs, entries=5, playing=[1, 2],
+                 mystery_lists={1: (5,), 4: (3,)})
+    assert [(r.player_id, r.bounty_hits, r.prize) for r in rows] == [
+        (3, 0, None), (4, 1, "mystery-bounty"), (5, 0, None)]
 
 
 def test_score_mystery_without_lists_keeps_the_ranking_points_000_4_17():
@@ -459,7 +474,8 @@ def test_results_csv_round_trips_through_csv_reader(rows, public):  # 000 5.8 li
             expected_name = " ".join(parts)
             if not row.member and len(parts) >= 2:
                 expected_name = f"{parts[0]} {parts[-1][0]}."
-        assert d["name"] == expected_name
+        # a name that would start a formula is written as text (issue 27.6, OWASP)
+        assert d["name"] == spreadsheet_cell(expected_name)
         assert float(d["points"]) == row.points
         assert int(d["knockouts"]) == row.knockouts
         assert int(d["knockout_points"]) == row.knockout_points

@@ -13,6 +13,7 @@ import pytest
 
 from controller.engine import clock as clk
 from controller.engine.settings import (
+    Dealing,
     Entries,
     Ghosts,
     HandForHand,
@@ -137,10 +138,23 @@ def test_ghosts_make_every_table_equal_000_9_6(players):
 
 def test_first_button_same_seat_on_every_table_000_3_12():
     for seed in range(10):
-        t = new(40, seed=seed, start=False)
+        t = new(40, seed=seed, start=False, dealing=Dealing(first_button="table_1"))
         button = t.log[-1]["button"]
         assert button in t.tables[1].occupant  # the high card was dealt to a player at T1
         assert {tab.button for tab in t.tables.values()} == {button}
+
+
+def test_first_button_drawn_at_each_table_among_its_players():
+    """The default (TDA; 003, 002): each table draws its own button among its players; table
+    1's is the one the draw always made, so 000 3.12's draw stays what it was."""
+    for seed in range(10):
+        t = new(40, seed=seed, start=False, dealing=Dealing())
+        assert t.settings.dealing.first_button == "each_table"  # the default
+        drawn = t.log[-1]
+        assert dict(drawn["buttons"])[1] == drawn["button"]
+        for n, seat in drawn["buttons"]:
+            assert seat in t.tables[n].occupant and t.tables[n].button == seat
+        replay_equal(t)
 
 
 def test_draw_needs_two_players_and_happens_once():

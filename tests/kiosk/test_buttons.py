@@ -384,9 +384,15 @@ def test_a_player_on_the_way_is_confirmed_first():
 
 
 def test_time_names_the_selected_seat_001_1_VI(box):
+    """The dealer picks the player and presses TIME: that player's call (with an action
+    clock: the one extension of the hand, 001 §1 VI); the pick is used up, so the next
+    TIME is the action clock for the next decision."""
     box.tap("seat_next")
     box.tap("time")
     assert box.sent == [("time", {"seat": 2})]
+    assert box.controls.selected is None
+    box.tap("time")
+    assert box.sent == [("time", {"seat": 2}), ("time", {})]
 
 
 def test_hand_done_says_seated_while_the_table_waits_TDA_11D(box):

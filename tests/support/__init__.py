@@ -20,6 +20,7 @@ eventlog      :func:`read_log`: a controller's event log, read-only
 settings      :func:`make_settings`: small tournament settings for the engine tests
 kiosks        :class:`Floor`: headless kiosk apps with mock-pin button boxes (e2e)
 drill         the drills' dealers, audit and figures (tests/drills)
+hostile       the hostile-client drill's room, presses and flooder (bench/flood.py too)
 install       running scripts/install.sh into a throwaway root (tests/deploy)
 ============  ===============================================================================
 

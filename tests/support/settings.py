@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 
-from controller.engine.settings import Level, Points, TournamentSettings
+from controller.engine.settings import Dealing, Level, Points, TournamentSettings
 from controller.engine.tournament import Tournament
 
 
 def make_settings(**overrides) -> TournamentSettings:
-    """Small tournament: 9 players per 9-seat table, 12 ten-minute levels, a break after 4."""
+    """Small tournament: 9 players per 9-seat table, 12 ten-minute levels, a break after 4.
+
+    The first button is table 1's position at every table (000 3.12), the layouts the
+    engine tests were written on; ``dealing=Dealing()`` draws one at each table."""
     levels = []
     for i in range(12):
         levels.append(Level("level", 600, 25 * 2**i, 50 * 2**i, 0))
@@ -23,6 +26,7 @@ def make_settings(**overrides) -> TournamentSettings:
         players_per_table=9,
         final_table_size=9,
         points=Points(system="none"),
+        dealing=Dealing(first_button="table_1"),
     )
     return dataclasses.replace(base, **overrides)
 

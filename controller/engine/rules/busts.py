@@ -31,23 +31,33 @@ if TYPE_CHECKING:
     from controller.engine.tournament import Tournament
 
 
-def hand_key(t: Tournament, tab: Table) -> tuple[Any, ...]:
+def hand_key(t: Tournament, tab: Table, same_hand: bool = False) -> tuple[Any, ...]:
     """The group a bust at ``tab`` belongs to when it is in the hand in play there.
 
     The table's own hand, or during hand-for-hand the hand every table plays
-    (002 b) -- also the bubble hand after hand-for-hand ended in it. A table
-    whose hand already had a bust before hand-for-hand began keeps its own
-    group, so the busts of that hand are still ranked by stack (000 9.5).
+    (002 b) -- also the bubble hand after hand-for-hand ended in it. When
+    hand-for-hand starts, every table is in a new hand: a bust at a table whose
+    hand had a bust before it began is in the hand-for-hand hand, so places
+    follow the order of the busts. Only the table's word (``same_hand``) puts a
+    bust into that earlier hand (a second player out in the hand whose bust
+    started hand-for-hand), while nobody at the table is out in the
+    hand-for-hand hand yet; the two are then ranked by stack (000 9.5).
     """
     key: tuple[Any, ...] = ("table", tab.number, tab.hand_id)
-    if tab.hfh_hand is not None and key not in t.group_of:
-        key = ("hfh", tab.hfh_hand)
-    return key
+    if tab.hfh_hand is None:
+        return key
+    bubble: tuple[Any, ...] = ("hfh", tab.hfh_hand)
+    if same_hand and key in t.group_of \
+            and not any(b.table == tab.number for b in t.group_of.get(bubble, ())):
+        return key
+    return bubble
 
 
-def hand_busts(t: Tournament, tab: Table) -> list[plc.Bust]:
-    """The busts at ``tab`` in the hand in play there, in the order they were reported."""
-    return [b for b in t.group_of.get(hand_key(t, tab), ()) if b.table == tab.number]
+def hand_busts(t: Tournament, tab: Table, same_hand: bool = False) -> list[plc.Bust]:
+    """The busts at ``tab`` in the hand in play there, in the order they were reported
+    (``same_hand``: in the hand a bust that says so joins, :func:`hand_key`)."""
+    return [b for b in t.group_of.get(hand_key(t, tab, same_hand), ())
+            if b.table == tab.number]
 
 
 def asks_same_hand(t: Tournament, tab: Table) -> bool:
@@ -89,7 +99,7 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
     tab = t.tables[p.table]
     if t.remaining <= 1 and not p.ghost:
         raise Rejected("only one player is left")
-    before = hand_busts(t, tab)
+    before = hand_busts(t, tab, c.same_hand)
     if c.same_hand and not before:
         raise Rejected("nobody at table {table} is out in this hand yet: {player}'s bust cannot "
                        "be in the same hand", table=tab.number, player=p.name)
@@ -108,7 +118,7 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
     # (000 9.5)
     stack = c.stack if c.stack is not None else chip_counts.hand_stack(t, p.id)
     t.emit(ev.Busted, now, player=p.id, table=tab.number, seat=p.seat, stack=stack,
-           hand=list(hand_key(t, tab)), by=knocker)
+           hand=list(hand_key(t, tab, c.same_hand)), by=knocker)
 
 
 def on_the_way(t: Tournament, pid: int, table: int, seat: int, confirm: bool) -> None:

@@ -186,7 +186,9 @@ def on_clock(t: Tournament, e: ev.ClockChanged) -> None:
 
 
 def on_level_started(t: Tournament, e: ev.LevelStarted) -> None:
+    t.level_before = (t.level_announced, t.level_started_at)
     t.level_announced = e.level
+    t.level_started_at = e.at
 
 
 def on_structure_changed(t: Tournament, e: ev.StructureChanged) -> None:

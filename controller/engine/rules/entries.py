@@ -26,10 +26,12 @@ if TYPE_CHECKING:
 
 #: longest name the screens show whole
 MAX_NAME = 40
-#: Unicode categories no screen can show: controls, format characters (a BOM, zero-width
-#: joiners, direction overrides), surrogates, private use, unassigned. A NUL killed the
-#: table screen and a lone BOM every wall (issue 11.5).
-UNSHOWABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+#: Unicode categories no screen can show (:data:`controller.engine.commands.UNSHOWABLE`)
+UNSHOWABLE = cmd.UNSHOWABLE
+#: letters that show as nothing: the Hangul fillers, the braille blank, the Khmer inherent
+#: vowels, the combining grapheme joiner (issue 27.6: a name of them showed as blank, and
+#: "Anna" with one beside it looks like "Anna")
+BLANK = frozenset({0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0})
 
 
 def register(t: Tournament, c: cmd.Register, now: float) -> None:
@@ -106,7 +108,8 @@ def unregister(t: Tournament, c: cmd.Unregister, now: float) -> None:
 def showable(name: str) -> str:
     """``name`` as the screens show it (NFC, runs of white space as one space, trimmed);
     :class:`Rejected` when it has a character no screen can show (:data:`UNSHOWABLE`; a
-    line break or tab is white space) or nothing is left."""
+    line break or tab is white space) or one that shows as blank (:data:`BLANK`), or
+    nothing is left that shows (only combining marks)."""
     n = " ".join(unicodedata.normalize("NFC", name).split())
     for ch in n:
         if unicodedata.category(ch) in UNSHOWABLE:
@@ -114,6 +117,13 @@ def showable(name: str) -> str:
                            "type the name again", name=n, code=ord(ch))
     if not n:
         raise Rejected("a player's name must be text, got {name!r}", name=name)
+    for ch in n:
+        if ord(ch) in BLANK:
+            raise Rejected("name {name!r} has a character that shows as blank "
+                           "(U+{code:04X}); type the name again", name=n, code=ord(ch))
+    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in n):  # only marks and spaces
+        raise Rejected("name {name!r} has no letter, digit or sign that shows; type the "
+                       "name again", name=n)
     return n
 
 

@@ -23,6 +23,7 @@ from controller.engine.commands import Rejected
 from controller.engine.rules import ghosts, penalties, seating
 
 if TYPE_CHECKING:
+    from controller.engine.table import Table
     from controller.engine.tournament import Tournament
 
 
@@ -39,9 +40,15 @@ def hand_done(t: Tournament, c: cmd.HandDone, now: float) -> None:
     # first what the passing time made (a level, the ghosts leaving): the table's next
     # hand starts under it
     t.react(now)
-    if t.finished or t.tables.get(c.table) is not tab:
+    if t.finished:
+        return
+    if t.tables.get(c.table) is not tab:
         # the ghosts left and this table broke (or the final table was drawn): its
-        # hand is over with it, there is no next hand here to advance to
+        # hand is over with it, there is no next hand here to advance to; the final
+        # table drawn on this table's number hears that its hand before the redraw is over
+        new = t.tables.get(c.table)
+        if new is not None and new.redrawn:
+            t.emit(ev.HandDone, now, table=c.table)
         return
     seating.balancing_moves_from(t, now, tab)
     t.emit(ev.HandDone, now, table=c.table)
@@ -56,6 +63,9 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     tab = t.tables.get(e.table)
     if tab is None:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
+    if tab.redrawn:
+        _before_the_redraw(t, tab, e)
+        return
     penalties.hand_played(t, tab, e.group)  # a sit-out counts the hands dealt (000 3.8)
     ghosts.hand_posted(t, tab)  # a ghost or an absent player posted its blinds (000 9.5)
     tab.advance()
@@ -78,6 +88,18 @@ def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     if t.hands_left is not None and all(x.hands_left == 0 for x in t.tables.values()) \
             and t.clock.running:
         t.clock = clk.pause(t.clock, t.settings.structure, e.at)
+
+
+def _before_the_redraw(t: Tournament, tab: Table, e: ev.HandDone) -> None:
+    """The hand played before the final table was drawn is over: the drawn button and
+    blinds are the final table's first hand; its players are still on their way. The
+    hand was dealt (a sit-out counts it, 000 3.8), at the old tables' positions."""
+    penalties.hand_played(t, tab, e.group)
+    tab.redrawn = False
+    tab.hand_id = e.seq
+    tab.time_call = None
+    t.time_call_tables.discard(tab.number)
+    tab.time_called = []
 
 
 def hand_done_due(t: Tournament, number: int, now: float) -> bool:
@@ -126,6 +148,40 @@ def hand_done_due_tables(t: Tournament, now: float) -> set[int]:
         return set()  # no table's hand began before ``since`` counts
     return {n for n, tab in t.tables.items()
             if tab.hands_left != 0 and now - max(_hand_started_at(t, tab.hand_id), since) >= limit}
+
+
+def hand_level(t: Tournament, number: int) -> int | None:
+    """The level whose blinds table ``number``'s hand in play keeps, when it is not the
+    level on the clock: a new level applies from the next hand, at each table (000 9.6,
+    001 §1 IX, 002, 003 14, TDA R23). That is the level before, while the hand that
+    began in it is not done ("hand done"); ``None`` when the hand in play began in the
+    level on the clock, in a break, or before the level before, or so long before the
+    change that the table's "hand done" reminder was due (a forgotten "hand done": the
+    clock's blinds are the best guess), and after the director's jump over levels.
+
+    The level's start is its ``level_started`` event: the tick that records it runs
+    within a second of the change, and a hand done at the same moment begins a hand of
+    the new level (its event comes first, at the same time)."""
+    tab = t.tables.get(number)
+    before = t.level_before
+    if tab is None or before is None or not t.drawn or t.finished:
+        return None
+    s = t.settings.structure
+    level, (old, old_since) = t.level_announced, before
+    if not (0 <= old < len(s) and 0 <= level < len(s)) or s[level].is_break \
+            or s[old].is_break or old == level:
+        return None
+    if old != level - 1:
+        # a jump by the director, or levels no command saw begin (the engine learns of a
+        # level at the next command; the service's tick comes every half second)
+        return None
+    began = _hand_started_at(t, tab.hand_id)
+    if began >= t.level_started_at or began < old_since:
+        return None
+    minutes = t.settings.hand_done_reminder_minutes
+    if minutes and t.level_started_at - max(began, t.clock_since) >= minutes * 60:
+        return None  # the table was reminded of its "hand done" before the level changed
+    return old
 
 
 def _hand_started_at(t: Tournament, seq: int) -> float:

@@ -58,7 +58,12 @@ def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
             seats.append([None, tab, s, f"Ghost {ghost_no}"])
         else:
             seats.append([pid, tab, s])
-    t.emit(ev.SeatsDrawn, now, seed=seed, seats=seats, button=button)
+    each: list[list[int]] | None = None
+    if t.settings.dealing.first_button == "each_table":
+        # every table draws its own button among its players (TDA, 003); 000 3.12: table 1's
+        # position at every table
+        each = [[n, s] for n, s in algo.buttons(slots, button, rng).items()]
+    t.emit(ev.SeatsDrawn, now, seed=seed, seats=seats, button=button, buttons=each)
     field_size.warn(t, now, len(real))  # 001 §2 I-II: the field the tournament is made for
 
 
@@ -521,8 +526,9 @@ def on_seats_drawn(t: Tournament, e: ev.SeatsDrawn) -> None:
                                     chips=t.settings.start_stack)
             t.chips += t.settings.start_stack
         sit(t, int(pid), n, s)
+    own = {int(n): int(s) for n, s in e.buttons or ()}
     for tab in t.tables.values():
-        tab.first_hand(e.button)
+        tab.first_hand(own.get(tab.number, e.button))
     t.drawn = True
 
 
@@ -539,6 +545,10 @@ def on_moved(t: Tournament, e: ev.Moved) -> None:
 
 
 def on_seated(t: Tournament, e: ev.Seated) -> None:
+    m = t.pending.get(e.player)
+    if m is not None and m.to_table in t.tables:
+        # a player sat down at the new table: its own hands have begun there
+        t.tables[m.to_table].redrawn = False
     close_moves(t, e.player)
 
 
@@ -593,6 +603,9 @@ def on_final_table(t: Tournament, e: ev.FinalTableFormed) -> None:
             _add_move(t, Move(e.seq, pid, t.players[pid].name, *origin[pid], e.table, s,
                               e.reason, level=t.level_number()))
     ft.first_hand(e.button)
+    # the hand in play when the final table is drawn is still played out at the old tables
+    # (the bust that drew it came in a hand); its "hand done" must not move the new button
+    ft.redrawn = True
     t.final_table = e.table
 
 

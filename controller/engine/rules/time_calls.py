@@ -1,5 +1,6 @@
-"""Time calls: a player is given ``seconds`` to act, then a ``countdown``
-(000 9.5 / 004 5: 60 s + 10 s; 001 §1 VI; 002 turbo: 30 s + 5 s; 003 35).
+"""Time calls: a player is given ``seconds`` to act, then a ``countdown``, so
+``seconds + countdown`` in all (000 9.5 / 004 5: 60 s + 10 s; 001 §1 VI; 002: one
+minute whose last 10 s are counted down, 50 s + 10 s; turbo 25 s + 5 s; 003 35).
 
 The engine ends a call whose time is up by itself, from the time passed in,
 so a replay and a simulation see the same expiry as the controller did.
@@ -9,7 +10,9 @@ gets one call per hand: the call names the seat, a second one is refused.
 The action clock (``action_seconds``: 001 §1 VI "xx Sekunden Zeit seinen Spielzug
 zu tätigen", 002 "Shot Clock") is a call of its own kind: the dealer's button
 (``toggle``) starts it for each decision and every tap starts it again; a clock
-call (``start``) replaces it; ``cancel`` and "hand done" end it.
+call (``start``) replaces it; ``cancel`` and "hand done" end it. Where the preset
+also has the one extension a hand (001 §1 VI), the button with a player picked
+(``toggle`` with a seat) grants that player's extension instead.
 """
 
 from __future__ import annotations
@@ -30,8 +33,15 @@ def time_call(t: Tournament, c: cmd.TimeCall, now: float) -> None:
     tab = t.table(c.table)
     op = c.op
     action = t.settings.time_call.action_seconds
-    if op == "toggle" and action is not None and (tab.time_call is None
-                                                   or tab.time_call.action):
+    if op == "toggle" and action is not None and c.seat is not None \
+            and t.settings.time_call.once_per_hand \
+            and (tab.time_call is None or tab.time_call.action):
+        # the dealer picked a player (◀ ▶) and pressed TIME: that player's one extension
+        # of the hand (001 §1 VI "einmalig … weitere 30 Sekunden"), in place of the
+        # action clock; a second one is refused with the reason
+        op = "start"
+    elif op == "toggle" and action is not None and (tab.time_call is None
+                                                     or tab.time_call.action):
         # the action clock (001 §1 VI, 002 shot clock): each tap starts it for the next
         # decision, a running one starts again
         if c.seat is not None and not 1 <= c.seat <= tab.size:
