@@ -30,7 +30,7 @@ After every step (``invariant``):
 CI plays the same examples every run (derandomized, a fixed number, not shrunk: the night
 is reported as played); ``FLOORMAN_EXPLORE=1`` explores fresh ones (100 nights a variant,
 ``FLOORMAN_EXAMPLES=N`` for N; random seeds, no deadline, shrunk) and prints how many steps
-it played and which known defects it met.
+it played.
 Every bug it found is a plain test at the end of this file.
 """
 
@@ -56,7 +56,7 @@ from hypothesis.stateful import (
 
 from controller.engine import history
 from controller.engine.points import landesliga_points
-from controller.engine.rules import busts, chip_counts, rounds
+from controller.engine.rules import chip_counts, rounds
 from controller.engine.tournament import Rejected, Tournament, undone_in
 from tests.engine.test_properties import check as check_floor
 from tests.support import floor_model as fm
@@ -64,19 +64,6 @@ from tests.support import floor_model as fm
 EXPLORE = bool(os.environ.get("FLOORMAN_EXPLORE"))
 #: steps played in this run (rules the machine ran), printed when exploring
 STEPS = [0]
-
-#: known defects another branch fixes now (issue 26): filtered here, each where it shows.
-#: (a) 26.1: a bust in hand-for-hand takes the hand key of the table's hand from before
-#: hand-for-hand and is ranked below earlier busts
-KNOWN_26_1 = True
-#: (b) 26.2: ``results()`` raises KeyError with a bounty or a mystery bounty once a player
-#: is knocked out while the knocker is still in
-KNOWN_26_2 = True
-#: (c) 26.10: the draw and the final table's redraw put one button on every table, not one
-#: drawn per table among its seated players
-KNOWN_26_10 = True
-#: what the filters met in this run (reported when exploring)
-MET: dict[str, int] = {}
 
 #: events after which counted stacks no longer add up to the chips in play (chips moved
 #: between players or left or came in): a bust's chips went to somebody
@@ -88,10 +75,6 @@ CHIPS_MOVE = frozenset({"busted", "registered", "late", "rebuy", "reentry", "add
 DT = st.sampled_from([0.0, 0.0, 1.0, 5.0, 20.0, 45.0, 90.0, 240.0])
 PICK = st.integers(min_value=0, max_value=10**6)
 STACK = st.sampled_from([None, None, 1000, 5000, 5000, 20000])
-
-
-def met(what: str) -> None:
-    MET[what] = MET.get(what, 0) + 1
 
 
 class Floor(RuleBasedStateMachine):
@@ -136,17 +119,20 @@ class Floor(RuleBasedStateMachine):
         return events
 
     def _check_buttons(self, cmd: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        """A drawn button sits on a seated player, at every table (000 9.6)."""
+        """A drawn button sits on a seated player (issue 26.10): at every table where each
+        table draws its own (000 3.12: PSC puts table 1's position at every table), and at
+        the final table."""
         t = self.tour
-        if not any(e["type"] in ("seats_drawn", "final_table") for e in events):
+        drawn = {e["type"] for e in events} & {"seats_drawn", "final_table"}
+        if not drawn:
             return
+        each = t.settings.dealing.first_button == "each_table"
         for tab in t.tables.values():
-            if tab.occupant and tab.button not in tab.occupant:
-                if KNOWN_26_10:
-                    met("26.10 button on an empty seat after a draw")
-                    continue
-                raise AssertionError(f"{cmd}: table {tab.number}'s button {tab.button} "
-                                     f"is on an empty seat {sorted(tab.occupant)}")
+            if not tab.occupant or not (tab.final or each):
+                continue
+            assert tab.button in tab.occupant, (
+                f"{cmd}: table {tab.number}'s button {tab.button} is on an empty seat "
+                f"{sorted(tab.occupant)}")
 
     def tables(self) -> list[int]:
         return sorted(self.tour.tables)
@@ -208,12 +194,7 @@ class Floor(RuleBasedStateMachine):
             here = [n for n in self._live_notes() if n.table == tab.number]
             token = here[-1].token if here else None
         elif t.hfh.on and tab.hfh_hand is not None:
-            if KNOWN_26_1 and busts.hand_key(t, tab)[0] == "table":
-                # 26.1: the engine would put this bust into the table's hand from before
-                # hand-for-hand (no "hand done" there since its bust); not sent until fixed
-                met("26.1 bust in hand-for-hand in the table's pre-hand-for-hand hand")
-                STEPS[0] += 1
-                return
+            # when hand-for-hand starts every table is in a new hand (002 b, issue 26.1)
             token = ("hfh", tab.hfh_hand)
         elif tab.hfh_hand is not None:
             token = None  # the bubble hand, after hand-for-hand ended in it: not compared
@@ -651,25 +632,16 @@ class Floor(RuleBasedStateMachine):
             return
         t = self.tour
         rows = self._results()
-        # 26.2: the results views raise what results() raised; the other views still count
-        shown = fm.publish(t, self.now, self.last_events, results=self.results_ok)
+        shown = fm.publish(t, self.now, self.last_events)
         fm.check_seating(t, shown)
         undone, _ = undone_in(t.log)
         fm.check_ranking(t, self.notes, undone, rows)
 
     def _results(self) -> list[Any] | None:
-        t = self.tour
-        self.results_ok = True
         try:
-            return t.results()
+            return self.tour.results()
         except ValueError:
             return None  # a field the system does not score (the views show places only)
-        except KeyError:
-            if KNOWN_26_2 and t.settings.points.bounty != "none":
-                met("26.2 results() KeyError with a bounty")
-                self.results_ok = False
-                return None
-            raise
 
     @invariant()
     def replay_is_the_live_state(self) -> None:
@@ -737,8 +709,7 @@ def test_the_floor_as_it_is_played(variant: str) -> None:
 def _steps_played():
     yield
     if EXPLORE:
-        print(f"\nfloor model: {STEPS[0]} steps played; known defects met: {MET}",
-              file=sys.__stderr__)
+        print(f"\nfloor model: {STEPS[0]} steps played", file=sys.__stderr__)
 
 
 

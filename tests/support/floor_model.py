@@ -1,9 +1,9 @@
 """What the floor model test (tests/engine/test_floor_model.py) plays on and checks with.
 
-``VARIANTS``: every shipped preset and sample tournament, and the variants a club may set
-(bounty, mystery bounty, rebuys, re-entries, 6-max, hand-for-hand at the money, 10-seat
-tables, the cross-table rule and the clock of hand-for-hand), each a function that makes
-its settings.
+``VARIANTS``: every shipped preset and sample tournament (the bounty and mystery-bounty
+samples among them), and the variants a club may set (rebuys, re-entries, 6-max,
+hand-for-hand at the money, 10-seat tables, the cross-table rule and the clock of
+hand-for-hand, a balancing tolerance of 2), each a function that makes its settings.
 
 ``publish``: every view the controller publishes and every query it answers, made as the
 service makes them (controller/service/core.py ``state_messages``, ``query``, the answer's
@@ -75,8 +75,6 @@ PRESETS = sorted(p.stem for p in (ROOT / "config" / "clubs").glob("*.yaml"))
 VARIANTS: dict[str, Callable[[], TournamentSettings]] = {
     **{f"sample:{n}": _sample(n) for n in SAMPLES},
     **{f"preset:{n}": _preset(n) for n in PRESETS},
-    "bounty": _variant("sample", points={"bounty": "bounty"}),
-    "mystery": _variant("sample", points={"bounty": "mystery"}),
     "rebuy": _variant("psc-rebuy-evening", entries={"rebuys": 2, "rebuy_until_level": 6}),
     "reentry": _variant("venue-faq-main-event", entries={"reentries": 2,
                                                          "reentry_until_level": 8}),
@@ -124,11 +122,10 @@ def same(a: Tournament, b: Tournament) -> bool:
 
 
 # ------------------------------------------------------------------------- views
-def publish(t: Tournament, now: float, events: list[dict[str, Any]] | None = None, *,
-            results: bool = True) -> dict[str, Any]:
+def publish(t: Tournament, now: float, events: list[dict[str, Any]] | None = None
+            ) -> dict[str, Any]:
     """Every retained view (``state_messages``), every query's answer and the words of the
-    command's ``events``, as the service makes them; each must go on the wire.
-    ``results``: with the results views (whose failure the caller knows already)."""
+    command's ``events``, as the service makes them; each must go on the wire."""
     plan = t.plan()
     pending = t.pending_moves()
     state: dict[str, Any] = {}
@@ -136,13 +133,12 @@ def publish(t: Tournament, now: float, events: list[dict[str, Any]] | None = Non
         state[f"table/{n}"] = views.table_view(t, n, plan=plan, pending=pending, now=now)
     state["clock"] = views.clock_view(t, now)
     state["moves"] = views.moves_view(t, plan=plan)
-    if results:
-        state["results"] = views.results_view(t)
+    state["results"] = views.results_view(t)
     state["structure"] = views.structure_view(t)
     state["announcement"] = views.announcement_view(t)
     state["summary"] = views.summary_view(t)
     queries = {
-        **({"results": views.results_view(t, whole=True)} if results else {}),
+        "results": views.results_view(t, whole=True),
         "players": views.players_view(t),
         "moves": views.moves_view(t),
         "history": {"v": views.SCHEMA, "commands": history.recent(t, HISTORY)},
