@@ -685,7 +685,7 @@ CI_PHASES = (Phase.explicit, Phase.reuse, Phase.generate)
 def _run(variant: str, examples: int, steps: int) -> None:
     machine = type(f"Floor_{variant}", (Floor,), {"variant": variant})
     if EXPLORE:
-        more = int(os.environ.get("FLOORMAN_EXAMPLES", examples * 25))
+        more = int(os.environ.get("FLOORMAN_EXAMPLES", 100))
         how = settings(max_examples=more, stateful_step_count=steps, deadline=None,
                        derandomize=False, database=None,
                        suppress_health_check=list(HealthCheck))
@@ -697,7 +697,7 @@ def _run(variant: str, examples: int, steps: int) -> None:
 
 
 #: examples and steps per variant in CI (the whole file in under 3 minutes, docs/engine.md)
-EXAMPLES, STEP_COUNT = 4, 60
+EXAMPLES, STEP_COUNT = 3, 60
 
 
 @pytest.mark.parametrize("variant", sorted(fm.VARIANTS))
