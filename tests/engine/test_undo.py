@@ -223,3 +223,19 @@ def test_an_earlier_bust_is_not_undone_under_a_shared_first_place_001_2_iii():
     with pytest.raises(Rejected, match=f"later commands depend on it: #{groups[-1]} "):
         t.execute({"cmd": "undo", "target": groups[0]}, 100.0)
     assert sorted(t.places().values()) == [1, 1, 3, 4, 5, 6, 7, 8, 9]
+
+
+def test_an_earlier_bust_is_not_undone_under_heads_up_002():
+    """Found with the floor model (issue 26): an earlier bust undone after the bust that
+    made it heads-up left three players in with the levels halved (002). The heads-up
+    bust stands on it: undo that first."""
+    t = new_tournament(4, heads_up_halves_level=True)
+    first = t.execute({"cmd": "bust", "player": 1}, 10.0)[0]["group"]
+    t.execute({"cmd": "hand_done", "table": 1}, 20.0)
+    last = t.execute({"cmd": "bust", "player": 2}, 30.0)[0]["group"]
+    assert t.heads_up and t.clock.halved
+    with pytest.raises(Rejected, match=f"later commands depend on it: #{last} bust of Player 2"):
+        t.execute({"cmd": "undo", "target": first}, 40.0)
+    t.execute({"cmd": "undo", "target": last}, 40.0)
+    t.execute({"cmd": "undo", "target": first}, 41.0)
+    assert t.remaining == 4 and not t.heads_up and not t.clock.halved

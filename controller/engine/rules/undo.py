@@ -213,27 +213,35 @@ def dependents(t: Tournament, target: int) -> tuple[list[int], Tournament | None
                 if m["seq"] in moves.withdrawn:
                     continue
                 (moves.withdrawn if _on_the_way(t, m) else moves.stays).add(m["seq"])
-    if not found and (end := _finish_without(t, without, target)) is not None:
-        found.append(end)
+    if not found:
+        found += _ends_without(t, without, target)
     if found:
         return sorted(set(found), reverse=True), None, Moves()
     return [], without, moves
 
 
-def _finish_without(t: Tournament, without: Tournament, target: int) -> int | None:
-    """The group of the champion's ``finished`` when the state without ``target`` has more
-    players in than won (one, or the two of a qualifier's shared first place, 001 §2 III):
-    that finish stands on it (an earlier bust undone after the last
-    one left the tournament over with two players in). The play-the-clock and multi-round
-    ends are decided by the counts and the tables, not by who is left."""
+def _ends_without(t: Tournament, without: Tournament, target: int) -> list[int]:
+    """The groups of the tournament's end and of heads-up (002: the levels halved) that
+    stand on ``target``: the state without it has more players in than won (one, or the
+    two of a qualifier's shared first place, 001 §2 III), or more than two in heads-up.
+    An earlier bust undone after them left the tournament over, or the levels halved,
+    with those players in. The play-the-clock and multi-round ends are decided by the
+    counts and the tables, not by who is left."""
     from controller.engine.rules import rounds
 
-    if not without.finished or without.remaining <= max(1, len(without.co_winners)) \
-            or rounds.kind(without) in (rounds.PLAY_THE_CLOCK, rounds.MULTI_ROUND):
-        return None
     skip = _undone(t) | {target}
-    return next((e["group"] for e in reversed(t.log) if e["type"] == "finished"
-                 and e["group"] > target and e["group"] not in skip), None)
+
+    def last(kind: str) -> list[int]:
+        return next(([e["group"]] for e in reversed(t.log) if e["type"] == kind
+                     and e["group"] > target and e["group"] not in skip), [])
+
+    found: list[int] = []
+    if without.finished and without.remaining > max(1, len(without.co_winners)) \
+            and rounds.kind(without) not in (rounds.PLAY_THE_CLOCK, rounds.MULTI_ROUND):
+        found += last("finished")
+    if without.heads_up and without.remaining > 2:
+        found += last("heads_up")
+    return found
 
 
 def _on_the_way(t: Tournament, moved: Record) -> bool:
