@@ -644,6 +644,17 @@ class Floor(RuleBasedStateMachine):
             return None  # a field the system does not score (the views show places only)
 
     @invariant()
+    def the_end_and_heads_up_fit_the_players_in(self) -> None:
+        """Over with the winners left (one, a qualifier's two), heads-up with two."""
+        if self.t is None or self.tour.settings.mode.kind in rounds.ROUND_MODES:
+            return
+        t = self.tour
+        if t.finished and not t.settings.play_day.enabled:
+            assert t.remaining <= max(1, len(t.co_winners)), (t.remaining, t.co_winners)
+        if t.heads_up:
+            assert t.remaining <= 2, t.remaining
+
+    @invariant()
     def replay_is_the_live_state(self) -> None:
         if self.t is None:
             return
@@ -714,5 +725,8 @@ def _steps_played():
 
 
 # ------------------------------------------------------------------ what it found
-# Each bug the machine found is a plain test where its rule is tested:
-# - tests/engine/test_undo.py::test_an_earlier_bust_is_not_undone_under_the_champion
+# Each bug the machine found is a plain test where its rule is tested, in
+# tests/engine/test_undo.py:
+# - test_an_earlier_bust_is_not_undone_under_the_champion
+# - test_an_earlier_bust_is_not_undone_under_a_shared_first_place_001_2_iii
+# - test_an_earlier_bust_is_not_undone_under_heads_up_002
