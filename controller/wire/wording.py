@@ -212,6 +212,12 @@ REASONS_DE: dict[str, str] = {
     "the other tables have {free} free seats for {players} players of table {table}":
         "die anderen Tische haben {free} freie Plätze für {players} Spieler von Tisch {table}",
     "the final table is already formed": "der Finaltisch steht schon",
+    "no table is in play: nobody to seat at a final table":
+        "kein Tisch ist im Spiel: niemand für einen Finaltisch",
+    "the tables play for themselves (a play day's table games, a multi-round final): there "
+    "is no final table":
+        "die Tische spielen jeder für sich (die Tischspiele eines Spieltags, ein Mehrrunden-"
+        "Finale): es gibt keinen Finaltisch",
     "{players} players do not fit at one table of {seats} seats":
         "{players} Spieler passen nicht an einen Tisch mit {seats} Plätzen",
     "{player} has no move pending": "{player} muss nicht umgesetzt werden",

@@ -346,6 +346,21 @@ def test_a_play_day_is_a_series_of_table_games_003_6():
     replay_equal(t)
 
 
+def test_a_play_day_has_no_final_table_003_6():
+    """Found by the floor model (issue 26): the director's final_table on a play day whose
+    games were all over raised ValueError (min() of no tables) inside the engine; while
+    games are played it would have merged them into one. Both are refused."""
+    t = play_day(20)
+    with pytest.raises(Rejected, match="the tables play for themselves"):
+        t.execute({"cmd": "final_table"}, 5.0)
+    now, _ = play_out(t, 1, 10.0)
+    now, _ = play_out(t, 2, now)
+    assert not t.tables
+    with pytest.raises(Rejected, match="no table is in play"):
+        t.execute({"cmd": "final_table"}, now)
+    replay_equal(t)
+
+
 def test_a_player_may_play_several_tables_a_day_003_6_11():
     t = play_day(20)
     now, out1 = play_out(t, 1, 10.0)

@@ -118,6 +118,11 @@ def final_table(t: Tournament, c: cmd.FinalTable, now: float) -> None:
     t.require_running()
     if t.final_table is not None:
         raise Rejected("the final table is already formed")
+    if not t.tables:
+        raise Rejected("no table is in play: nobody to seat at a final table")
+    if _independent(t):
+        raise Rejected("the tables play for themselves (a play day's table games, a "
+                       "multi-round final): there is no final table")
     if t.seated() > t.settings.table_seats:
         raise Rejected("{players} players do not fit at one table of {seats} seats",
                        players=t.seated(), seats=t.settings.table_seats)
