@@ -228,6 +228,7 @@ def test_a_rebuy_night_from_the_phone(rebuy_console, chromium, tmp_path):
         assert page.locator("#reply.ok").count() == 1, answer
         wait_for(lambda: players(broker)[counted[1]]["chips"] == 23500, 5, "the count")
         tab(page, "tables")
+        page.evaluate("document.getElementById('reply').hidden = true")
         shots(page, "floor-phone-de", full=False)
         page.click("nav >> text=Spieler")
         page.select_option("#sort", "chips")
@@ -324,7 +325,8 @@ def every_hand_done(page, broker, shots) -> None:
         if hfh["on"] and n in hfh["playing"]:
             table.locator(".tablestate:has-text('wartet auf HAND FERTIG')").wait_for()
             if "floor-hfh-phone" not in {p.stem for p in shots.taken}:
-                table.scroll_into_view_if_needed()
+                page.evaluate("document.getElementById('reply').hidden = true")
+                table.locator(".tableacts").scroll_into_view_if_needed()
                 shots(page, "floor-hfh-phone", full=False)
         elif hfh["on"]:
             continue  # done with this hand-for-hand hand: its button waits
