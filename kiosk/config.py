@@ -97,7 +97,8 @@ class KioskConfig:
     """One kiosk file. ``language=None``: the tournament's language."""
 
     __pydantic_config__ = _FORBID
-    broker: BrokerSettings = field(default_factory=BrokerSettings)
+    #: where the broker is, or "auto": find the night on the network (DNS-SD) and join it
+    broker: BrokerSettings | Literal["auto"] = field(default_factory=BrokerSettings)
     language: Literal["de", "en"] | None = None
     sounds: Annotated[bool, Strict()] = True
     fullscreen: Annotated[bool, Strict()] = True
