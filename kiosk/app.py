@@ -200,7 +200,7 @@ class KioskApp:
         #: ``broker: auto`` (and no broker given): the night is found on the network and
         #: joined (kiosk/join.py); until then the link is one that never connects
         self.finder: Finder | None = None
-        if broker is None and config.broker == "auto":
+        if broker is None and config.auto_broker:
             self.finder = Finder(role, table, join, self._notify, look=look or browse)
             broker = Broker(host="", port=1883)
             self.view.problem = Problem("looking", "DNS-SD _floorman._tcp")
@@ -587,7 +587,7 @@ class KioskApp:
 
 def settings_of(config: KioskConfig) -> BrokerSettings | None:
     """The kiosk file's broker section (``None`` for ``auto``)."""
-    return None if isinstance(config.broker, str) else config.broker
+    return None if config.auto_broker else config.broker
 
 
 def main(config_path: str, *, table: int | None, wall: bool, windowed: str | None = None,
@@ -605,7 +605,7 @@ def main(config_path: str, *, table: int | None, wall: bool, windowed: str | Non
     try:
         cfg = load_kiosk(config_path)
         size = parse_size(windowed) if windowed else None
-        auto = cfg.broker == "auto" and not (broker or os.environ.get("FLOORMAN_BROKER"))
+        auto = cfg.auto_broker and not (broker or os.environ.get("FLOORMAN_BROKER"))
         b = None if auto else Broker.from_env(broker, prefix, settings_of(cfg))
         app = KioskApp(cfg, "wall" if wall else "table", table, size, b, join=join)
     except (ConfigError, ValueError) as exc:

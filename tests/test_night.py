@@ -32,13 +32,13 @@ pytestmark = pytest.mark.skipif(missing_broker() is not None, reason="no broker 
 class NightProcess:
     """``scripts/floorman night sample`` with its own state folder; its output collected."""
 
-    def __init__(self, state: Path) -> None:
+    def __init__(self, state: Path, extra: list[str] | None = None) -> None:
         self.state = state
         self.lines: list[str] = []
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [str(ROOT / "scripts" / "floorman"), "night", "sample", "--state", str(state),
-             "--port", "0", "--console-port", "0"], cwd=ROOT, env=env,
+             "--port", "0", "--console-port", "0", *(extra or [])], cwd=ROOT, env=env,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -67,7 +67,7 @@ class NightProcess:
 
 
 def screen(role: str, table: int | None, code: str) -> KioskApp:
-    cfg = KioskConfig(sounds=False, fullscreen=False, broker="auto")
+    cfg = KioskConfig(sounds=False, fullscreen=False, auto_broker=True)
     return KioskApp(cfg, role, table, (800, 480), None, headless=True,  # type: ignore[arg-type]
                     join=code).start()
 

@@ -24,7 +24,7 @@ from tests.support.waiting import wait_for
 
 def screen(broker: Broker | None, language: str = "en", **kw) -> KioskApp:
     cfg = KioskConfig(sounds=False, language=language, fullscreen=False,
-                      **({"broker": "auto"} if broker is None else {}))
+                      **({"auto_broker": True} if broker is None else {}))
     return KioskApp(cfg, "table", 3, (800, 480), broker, headless=True, **kw)
 
 
