@@ -38,13 +38,17 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.engine.commands import MAX_TABLES
+from controller.engine.settings import BrokerSettings
 from controller.wire import wording
+from controller.wire.discovery import browse
 from controller.wire.mqtt import Broker
 from kiosk.buttons import ButtonBox, Outcome, TableControls
 from kiosk.config import KioskConfig
+from kiosk.join import Finder
 from kiosk.link import Link
+from kiosk.problems import line as problem_line
 from kiosk.sound import Cues, Sounds
-from kiosk.view import Feedback, Role, ScreenView, clock_now
+from kiosk.view import Feedback, Problem, Role, ScreenView, clock_now
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +139,8 @@ class KioskApp:
                  size: tuple[int, int] | None = None, broker: Broker | None = None,
                  headless: bool = False, *, pin_factory: Any = None,
                  renderer_factory: Callable[..., Any] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, join: str | None = None,
+                 look: Callable[[float], list[Any]] | None = None) -> None:
         if role not in ("table", "wall"):
             raise ValueError(f"role must be table or wall, got {role!r}")
         if role == "table" and (table is None or not 1 <= table <= MAX_TABLES):
@@ -192,8 +197,17 @@ class KioskApp:
         self._question: Feedback | None = None  # stays on the screen while it is open
         self._hand_done_due = False
 
-        self.link = Link(broker or Broker.from_env(None, None, config.broker), table=table,
-                         notify=self._notify)
+        #: ``broker: auto`` (and no broker given): the night is found on the network and
+        #: joined (kiosk/join.py); until then the link is one that never connects
+        self.finder: Finder | None = None
+        if broker is None and config.auto_broker:
+            self.finder = Finder(role, table, join, self._notify, look=look or browse)
+            broker = Broker(host="", port=1883)
+            self.view.problem = Problem("looking", "DNS-SD _floorman._tcp")
+        elif broker is None:
+            broker = Broker.from_env(None, None, settings_of(config))
+        self.link = Link(broker, table=table, notify=self._notify)
+        self._said: Problem | None = None
         self.sounds = Sounds(config.sounds, clock=clock)
         self.cues = Cues()
         self.controls: TableControls | None = None
@@ -266,11 +280,17 @@ class KioskApp:
             # 13 ms with 50 tables). The kiosk's threads are idle but for these moments.
             if sys.getswitchinterval() > SWITCH_INTERVAL:
                 sys.setswitchinterval(SWITCH_INTERVAL)
-            self.link.start()
+            if self.finder is not None:
+                self._say(self.view.problem)
+                self.finder.start()
+            else:
+                self.link.start()
         return self
 
     def close(self) -> None:
         self.running = False
+        if self.finder is not None:
+            self.finder.stop()
         if self.box is not None:
             self.box.close()
             self.box = None
@@ -382,8 +402,26 @@ class KioskApp:
                 self.state["clock"] = self.link.state["clock"]
         elif kind == "answer":
             self._answer(data)
-        elif kind == "refused":
-            log.error("the broker refused the connection: %s", data)
+        elif kind == "problem":
+            self.view.problem = data
+            self._say(data)
+        elif kind == "online" and data:
+            self.view.problem = None
+            self._said = None
+        elif kind == "found":  # the finder's broker: the link that connects
+            self.view.problem = Problem("looking", str(data))
+            self.link = Link(data, table=self.table, notify=self._notify)
+            self.link.start()
+            log.info("the night's broker %s, prefix %s, account %s", data, data.prefix,
+                     data.username)
+
+    def _say(self, problem: Problem | None) -> None:
+        """The problem in the log, in the screen's language, once each time it changes."""
+        if problem is None or problem == self._said:
+            return
+        self._said = problem
+        (log.info if problem.kind == "looking" else log.warning)(
+            "%s", problem_line(problem, self.language))
 
     def _event(self, ev: Any) -> None:
         pg = self.pg
@@ -547,8 +585,13 @@ class KioskApp:
         return min(due)
 
 
+def settings_of(config: KioskConfig) -> BrokerSettings | None:
+    """The kiosk file's broker section (``None`` for ``auto``)."""
+    return None if config.auto_broker else config.broker
+
+
 def main(config_path: str, *, table: int | None, wall: bool, windowed: str | None = None,
-         broker: str | None = None, prefix: str | None = None) -> int:
+         broker: str | None = None, prefix: str | None = None, join: str | None = None) -> int:
     """``floorman kiosk``: load the kiosk file, connect, run until stopped."""
     import sys
 
@@ -562,8 +605,9 @@ def main(config_path: str, *, table: int | None, wall: bool, windowed: str | Non
     try:
         cfg = load_kiosk(config_path)
         size = parse_size(windowed) if windowed else None
-        b = Broker.from_env(broker, prefix, cfg.broker)
-        app = KioskApp(cfg, "wall" if wall else "table", table, size, b)
+        auto = cfg.auto_broker and not (broker or os.environ.get("FLOORMAN_BROKER"))
+        b = None if auto else Broker.from_env(broker, prefix, settings_of(cfg))
+        app = KioskApp(cfg, "wall" if wall else "table", table, size, b, join=join)
     except (ConfigError, ValueError) as exc:
         print(exc, file=sys.stderr)
         return 1
@@ -571,6 +615,9 @@ def main(config_path: str, *, table: int | None, wall: bool, windowed: str | Non
         # at boot the display may come up after the unit: systemd tries again (not 1)
         print(f"floorman kiosk: cannot open the screen: {exc}", file=sys.stderr)
         return EXIT_NO_SCREEN
-    log.info("%s screen, broker %s, prefix %s", f"table {table}" if table else "wall", b,
-             b.prefix)
+    who = f"table {table}" if table else "wall"
+    if b is None:
+        log.info("%s screen, broker: auto (the night on the network)", who)
+    else:
+        log.info("%s screen, broker %s, prefix %s", who, b, b.prefix)
     return app.run()

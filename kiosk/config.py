@@ -97,6 +97,7 @@ class KioskConfig:
     """One kiosk file. ``language=None``: the tournament's language."""
 
     __pydantic_config__ = _FORBID
+    #: where the broker is (``broker: auto`` in the file: see ``auto_broker``)
     broker: BrokerSettings = field(default_factory=BrokerSettings)
     language: Literal["de", "en"] | None = None
     sounds: Annotated[bool, Strict()] = True
@@ -107,15 +108,23 @@ class KioskConfig:
     #: at once but polls SDL every millisecond inside (see kiosk/app.py)
     input_poll_ms: Annotated[int, Strict(), Field(ge=0, le=1000)] = 50
     file: str = "<defaults>"
+    #: ``broker: auto``: find the night on the network (DNS-SD) and join it (kiosk/join.py)
+    auto_broker: bool = False
 
 
 def _check(doc: Node, filename: str, problems: list[ConfigProblem]) -> KioskConfig | None:
     shape = Shape(problems)
+    broker = doc.value.get("broker")
+    auto = broker is not None and broker.value == "auto"
+    if auto:  # not a mapping: taken out before the check, given back as auto_broker
+        doc.value.pop("broker")
     data = shape.plain(doc, (), "")
-    if "file" in data:  # a field, but not a key of the file
-        data["file"] = BAD
-        shape.unknown({"file": doc.value["file"]}, "", tuple(
-            f.name for f in dataclasses.fields(KioskConfig) if f.name != "file"))
+    for key in ("file", "auto_broker"):
+        if key in data:  # a field, but not a key of the file
+            data[key] = BAD
+            shape.unknown({key: doc.value[key]}, "", tuple(
+                f.name for f in dataclasses.fields(KioskConfig)
+                if f.name not in ("file", "auto_broker")))
     buttons = doc.value.get("buttons")
     if buttons is not None and buttons.value is None:  # "buttons:" with nothing under it: no box
         del data["buttons"]
@@ -129,7 +138,7 @@ def _check(doc: Node, filename: str, problems: list[ConfigProblem]) -> KioskConf
             data["buttons"]["hold_seconds"] = {**{a: DEFAULT_HOLD for a in HOLD_ACTIONS},
                                                **data["buttons"]["hold_seconds"]}
     cfg = validate(KioskConfig, data, shape, filename)
-    return None if cfg is None else dataclasses.replace(cfg, file=filename)
+    return None if cfg is None else dataclasses.replace(cfg, file=filename, auto_broker=auto)
 
 
 def _empty(text: str) -> bool:

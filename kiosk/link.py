@@ -31,7 +31,9 @@ import paho.mqtt.client as mqtt
 from controller.wire import protocol
 from controller.wire.mqtt import Broker, client
 from controller.wire.protocol import Topics
+from kiosk.problems import diagnose
 from kiosk.sync import ClockSync
+from kiosk.view import Problem
 
 #: seconds between resends of an unanswered press
 RESEND = 2.0
@@ -79,6 +81,7 @@ class Link:
         self.mqtt.will_set(self.topics.presence(self.client_id), self._presence(False), 1, True)
         self.mqtt.on_connect = self._on_connect
         self.mqtt.on_disconnect = self._on_disconnect
+        self.mqtt.on_connect_fail = self._on_connect_fail
         self.mqtt.on_message = self._on_message
 
     # -------------------------------------------------------------- lifecycle
@@ -160,7 +163,9 @@ class Link:
     # ----------------------------------------------------------- mqtt thread
     def _on_connect(self, c: mqtt.Client, u: Any, flags: Any, rc: Any, props: Any = None) -> None:
         if rc.is_failure:
-            self.notify("refused", str(rc))
+            # 4 and 5 in MQTT 3.1.1 (134/135 in 5): the user name or password, not allowed
+            kind = "account" if rc.value in (4, 5, 134, 135) else "refused"
+            self.notify("problem", Problem(kind, str(self.broker), str(rc)))
             return
         p = self.topics.prefix
         c.subscribe([*((t, 1) for t in self.state_topics()), (self.topics.ack(self.reply_to), 1),
@@ -173,6 +178,12 @@ class Link:
             self.request_time()
         self._flush(force=True)
         self.notify("online", True)
+
+    def _on_connect_fail(self, c: mqtt.Client, u: Any) -> None:
+        """paho could not connect (name, port, TLS): find out why, in its network thread
+        (which waits before its next try anyway)."""
+        if not self._stop.is_set():
+            self.notify("problem", diagnose(self.broker))
 
     def _on_disconnect(self, c: mqtt.Client, u: Any, flags: Any, rc: Any,
                        props: Any = None) -> None:

@@ -38,6 +38,23 @@ class Feedback:
     since: float
 
 
+@dataclass(frozen=True)
+class Problem:
+    """Why the screen has no tournament to show (:mod:`kiosk.problems` has its words).
+
+    ``kind``: ``looking`` (searching the network for the night), ``no_night`` (none
+    answered), ``need_code`` (found, but no join code was given), ``wrong_code``,
+    ``too_many`` (the night's door waits), ``no_account`` (the night has no account for
+    this screen), ``no_name`` (the broker's name did not resolve), ``refused`` (nothing
+    listens at the address), ``unreachable`` (no answer), ``account`` (the broker refused
+    the user name or password), ``tls`` (the TLS handshake failed). ``address``: what the
+    screen tries; ``detail``: the system's own words (an error message)."""
+
+    kind: str
+    address: str = ""
+    detail: str = ""
+
+
 @dataclass
 class ScreenView:
     """Everything one frame needs.
@@ -67,6 +84,8 @@ class ScreenView:
     #: seats whose leftover chips are all they have (``TableControls.race``)
     race: dict[int, int] = field(default_factory=dict)
     race_short: frozenset[int] = frozenset()
+    #: why there is nothing to show yet (``None``: connected, or no reason known)
+    problem: Problem | None = None
 
 
 @dataclass(frozen=True)

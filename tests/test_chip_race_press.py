@@ -41,8 +41,9 @@ def test_a_chip_race_press_without_chips_is_refused_before_the_engine():
 
 
 def test_the_tables_are_published_again_when_a_colour_up_break_begins_and_ends():
-    """A level change alone republishes only the clock; into or out of a colour-up break
-    the tables' chip race appears or goes, so every table is published again."""
+    """A level change republishes the clock and compares every table (a table whose hand
+    is in play keeps the level before, 000 9.6); into or out of a colour-up break the
+    tables' chip race appears or goes, so every view is published again."""
     svc = _Service()
     assert svc.order("register", names=[f"Player {i}" for i in range(1, 10)])["ok"]
     assert svc.order("draw")["ok"] and svc.order("start")["ok"]
@@ -54,7 +55,7 @@ def test_the_tables_are_published_again_when_a_colour_up_break_begins_and_ends()
         return svc._touched(seqs)
 
     # (the state names, the tables to recompute; None: every one)
-    assert tick_at(600 + 1) == ({"clock"}, set())  # level 2: the clock only
+    assert tick_at(600 + 1) == ({"clock", "tables"}, None)  # level 2: clock and tables
     assert tick_at(4 * 600 + 1) == (None, None)  # the "Chipraise 25" break begins
     assert tick_at(5 * 600 + 1) == (None, None)  # and ends
-    assert tick_at(6 * 600 + 1) == ({"clock"}, set())
+    assert tick_at(6 * 600 + 1) == ({"clock", "tables"}, None)

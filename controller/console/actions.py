@@ -102,6 +102,8 @@ def _bust(form: Form) -> dict[str, Any]:
     by = (form.get("by") or "").strip()
     if by:
         args["by"] = int(by) if by.isdigit() else by
+    if form.get("same_hand") in ("1", "on", "true"):  # two out in one hand (000 9.5)
+        args["same_hand"] = True
     return args
 
 

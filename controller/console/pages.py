@@ -14,8 +14,10 @@ from controller.wire import wording
 LIVE: dict[str, dict[str, str]] = {
     "floor": {"banner": "_banner.html", "clockbox": "_clock.html", "tables": "_tables.html",
               "clockbuttons": "_clock_buttons.html", "floorbuttons": "_floor_buttons.html",
-              "moves": "_moves.html", "names": "_names.html", "history": "_history.html"},
-    "players": {"banner": "_banner.html", "playerlist": "_players.html", "names": "_names.html"},
+              "moves": "_moves.html", "names": "_names.html", "history": "_history.html",
+              "undobox": "_undo.html", "applies": "_applies.html"},
+    "players": {"banner": "_banner.html", "playerlist": "_players.html", "names": "_names.html",
+                "applies": "_applies.html"},
     "results": {"banner": "_banner.html", "resultlist": "_results.html"},
     # the players' page: no sign-in, only what the public screens show (000 5.8, 001 §14)
     "public": {"pbanner": "_public_banner.html", "clockbox": "_public_clock.html",
@@ -78,8 +80,13 @@ def level_text(level: dict[str, Any] | None, lang: str) -> str:
     return f"{tr('level_n', lang, n=level['number'])}: {screen.blinds(level, lang)}{ante}"
 
 
-def tables(state: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], list[int]]:
-    """(the tables in play with every seat 1…size, the numbers of tables that broke)."""
+def tables(state: dict[str, dict[str, Any]], players: list[dict[str, Any]] | None = None
+           ) -> tuple[list[dict[str, Any]], list[int]]:
+    """(the tables in play with every seat 1…size, the numbers of tables that broke). Each
+    seat has its player's full name as ``full`` (the ``players`` answer; the public name
+    until it comes), for the director's search and bust by name."""
+    full = {(p["table"], p["seat"]): p["name"] for p in players or ()
+            if p["status"] == "seated"}
     offline = {c.get("table") for c in (state.get("presence") or {}).get("clients", {}).values()
                if c.get("role") == "table" and not c.get("online")}
     playing, gone = [], []
@@ -91,6 +98,9 @@ def tables(state: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], list
             continue
         by_seat = {s["seat"]: s for s in view.get("seats", [])}
         seats = [{"seat": n, **by_seat.get(n, {})} for n in range(1, view.get("size", 0) + 1)]
+        for s in seats:
+            if s.get("name") and not s.get("ghost"):
+                s["full"] = full.get((view["table"], s["seat"]), s["name"])
         tc = view.get("time_call")
         playing.append({**view, "all_seats": seats, "offline": view["table"] in offline,
                         "time_call_ends": None if tc is None else
@@ -115,6 +125,65 @@ def history_rows(commands: list[dict[str, Any]], lang: str = "en") -> list[dict[
     return rows
 
 
+def last_undo(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The command "undo the last command" takes back: the newest history row that can be
+    undone (the console sends its number, so what the button names is what is undone)."""
+    return next((r for r in rows if r["undoable"]), None)
+
+
+def entry_state(summary: dict[str, Any] | None, clock: dict[str, Any] | None
+                ) -> dict[str, Any]:
+    """What the entries allow at the clock's level, from the summary's ``entry_rules`` (the
+    controller decides each entry; this only says it): ``lines`` (label key, values) for the
+    indicator, ``rebuy``/``reentry``/``late`` open, ``addon`` still to come, and
+    ``keeps_tables`` (the last level while which no table breaks, or ``None``)."""
+    rules = (summary or {}).get("entry_rules")
+    out: dict[str, Any] = {"lines": [], "rebuy": False, "reentry": False, "late": False,
+                           "addon": False, "keeps_tables": None}
+    if not rules or not summary or summary.get("finished"):
+        return out
+    level = ((clock or {}).get("current") or {}).get("number") or 1
+
+    def still(until: int | None) -> bool:
+        return until is not None and level <= until
+
+    out["late"] = still(rules.get("late_until_level"))
+    out["rebuy"] = bool(rules.get("rebuys")) and still(rules.get("rebuy_until_level")) \
+        and not rules.get("addon_done")
+    out["reentry"] = bool(rules.get("reentries")) and still(rules.get("reentry_until_level"))
+    if out["late"]:
+        out["lines"].append(("entry_late", {"n": rules["late_until_level"]}))
+    if out["rebuy"]:
+        out["lines"].append(("entry_rebuy", {"n": rules["rebuy_until_level"]}))
+    if out["reentry"]:
+        out["lines"].append(("entry_reentry", {"n": rules["reentry_until_level"]}))
+    if rules.get("addon_after_level") is not None:
+        out["addon"] = not rules.get("addon_done")
+        out["lines"].append(("entry_addon", {"n": rules["addon_after_level"]})
+                            if out["addon"] else ("entry_addon_done", {}))
+    if still(rules.get("keeps_tables_until")) and summary.get("tables_in_play", 0) > 1:
+        out["keeps_tables"] = rules["keeps_tables_until"]
+    return out
+
+
+def applies(summary: dict[str, Any] | None, playing: list[dict[str, Any]],
+            entry: dict[str, Any]) -> list[str]:
+    """Which forms apply now (the page shows only those): ``running`` (drawn, no champion
+    yet), ``open`` (no champion yet), ``chip_race`` (a table's race is due), ``counts``,
+    ``rebuy``, ``reentry``, ``finished``."""
+    s = summary or {}
+    out = []
+    if s.get("finished"):
+        return ["finished"]
+    out.append("open")
+    if s.get("drawn"):
+        out += ["running", "counts"]
+    if any(v.get("chip_race") and not v["chip_race"].get("result") for v in playing):
+        out.append("chip_race")
+    out += [k for k in ("rebuy", "reentry") if entry.get(k)]
+    return out
+
+
 def hhmm(at: float | None) -> str:
     """Controller time as the local time of day (``21:07``): the console runs beside it."""
     if at is None:
@@ -134,7 +203,9 @@ def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now
             lang: str, *, link_up: bool, controller_online: bool | None,
             history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     clock = state.get("clock")
-    playing, gone = tables(state)
+    playing, gone = tables(state, players)
+    rows = history_rows(history or [], lang)
+    entry = entry_state(state.get("summary"), clock)
     presence = (state.get("presence") or {}).get("clients", {})
     return {
         "lang": lang,
@@ -156,7 +227,10 @@ def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now
         "names": sorted(p["name"] for p in players),
         "rebuys": sum(p["rebuys"] for p in players),
         "addons": sum(1 for p in players if p["addon"]),
-        "history": history_rows(history or [], lang),
+        "history": rows,
+        "last_undo": last_undo(rows),
+        "entry": entry,
+        "applies": applies(state.get("summary"), playing, entry),
         "seating": seating(state),
         "announcement": announcement(state, now),
     }

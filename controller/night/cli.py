@@ -1,7 +1,8 @@
-"""The ``demo`` verb of the ``floorman`` command: the whole system on one computer.
+"""The ``night`` and ``demo`` verbs of the ``floorman`` command: a real night on this
+computer, and the whole system on one computer as a demo.
 
-``controller/cli.py`` builds the ``floorman`` command and registers this verb with
-:func:`register`; its options are defined here, next to the code it runs. Nothing here
+``controller/cli.py`` builds the ``floorman`` command and registers these verbs with
+:func:`register`; their options are defined here, next to the code it runs. Nothing here
 imports pygame or the service before the verb runs (``floorman --help`` stays fast).
 """
 
@@ -59,8 +60,59 @@ def _demo(args: argparse.Namespace) -> int:
     return rc
 
 
+def _night(args: argparse.Namespace) -> int:
+    import logging
+
+    from controller import resources
+    from controller.broker.local import missing_broker
+    from controller.config import ConfigError
+
+    config = resources.resolve(args.tournament, "tournaments")
+    if not config.is_file():
+        print(f"floorman night: {config}: file not found (the shipped tournaments: "
+              f"{', '.join(resources.names('tournaments'))})", file=sys.stderr)
+        return 2
+    why = missing_broker()
+    if why:
+        print(f"floorman night: {why}", file=sys.stderr)
+        return 2
+    from controller.log.store import StoreError
+    from controller.night.night import Night
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    night = Night(config, state=Path(args.state) if args.state else None, tables=args.tables,
+                  port=args.port, console=args.console_port,
+                  prefer="amqtt" if args.embedded else "mosquitto")
+    try:
+        return night.run()
+    except (ConfigError, ValueError) as exc:
+        print(f"floorman night: {exc}", file=sys.stderr)
+        return 1
+    except StoreError as exc:
+        print(f"floorman night: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except RuntimeError as exc:
+        print(f"floorman night: {exc}", file=sys.stderr)
+        return 1
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``demo`` to the ``floorman`` command's verbs."""
+    """Add ``night`` and ``demo`` to the ``floorman`` command's verbs."""
+    n = sub.add_parser("night", help="a real night on this computer: broker, accounts, "
+                       "controller, console; screens find it on the network")
+    n.add_argument("tournament", nargs="?", default="sample", help="the tournament file, or "
+                   "the name of a shipped one (default: sample)")
+    n.add_argument("--tables", type=int, default=40, help="table accounts to make (40)")
+    n.add_argument("--port", type=int, default=1883, help="the broker's port when it is free "
+                   "(1883; else a free one, which the screens find all the same)")
+    n.add_argument("--console-port", type=int, default=8080, help="the console's port when "
+                   "it is free (8080)")
+    n.add_argument("--state", help="the state folder (default: $XDG_STATE_HOME/floorman or "
+                   "~/.local/state/floorman)")
+    n.add_argument("--embedded", action="store_true", help="the embedded broker (amqtt) "
+                   "even where Mosquitto is installed")
+    n.set_defaults(func=_night)
+
     m = sub.add_parser("demo", help="the whole system on this computer: broker, controller, "
                        "wall and three table screens in one window")
     m.add_argument("--config", help="the tournament file, or the name of a shipped one "

@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.engine import clock as clk
 from controller.engine.points import public_name
-from controller.engine.rules import busts, chip_race, dealing, hands, penalties
+from controller.engine.rules import busts, chip_counts, chip_race, dealing, hands, penalties
 from controller.engine.settings import Level
 from controller.engine.tournament import Tournament
 
@@ -116,7 +116,26 @@ def summary_view(t: Tournament) -> dict[str, Any]:
         "hands_left": t.hands_left,
         "chip_leader": _chip_leader(t),
         "round": _round(t),
+        "entry_rules": _entry_rules(t),
     }
+
+
+def _entry_rules(t: Tournament) -> dict[str, Any]:
+    """Until which level the field may still grow (late registration, rebuys, re-entries;
+    ``None``: none of that kind), when the add-on is and whether it was given: what the
+    director's console shows as the entries' state. ``keeps_tables_until``: the last level
+    with entries open, while which no table breaks (rules/seating.py entries_open)."""
+    e = t.settings.entries
+    late = e.late_registration_levels or None
+    rebuys = e.rebuy_until_level if e.rebuys else None
+    reentries = e.reentry_until_level if e.reentries else None
+    open_until = [n for n in (late, rebuys, reentries) if n is not None]
+    has_addon = bool(e.auto_addon_multiplier) and e.addon_after_level is not None
+    return {"late_until_level": late, "rebuys": e.rebuys, "rebuy_until_level": rebuys,
+            "reentries": e.reentries, "reentry_until_level": reentries,
+            "addon_after_level": e.addon_after_level if has_addon else None,
+            "addon_done": t.addon_done,
+            "keeps_tables_until": max(open_until) if open_until else None}
 
 
 def _chip_leader(t: Tournament) -> dict[str, Any] | None:
@@ -202,8 +221,8 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
             "seat": tc.seat, "action": tc.action},
         "chip_race": chip_race_view(t, tab, now),
         # the busts of the hand in play here; a bust now asks "same hand?" (000 9.5)
-        "hand_busts": [{"player_id": b.player, "name": _name(t, b.player), "seat": b.seat}
-                       for b in busts_here],
+        "hand_busts": [{"player_id": b.player, "name": _name(t, b.player), "seat": b.seat,
+                        "stack": b.stack} for b in busts_here],
         "asks_same_hand": busts.asks_same_hand(t, tab),
         # no "hand done" for a while: the table seems to have forgotten it
         "hand_done_due": now is not None and hands.hand_done_due(t, number, now),
@@ -328,7 +347,9 @@ def players_view(t: Tournament) -> dict[str, Any]:
                      "table": p.table if status == "seated" else None,
                      "seat": p.seat if status == "seated" else None,
                      "place": places.get(p.id) if status == "out" else None,
-                     "entries": p.entries, "rebuys": p.rebuys, "addon": p.addon})
+                     "entries": p.entries, "rebuys": p.rebuys, "addon": p.addon,
+                     # the last count while it holds (rules/chip_counts.py known_stack)
+                     "chips": chip_counts.known_stack(t, p.id)})
     return {"v": SCHEMA, "players": rows}
 
 

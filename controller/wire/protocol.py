@@ -487,7 +487,13 @@ SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": boo
            "chips_in_play": int, "places_paid": int, "tables_in_play": int,
            "final_table": _INT_OR_NULL, "hand_for_hand": _HFH, "hands_left": _INT_OR_NULL,
            "chip_leader": ({"name": str, "chips": int}, None),
-           "round": ({"mode": str, "number": int, "of": int}, None)}
+           "round": ({"mode": str, "number": int, "of": int}, None),
+           # until which level entries are open, the add-on (absent: an older controller)
+           "entry_rules": _Optional({
+               "late_until_level": _INT_OR_NULL, "rebuys": int,
+               "rebuy_until_level": _INT_OR_NULL, "reentries": int,
+               "reentry_until_level": _INT_OR_NULL, "addon_after_level": _INT_OR_NULL,
+               "addon_done": bool, "keeps_tables_until": _INT_OR_NULL})}
 MOVES = {"v": _V, "pending": [_MOVE], "recent": [_MOVE], "plan": _PLAN}
 RESULTS = {"v": _V, "finished": bool, "rows": [(
     # scored (the points system knows this field size) ...
@@ -525,7 +531,9 @@ TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size"
          "time_call": ({"started_at": float, "seconds": int, "countdown": int,
                         "seat": _INT_OR_NULL, "action": bool}, None),
          "chip_race": (_CHIP_RACE, None),
-         "hand_busts": [{"player_id": int, "name": str, "seat": _INT_OR_NULL}],
+         "hand_busts": [{"player_id": int, "name": str, "seat": _INT_OR_NULL,
+                         # chips at the start of the hand, as reported (absent: older)
+                         "stack": _Optional(_INT_OR_NULL)}],
          "asks_same_hand": bool, "hand_done_due": bool,
          "penalties": [{"seat": int, "player_id": int, "hands_left": _INT_OR_NULL,
                         "until": _NUM_OR_NULL, "owes_blinds": bool}],
@@ -559,7 +567,9 @@ PLAYERS = {"v": _V, "players": [{
     "player_id": int, "name": str, "member": bool,
     "status": _Enum(("registered", "seated", "out", "disqualified")),
     "table": (int, None), "seat": (int, None),
-    "place": (int, None), "entries": int, "rebuys": int, "addon": bool}]}
+    "place": (int, None), "entries": int, "rebuys": int, "addon": bool,
+    # the last count while it holds (absent: an older controller)
+    "chips": _Optional(_INT_OR_NULL)}]}
 STATUS_RESULT = {"summary": SUMMARY, "tables": [int], "clock": CLOCK,
                  "presence": _Map(_CLIENT_STATE), "offline": [str], "server_time": float}
 #: the answer of ``history``: the last commands, newest last (controller.engine.history)

@@ -150,6 +150,7 @@ def frame_of(view: ScreenView, default_lang: str, mono: float, size: tuple[int, 
         tuple(sorted((k, template_of(v[0])) for k, v in values.items())),
         announcement_of(view), public_url_of(view) if view.role == "wall" else None,
         duties.key_of(view.state, view.now),  # a penalty's minutes counting down
+        view.problem,  # why there is nothing to show yet (kiosk/problems.py)
     )
     return Frame(view, lang, cn, mode, values, tc, fb, key)
 
@@ -485,6 +486,17 @@ def champion_panel(c: Canvas, rect: pygame.Rect, frame: Frame, bg: Colour = BG) 
 def waiting_panel(c: Canvas, rect: pygame.Rect, text: str, bg: Colour = BG) -> None:
     mid = pygame.Rect(rect.x, rect.centery - c.px(50), rect.width, c.px(100))
     c.text(text, inset(mid, c.px(40), 0), colour=DIM, bg=bg, align="center")
+
+
+def problem_panel(c: Canvas, rect: pygame.Rect, what: str, todo: str,
+                  bg: Colour = BG) -> None:
+    """Why the screen has nothing to show (kiosk/problems.py): what is wrong, and below it
+    what to do, each shrunk to fit its line."""
+    top = pygame.Rect(rect.x, rect.centery - c.px(90), rect.width, c.px(80))
+    below = pygame.Rect(rect.x, rect.centery + c.px(10), rect.width, c.px(60))
+    c.text(what, inset(top, c.px(40), 0), colour=FG, bg=bg, align="center")
+    if todo:
+        c.text(todo, inset(below, c.px(40), 0), face=COND, colour=DIM, bg=bg, align="center")
 
 
 def banner(c: Canvas, rect: pygame.Rect, text: str, fg: Colour, bg: Colour,

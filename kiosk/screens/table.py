@@ -33,6 +33,7 @@ import pygame
 
 from controller.wire import i18n
 from controller.wire.i18n import tr
+from kiosk.problems import words as problem_words
 from kiosk.screens import chip_race, common, duties
 from kiosk.screens.common import Frame
 from kiosk.screens.widgets import (
@@ -104,7 +105,10 @@ def draw(c: Canvas, frame: Frame) -> None:
     body = pygame.Rect(margin, header_h + band + margin, W - 2 * margin,
                        H - header_h - band - footer_h - margin * 3 // 2)
     if frame.mode == "wait":
-        common.waiting_panel(c, body, tr("waiting_controller", lang))
+        if frame.view.problem is not None and not frame.view.online:
+            common.problem_panel(c, body, *problem_words(frame.view.problem, lang))
+        else:
+            common.waiting_panel(c, body, tr("waiting_controller", lang))
         return
     if frame.mode == "champion":
         champion(c, body, frame)

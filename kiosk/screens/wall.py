@@ -23,6 +23,7 @@ import pygame
 
 from controller.wire import i18n
 from controller.wire.i18n import tr
+from kiosk.problems import words as problem_words
 from kiosk.screens import chip_race, common, duties, standings
 from kiosk.screens.common import Frame
 from kiosk.screens.widgets import (
@@ -82,7 +83,10 @@ def draw(c: Canvas, frame: Frame) -> int:
     body = pygame.Rect(margin, header_h + band + margin // 2, W - 2 * margin,
                        H - header_h - band - margin - margin // 2)
     if frame.mode == "wait":
-        common.waiting_panel(c, body, tr("waiting_controller", lang))
+        if frame.view.problem is not None and not frame.view.online:
+            common.problem_panel(c, body, *problem_words(frame.view.problem, lang))
+        else:
+            common.waiting_panel(c, body, tr("waiting_controller", lang))
         return 1
     if frame.mode == "champion":
         top, bottom = stack(body, [(c.px(420), 1.0), (c.px(300), 1.0)], c.px(16))

@@ -146,7 +146,8 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         page.check("#register-form input[name=guest]")
         assert "2 angemeldet" in act(page, "#register-form button[type=submit]")
         page.wait_for_function("document.querySelectorAll('ul.players li').length === 21")
-        # Max was a mistake: off the list again (before the draw)
+        # Max was a mistake: off the list again (before the draw); the form is one tab away
+        page.click(".tabs button[data-tab='fix']")
         page.fill("#unregister-form input[name=player]", "Max Mustermann")
         assert act(page, "#unregister-form button") == "Max Mustermann von der Liste genommen"
         page.wait_for_function("document.querySelectorAll('ul.players li').length === 20")
@@ -159,6 +160,7 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         # the search finds a registered name, and typing a known name says so
         page.fill("#search", "zimmer")
         assert page.locator("ul.players li:visible").count() == 1
+        page.click(".tabs button[data-tab='register']")
         page.fill("#reg-names", "nils zimmermann")
         assert "Nils Zimmermann" in page.inner_text(".already")
         page.fill("#reg-names", "")
@@ -167,14 +169,17 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
 
         # ------------------------------------------------------ draw, start
         page.click("nav >> text=Saal")
-        # before the draw the clock cannot start; hand-for-hand and the rest are not offered
+        # before the draw the clock cannot start (the clock's tab is the laptop's first);
+        # hand-for-hand and the rest are not offered
         assert page.locator("#clockbuttons button:text-is('Start')").is_disabled()
+        page.click(".tabs button[data-tab='actions']")
         assert page.locator("#floorbuttons button").all_inner_texts() == ["Plätze losen"]
         assert "Plätze ausgelost" in act(page, "button:text-is('Plätze losen')")
         page.wait_for_selector("button.seat")
         # the buttons follow the floor without a reload (issue 12): no second draw
         page.wait_for_selector("#floorbuttons button:text-is('Hand für Hand an')")
         assert page.locator("#floorbuttons button:text-is('Plätze losen')").count() == 0
+        page.click(".tabs button[data-tab='clock']")
         assert "Uhr gestartet" in act(page, "button:text-is('Start')")
         page.wait_for_selector(".clock.running")
         page.wait_for_selector("#clockbuttons button:text-is('Anhalten')")
@@ -230,6 +235,7 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         assert row.locator("button").count() == 0 and "zurückgenommen mit #" in row.inner_text()
 
         # ----------------------------- the announcement, on every screen
+        page.click(".tabs button[data-tab='announce']")
         page.fill("#announce-form input[name=text]", "Add-on jetzt möglich")
         page.fill("#announce-form input[name=minutes]", "15")
         assert act(page, "#announce-form button.primary") == \
@@ -248,10 +254,11 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         # the history is asked again a moment after a change (hub.refresh_wait: longer when
         # the controller is slow to answer): wait for the second bust's row
         page.wait_for_selector(f"ol.history li:not(.undone):has-text('{last_text}') button")
+        page.click(".tabs button[data-tab='actions']")
         assert "Umsetzen" in act(page, "button:text-is('Jetzt ausgleichen')")
         page.wait_for_selector("#moves li button")
         mover = page.inner_text("#moves li").split(":")[0]
-        shots(other, "floor-phone")
+        shots(other, "floor-phone", full=False)  # the tab bar is fixed at the foot
         # the player sat down at the new seat
         # the list shows the public name (a guest shortened, 000 5.8), the reply the full one
         answer = act(page, "#moves li button")
@@ -263,8 +270,11 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         answer = history_undo(page, last_text)
         if "bleibt (schon ausgeführt): Umsetzen " in answer:
             players_left(page, 19)
-            out = last_text.split(" raus auf Platz")[0]
-            assert send(console.broker, "bust", {"player": out})["ok"]
+            # (a second bust at a table catches the missed hand done up first: "Tisch 1: Hand
+            # fertig (die vergessene, nachgeholt); Anna Schmidt raus auf Platz 19")
+            out = last_text.split(" raus auf Platz")[0].split("; ")[-1]
+            again = send(console.broker, "bust", {"player": out})
+            assert again["ok"], again
         else:
             assert "spätere Befehle hängen davon ab" in answer, answer
             assert "Erst diese zurücknehmen" in answer
@@ -362,7 +372,7 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
 
         # ------------------------------------ every page at phone size, English
         other.goto(url + "/lang/en?next=/players")
-        shots(other, "players-phone")
+        shots(other, "players-phone", full=False)
         other.goto(url + "/results")
         assert "So far" in other.inner_text("#resultlist")
         shots(other, "results-phone")

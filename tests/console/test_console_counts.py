@@ -82,6 +82,7 @@ def test_counts_and_a_round_s_end_through_the_console(tmp_path, broker, prefix,
             dialog.dismiss()
 
         page.on("dialog", dismiss)
+        page.click(".tabs button[data-tab='counts']")  # the counts: one tab away
         page.fill("#counts-form textarea", "Player 3 5000")
         page.click("#counts-form button[formaction='/act/end_round']")
         wait_for(lambda: asked, 10, "the round's end to ask")

@@ -151,7 +151,7 @@ def test_a_correction_needs_a_reason_and_a_change_that_leaves_chips():
 
 
 def test_the_correction_says_it_in_german():
-    from controller import wording
+    from controller.wire import wording
 
     t = new_tournament(3)
     ev = t.execute({"cmd": "chip_correction", "change": -2_500, "reason": "eingesteckt"}, 5.0)

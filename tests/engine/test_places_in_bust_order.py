@@ -202,7 +202,8 @@ def test_table_view_names_the_busts_of_the_hand_and_asks_same_hand():
     seat = first_seat(t, 1)
     a, _ = bust(t, 1, 100.0)
     view = views.table_view(t, 1)
-    assert view["hand_busts"] == [{"player_id": a, "name": t.players[a].name, "seat": seat}]
+    assert view["hand_busts"] == [{"player_id": a, "name": t.players[a].name, "seat": seat,
+                                   "stack": None}]  # no stack given (000 9.5)
     assert view["asks_same_hand"] is True
     t.execute({"cmd": "hand_done", "table": 1}, 110.0)
     view = views.table_view(t, 1)

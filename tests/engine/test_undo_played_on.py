@@ -96,8 +96,8 @@ def test_a_bust_that_broke_a_table_is_refused_once_a_hand_was_played_there_000_3
 
 
 def test_the_refusal_says_it_in_german():
-    from controller import wording
     from controller.engine.commands import Rejected
+    from controller.wire import wording
 
     t = new_tournament(10)
     first = _bust(t, 2, 10.0)
@@ -167,7 +167,7 @@ def test_the_undo_of_a_bust_withdraws_the_move_it_caused_while_the_mover_is_on_t
 
 
 def test_the_withdrawn_move_in_german():
-    from controller import wording
+    from controller.wire import wording
 
     t = new_tournament(12, **SIX)
     first, _, move = _move_after_two_busts(t)

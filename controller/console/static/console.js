@@ -58,7 +58,9 @@
       show(data.ok, data.ok ? data.message : data.reason);
       // a mistake keeps what was typed; a success clears forms meant for the next entry
       if (data.ok && form.dataset.reset) form.reset();
-      if (data.ok && form.dataset.close) form.closest("dialog").close();
+      if (data.ok && form.dataset.close && !(form.id === "bust-form" && afterBust())) {
+        form.closest("dialog").close();
+      }
     } catch (e) {
       show(false, String(e));
     } finally {
@@ -76,26 +78,144 @@
   // printable pages: the print button (no inline script: the CSP forbids it)
   document.querySelectorAll("[data-print]").forEach((b) => b.addEventListener("click", () => window.print()));
 
+  // ------------------------------------------------------------ tabs
+  // a phone shows one panel (the floor first); a laptop shows the main panels always and
+  // one tool panel beside them (console.css)
+  document.querySelectorAll(".tabbed").forEach((box) => {
+    const tabs = box.querySelectorAll(".tabs button[data-tab]");
+    function choose(tab) {
+      const main = box.querySelector(`.tabs button[data-tab="${tab}"]`).classList.contains("main-tab");
+      box.dataset.tab = tab;
+      if (!main) box.dataset.tool = tab;
+      tabs.forEach((b) => {
+        b.classList.toggle("on", b.dataset.tab === tab);
+        b.classList.toggle("tool-on", b.dataset.tab === box.dataset.tool);
+        b.setAttribute("aria-pressed", String(b.dataset.tab === tab));
+      });
+      box.querySelectorAll(".panel[data-panel]").forEach((p) => {
+        p.classList.toggle("on", p.dataset.panel === tab);
+        p.classList.toggle("tool-on", p.dataset.panel === box.dataset.tool);
+      });
+    }
+    tabs.forEach((b) => b.addEventListener("click", () => {
+      choose(b.dataset.tab);
+      window.scrollTo(0, 0);
+    }));
+    choose(box.dataset.tab);
+  });
+
+  // ------------------------------------------------------------ what applies now
+  // the live part #applies says which forms apply (body[data-applies]; console.css hides
+  // every [data-needs] that does not)
+  function applies() {
+    const i = document.querySelector("#applies [data-applies]");
+    if (i) document.body.dataset.applies = i.dataset.applies;
+  }
+  const applying = (what) => (document.body.dataset.applies || "").split(" ").includes(what);
+
   // ------------------------------------------------------------ bust dialog
   const dialog = document.getElementById("bust-dialog");
+  const lang = document.documentElement.lang || "en";
+  const chips = (n) => Number(n).toLocaleString(lang === "de" ? "de-DE" : "en-GB");
+  function openBust(seat, byName) {
+    const f = document.getElementById("bust-form");
+    const step = document.getElementById("rebuy-step");
+    f.reset();
+    f.hidden = false;
+    step.hidden = true;
+    // by name: the player (a player still on the way is busted without a confirm)
+    f.elements.table.value = byName ? "" : seat.dataset.table;
+    f.elements.seat.value = byName ? "" : seat.dataset.seat;
+    f.elements.player_id.value = byName ? seat.dataset.player : "";
+    dialog.dataset.player = seat.dataset.player;
+    dialog.dataset.name = seat.dataset.full || seat.dataset.name;
+    const title = dialog.querySelector(".bust-title");
+    title.textContent = title.dataset.template.replace("{name}", dialog.dataset.name);
+    const where = dialog.querySelector(".bust-where");
+    where.textContent = where.dataset.template.replace("{table}", seat.dataset.table).replace("{seat}", seat.dataset.seat);
+    // two out in one hand (000 9.5): "same hand as …", with the stacks of those out before
+    const table = seat.closest("section.table");
+    let earlier = [];
+    try { earlier = JSON.parse(table.dataset.handBusts || "[]"); } catch (e) { earlier = []; }
+    const same = f.querySelector(".same");
+    same.hidden = !(table.dataset.asksSameHand && earlier.length);
+    const label = same.querySelector(".same-label");
+    label.textContent = label.dataset.template.replace("{names}", earlier.map((b) => b.name).join(", "));
+    const list = same.querySelector(".earlier");
+    list.replaceChildren(...earlier.map((b) => {
+      const li = document.createElement("li");
+      li.textContent = b.stack === null || b.stack === undefined
+        ? list.dataset.unknown.replace("{name}", b.name)
+        : list.dataset.template.replace("{name}", b.name).replace("{chips}", chips(b.stack));
+      return li;
+    }));
+    f.elements.stack.required = false;
+    dialog.showModal();
+  }
+  if (dialog) {
+    const f = document.getElementById("bust-form");
+    // the same hand needs this player's stack too: the places follow the stacks
+    f.elements.same_hand.addEventListener("change", () => {
+      f.elements.stack.required = f.elements.same_hand.checked;
+      if (f.elements.same_hand.checked) f.elements.stack.focus();
+    });
+  }
+  // after a bust: in the rebuy (or re-entry) period the next step offers it; else done
+  function afterBust() {
+    if (!applying("rebuy") && !applying("reentry")) return false;
+    const step = document.getElementById("rebuy-step");
+    document.getElementById("bust-form").hidden = true;
+    step.hidden = false;
+    step.elements.player_id.value = dialog.dataset.player;
+    const title = step.querySelector(".rebuy-title");
+    title.textContent = title.dataset.template.replace("{name}", dialog.dataset.name);
+    const i = document.querySelector("#applies [data-rebuy-why]");
+    step.querySelector(".rebuy-why").textContent = i ? i.dataset.rebuyWhy : "";
+    return true;
+  }
   document.addEventListener("click", (e) => {
     const seat = e.target.closest && e.target.closest("button.seat[data-seat]");
     if (seat && dialog) {
-      const f = dialog.querySelector("form");
-      f.reset();
-      f.elements.table.value = seat.dataset.table;
-      f.elements.seat.value = seat.dataset.seat;
-      const title = dialog.querySelector(".bust-title");
-      title.textContent = title.dataset.template.replace("{name}", seat.dataset.name);
-      const where = dialog.querySelector(".bust-where");
-      where.textContent = where.dataset.template.replace("{table}", seat.dataset.table).replace("{seat}", seat.dataset.seat);
-      dialog.showModal();
+      openBust(seat, false);
       return;
     }
     if (e.target.classList && e.target.classList.contains("cancel")) {
       e.target.closest("dialog").close();
     }
   });
+
+  // ------------------------------------------------------------ find and bust by name
+  const find = document.getElementById("find-form");
+  function seatsMatching(q) {
+    const needle = q.trim().toLowerCase();
+    const seats = [...document.querySelectorAll("button.seat[data-seat]:not([disabled])")];
+    if (!needle) return [];
+    const exact = seats.filter((b) => (b.dataset.full || "").toLowerCase() === needle);
+    return exact.length ? exact : seats.filter((b) =>
+      (b.dataset.full || "").toLowerCase().includes(needle) || b.dataset.name.toLowerCase().includes(needle));
+  }
+  function markFound() {
+    if (!find) return;
+    const hits = new Set(seatsMatching(find.elements[0].value));
+    document.querySelectorAll("button.seat[data-seat]").forEach((b) => b.classList.toggle("match", hits.has(b)));
+    const first = [...hits][0];
+    if (first && hits.size <= 3) first.scrollIntoView({ block: "nearest" });
+  }
+  if (find) {
+    const input = find.elements[0];
+    input.addEventListener("input", markFound);
+    find.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const hits = seatsMatching(input.value);
+      if (hits.length !== 1) {
+        show(false, input.dataset.none.replace("{name}", input.value.trim()));
+        return;
+      }
+      input.value = "";
+      markFound();
+      openBust(hits[0], true);
+    });
+  }
 
   // ------------------------------------------------------------ player search
   function names() {
@@ -110,6 +230,20 @@
       li.hidden = needle !== "" && !li.dataset.name.includes(needle);
     });
   }
+  // the players' list sorted as chosen: name, where they sit, chips (most first), place
+  const sorter = document.getElementById("sort");
+  function sortPlayers() {
+    const list = document.querySelector("ul.players");
+    if (!sorter || !list) return;
+    const by = sorter.value;
+    const key = (li) => by === "chips" ? -(parseInt(li.dataset.chips) || -1)
+      : by === "where" ? (li.dataset.where || "~") : by === "place" ? (li.dataset.place || "~") : li.dataset.name;
+    const items = [...list.children];
+    items.sort((a, b) => { const x = key(a), y = key(b); return x < y ? -1 : x > y ? 1 : 0; });
+    list.replaceChildren(...items);
+  }
+  if (sorter) sorter.addEventListener("change", sortPlayers);
+  sortPlayers();
   const search = document.getElementById("search");
   if (search) search.addEventListener("input", filter);
   const reg = document.querySelector("[data-check=names]");
@@ -167,6 +301,9 @@
         if (el) el.innerHTML = html;
       }
       document.body.dataset.version = (parseInt(document.body.dataset.version || "0") + 1);
+      applies();
+      markFound();
+      sortPlayers();
       filter();
       already();
       tick();
