@@ -300,3 +300,19 @@ def test_no_bubble_in_a_preliminary_round():
     ptc = new_tournament(8, structure=structure, mode=Mode(kind="play_the_clock"),
                          points=Points(system="psc_ranking"))
     assert ptc.bubble_places() > 0  # play the clock: a bust is out for good (000 9.1)
+
+
+def test_a_restart_does_not_bring_a_disqualified_player_back_000_3_8():
+    """Found by the floor model (issue 26): the restart's round end (000 4.14) seated a
+    disqualified player again (000 3.8: out of the ranking), whom the players' list showed
+    as disqualified while the table showed the seat."""
+    t = _restart(8)
+    t.execute({"cmd": "disqualify", "player": 3, "stack": 1000}, 10.0)
+    now = _past_level(t, 8)
+    ins = [p.id for p in t.players.values() if not p.out and p.table is not None]
+    counts = [{"player": pid, "chips": 1000} for pid in ins]
+    counts[0]["chips"] = t.chips - 1000 * (len(ins) - 1)
+    t.execute({"cmd": "end_round", "counts": counts}, now)
+    p = t.players[3]
+    assert p.out and p.disqualified and p.table is None and t.remaining == 7
+    replay_equal(t)
