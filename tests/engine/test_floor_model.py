@@ -651,8 +651,18 @@ class Floor(RuleBasedStateMachine):
         t = self.tour
         if t.finished and not t.settings.play_day.enabled:
             assert t.remaining <= max(1, len(t.co_winners)), (t.remaining, t.co_winners)
-        if t.heads_up:
+        if t.heads_up and not self._entered_since("heads_up"):
+            # an entry after heads-up leaves it on: test_heads_up_after_a_re_entry (xfail)
             assert t.remaining <= 2, t.remaining
+
+    def _entered_since(self, kind: str) -> bool:
+        """A live entry (late, re-entry, rebuy, registration) came after the last ``kind``."""
+        t = self.tour
+        undone, withdrawn = undone_in(t.log)
+        live = [e for e in t.log if e["group"] not in undone and e["seq"] not in withdrawn]
+        at = max((e["seq"] for e in live if e["type"] == kind), default=0)
+        return any(e["type"] in ("registered", "late", "reentry", "rebuy") and e["seq"] > at
+                   for e in live)
 
     @invariant()
     def replay_is_the_live_state(self) -> None:
@@ -730,3 +740,27 @@ def _steps_played():
 # - test_an_earlier_bust_is_not_undone_under_the_champion
 # - test_an_earlier_bust_is_not_undone_under_a_shared_first_place_001_2_iii
 # - test_an_earlier_bust_is_not_undone_under_heads_up_002
+# and tests/engine/test_club_rules.py::test_a_play_day_has_no_final_table_003_6,
+# tests/engine/test_modes.py::test_a_restart_does_not_bring_a_disqualified_player_back_000_3_8;
+# what is the club's to decide stays here, marked xfail:
+
+
+@pytest.mark.xfail(strict=True, reason="found by the floor model (issue 26): heads-up stays "
+                   "on, the levels halved (002), when a re-entry or a late entry brings a third "
+                   "player back; whether the entry is refused or heads-up ends is the club's "
+                   "rule to decide, not a test's")
+def test_heads_up_after_a_re_entry():
+    from controller.engine.settings import Entries
+    from tests.support.settings import new_tournament
+
+    t = new_tournament(4, heads_up_halves_level=True,
+                       entries=Entries(reentries=1, reentry_until_level=8))
+    t.execute({"cmd": "bust", "player": 1}, 10.0)
+    t.execute({"cmd": "hand_done", "table": 1}, 20.0)
+    t.execute({"cmd": "bust", "player": 2}, 30.0)
+    assert t.heads_up
+    try:
+        t.execute({"cmd": "reentry", "player": 1}, 40.0)
+    except Rejected:
+        return
+    assert not t.heads_up or t.remaining <= 2
