@@ -32,6 +32,8 @@ EXPECT: dict[str, list[str]] = {
     "table_paused": ["PAUSED", "13:00"],
     "table_ante": ["LEVEL 6", "300 / 600", "Ante 50", "Next level: 400 / 800 · ante 75"],
     "table_bb_ante": ["LEVEL 2", "50 / 100", "ante 100"],
+    # level 2 began while the hand was in play: its blinds stay, the next come (000 9.6)
+    "table_next_hand": ["LEVEL 1 · THIS HAND", "50 / 100", "NEXT HAND 75 / 150"],
     # the "Chipraise 25" break: the chip race is due (000 3.17), the break's time beside it
     "table_break": ["CHIP RACE  25 → 100", "Break", "07:57",
                     "Cards from seat 1 · one card per 25 · best cards win, one 100 each",
