@@ -209,6 +209,12 @@ class Night:
                                                 daemon=True)
         self._console_thread.start()
         self._closers.insert(0, ("console", lambda: self._stop_console(server)))
+        # the block names the console's address: printed once it answers there (a loaded
+        # machine took seconds, and a director's phone that tries at once was refused)
+        up_by = time.monotonic() + 30
+        while not server.started and self._console_thread.is_alive() \
+                and time.monotonic() < up_by and not self._stop.is_set():
+            time.sleep(0.05)
 
         self.code = new_code()
         door = Door(self.code, rb.credentials, rb.folder, WALLS)
