@@ -20,6 +20,9 @@ def test_a_restarted_kiosk_shows_the_current_state(floor):
     floor.select(1, seat)
     assert floor.answer(t1, floor.hold(1, "bust")).kind == "accepted"
     floor.director("level", {"to": "next"})
+    # the hand in play ends: table 1 deals at the new level (before it, its screen shows
+    # the hand's level 1 and the next hand's blinds, 000 9.6)
+    floor.director("hand_done", {"table": 1})
     floor.run_until(lambda: "LEVEL 2" in floor.texts(wall)
                     and len(seats_of(wall, 1)) == 8, 2, "the wall up to date")
     expected = seats_of(wall, 1)  # what the room sees, from the wall's own link
