@@ -326,7 +326,10 @@ def every_hand_done(page, broker, shots) -> None:
             table.locator(".tablestate:has-text('wartet auf HAND FERTIG')").wait_for()
             if "floor-hfh-phone" not in {p.stem for p in shots.taken}:
                 page.evaluate("document.getElementById('reply').hidden = true")
-                table.locator(".tableacts").scroll_into_view_if_needed()
+                # in one step in the page: the floor re-renders on every view, so a locator
+                # found here may be detached before Playwright scrolls to it
+                page.evaluate(f"""document.querySelector(
+                    "section.table[data-table='{n}'] .tableacts").scrollIntoView()""")
                 shots(page, "floor-hfh-phone", full=False)
         elif hfh["on"]:
             continue  # done with this hand-for-hand hand: its button waits
