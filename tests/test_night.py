@@ -13,6 +13,7 @@ import signal
 import subprocess
 import threading
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,13 +33,15 @@ pytestmark = pytest.mark.skipif(missing_broker() is not None, reason="no broker 
 class NightProcess:
     """``scripts/floorman night sample`` with its own state folder; its output collected."""
 
-    def __init__(self, state: Path, extra: list[str] | None = None) -> None:
+    def __init__(self, state: Path, extra: list[str] | None = None, *,
+                 floorman: Path = ROOT / "scripts" / "floorman", cwd: Path = ROOT,
+                 env: dict[str, str] | None = None) -> None:
         self.state = state
         self.lines: list[str] = []
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**(os.environ if env is None else env), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [str(ROOT / "scripts" / "floorman"), "night", "sample", "--state", str(state),
-             "--port", "0", "--console-port", "0", *(extra or [])], cwd=ROOT, env=env,
+            [str(floorman), "night", "sample", "--state", str(state),
+             "--port", "0", "--console-port", "0", *(extra or [])], cwd=cwd, env=env,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -73,8 +76,15 @@ def screen(role: str, table: int | None, code: str) -> KioskApp:
 
 
 def test_a_night_and_its_screens(tmp_path, monkeypatch, caplog):
+    play_a_night(NightProcess, tmp_path, monkeypatch, caplog)
+
+
+def play_a_night(start: Callable[[Path], NightProcess], tmp_path: Path, monkeypatch,
+                 caplog) -> None:
+    """The night started by ``start(state)``, its screens, its stop and its second start
+    (also run by tests/test_wheel.py with the installed wheel's ``floorman``)."""
     caplog.set_level(logging.INFO, logger="kiosk.app")
-    night = NightProcess(tmp_path / "state")
+    night = start(tmp_path / "state")
     apps: list[KioskApp] = []
     try:
         url = night.field(r"director's console: (\S+)")
@@ -134,7 +144,7 @@ def test_a_night_and_its_screens(tmp_path, monkeypatch, caplog):
         rc = night.stop()
     assert rc == 0, night.text[-3000:]
 
-    again = NightProcess(tmp_path / "state")
+    again = start(tmp_path / "state")
     try:
         again.field(r"(continued from its log)")
         port = int(again.field(r"broker: \w+ on port (\d+)"))

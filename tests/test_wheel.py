@@ -203,3 +203,20 @@ def test_an_installed_controller_keeps_its_log_in_the_working_folder(installed, 
         proc.terminate()
         out, err = proc.communicate(timeout=30)
     assert not list((installed.venv / "lib").rglob("*.sqlite")), err
+
+
+def test_a_night_from_the_wheel(installed, tmp_path, monkeypatch, caplog):
+    """``floorman night`` of the installed wheel (issue 29): its screens find it by DNS-SD
+    with no broker given, join with the printed code, a wrong code is refused, and a second
+    start continues the night from its log."""
+    from controller.broker.local import missing_broker
+    from tests.test_night import NightProcess, play_a_night
+
+    if missing_broker() is not None:
+        pytest.skip("no broker here")
+
+    def start(state: Path) -> NightProcess:
+        return NightProcess(state, floorman=installed.venv / "bin" / "floorman",
+                            cwd=installed.cwd, env=installed.env)
+
+    play_a_night(start, tmp_path, monkeypatch, caplog)
