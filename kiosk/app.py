@@ -405,6 +405,8 @@ class KioskApp:
         elif kind == "problem":
             self.view.problem = data
             self._say(data)
+            if data.kind == "account" and self.finder is not None and self.finder.again():
+                self.link.stop(0)  # the finder's next broker brings the next link
         elif kind == "online" and data:
             self.view.problem = None
             self._said = None

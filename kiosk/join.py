@@ -64,10 +64,27 @@ class Finder:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.me = f"table-{table}" if role == "table" else "wall"
+        #: the night joined, and whether its account was one kept from an earlier start
+        self.night: Night | None = None
+        self.kept_account = False
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="finder", daemon=True)
         self._thread.start()
+
+    def again(self) -> bool:
+        """The broker refused the account kept from an earlier pairing (the night's
+        accounts were made anew, or this screen's was removed): forget it and pair again.
+        ``False`` (nothing done) when the refused account was paired just now: pairing again
+        would only loop, the problem stays on the screen."""
+        if self.night is None or not self.kept_account or self._stop.is_set():
+            return False
+        log.warning("the night %r refused the account kept from an earlier pairing; "
+                    "pairing again", self.night.name)
+        self.forget(self.night)
+        self.night, self.kept_account = None, False
+        self.start()
+        return True
 
     def stop(self) -> None:
         self._stop.set()
@@ -128,6 +145,7 @@ class Finder:
             log.info("nights on the network: %s; joining %r",
                      ", ".join(n.name for n in nights), night.name)
         account = self.kept(night)
+        self.kept_account = account is not None
         if account is None:
             if not self.code:
                 self._problem("need_code", where)
@@ -151,5 +169,6 @@ class Finder:
                 return None
             self.keep(night, account)
             log.info("joined the night %r as %s", night.name, account["username"])
+        self.night = night
         return Broker(host=night.host, port=night.port, username=account["username"],
                       password=account["password"], prefix=account["prefix"] or night.prefix)

@@ -5,6 +5,7 @@ account, TLS; and the first frame of a screen that looks for the night."""
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import ssl
@@ -14,6 +15,7 @@ import pytest
 
 from controller.broker.local import free_port, mosquitto_path
 from controller.broker.room import RoomBroker
+from controller.wire.discovery import Night
 from controller.wire.mqtt import Broker
 from kiosk.app import KioskApp
 from kiosk.config import KioskConfig
@@ -135,3 +137,72 @@ def test_the_first_frame_of_a_screen_that_looks_for_the_night(tmp_path, monkeypa
         assert what.startswith("Kein Floorman-Abend in diesem Netzwerk gefunden")
     finally:
         app.close()
+
+
+def _night(port: int) -> Night:
+    return Night(name="Freitag", addresses=("127.0.0.1",), port=port, pair_port=1,
+                 prefix="floorman/t", id="0123456789abcdef")
+
+
+def _paired(monkeypatch, answers: list[Broker]) -> list[dict]:
+    """``kiosk.join.pair`` answering the accounts of ``answers`` in turn; its calls."""
+    calls: list[dict] = []
+
+    def pair(night, code, **kw):
+        calls.append({"code": code, **kw})
+        b = answers[min(len(calls), len(answers)) - 1]
+        return {"username": b.username, "password": b.password, "prefix": b.prefix}
+
+    monkeypatch.setattr("kiosk.join.pair", pair)
+    return calls
+
+
+def test_a_kept_account_the_night_no_longer_knows_pairs_again(tmp_path, monkeypatch, logged):
+    """The screen kept its account from an earlier start, and the night's accounts were made
+    anew since: the broker refuses it, the screen forgets it and pairs again with its code
+    (issue 29), instead of saying "account refused" for the rest of the night."""
+    monkeypatch.setenv("FLOORMAN_STATE", str(tmp_path / "pi"))
+    rb = RoomBroker(tmp_path / "broker", tables=3, walls=1, prefix="floorman/t", port=0)
+    try:
+        good = rb.client("table-3")
+        night = _night(rb.port)
+        kept = tmp_path / "pi" / "screens" / night.id / "table-3.json"
+        kept.parent.mkdir(parents=True)
+        kept.write_text(json.dumps({"username": "table-3", "password": "last-weeks",
+                                    "prefix": "floorman/t"}))
+        calls = _paired(monkeypatch, [good])
+        app = screen(None, look=lambda timeout: [night], join="1234-5678").start()
+        try:
+            wait_for(lambda: app.view.online, 30, "online with a new account",
+                     step=lambda: app.step(0.05), explain=lambda: f"{app.view.problem}")
+            assert [c["code"] for c in calls] == ["1234-5678"]
+            assert json.loads(kept.read_text())["password"] == good.password
+            lines = [r.getMessage() for r in logged.records]
+            assert any("refused this screen's account" in line for line in lines), lines
+            assert any("pairing again" in line for line in lines), lines
+        finally:
+            app.close()
+    finally:
+        rb.stop()
+
+
+def test_an_account_refused_right_after_pairing_is_not_paired_again(tmp_path, monkeypatch,
+                                                                      logged):
+    """An account the night's door has just given and its broker refuses (a broken night)
+    stays a problem on the screen: pairing again would only loop."""
+    monkeypatch.setenv("FLOORMAN_STATE", str(tmp_path / "pi"))
+    rb = RoomBroker(tmp_path / "broker", tables=3, walls=1, prefix="floorman/t", port=0)
+    try:
+        night = _night(rb.port)
+        calls = _paired(monkeypatch, [Broker("127.0.0.1", rb.port, username="table-3",
+                                             password="wrong", prefix="floorman/t")])
+        app = screen(None, look=lambda timeout: [night], join="1234-5678").start()
+        try:
+            reason(app, "account", logged)
+            for _ in range(40):  # a second's frames: no second pairing comes
+                app.step(0.025)
+            assert len(calls) == 1 and app.view.problem.kind == "account"
+        finally:
+            app.close()
+    finally:
+        rb.stop()
