@@ -77,9 +77,12 @@ class Console:
                  backoff: auth.Backoff | None = None,
                  sessions: auth.Sessions | None = None,
                  limits: guard.Limits | None = None,
-                 hosts: Iterable[str] = ()) -> None:
+                 hosts: Iterable[str] = (),
+                 sign_in_key: auth.SignInKey | None = None) -> None:
         self.hub = hub
         self.password_hash = password_hash
+        #: the one-time key of the sign-in link ``floorman night`` prints as a QR code
+        self.sign_in_key = sign_in_key
         self.backoff = backoff or auth.Backoff()
         self.sessions = sessions or auth.Sessions()
         #: the connections (serve() uses its protocol)
@@ -166,7 +169,27 @@ class Console:
     # ------------------------------------------------------------------- routes
     async def login_page(self, request: Request) -> Response:
         lang = self.language(request, None)
-        return self.render("login.html", lang=lang, error=None)
+        key = request.query_params.get("key")
+        if key is None:
+            return self.render("login.html", lang=lang, error=None)
+        # the sign-in link of the night's QR code: counted like a password try
+        address = request.client.host if request.client else "?"
+        wait = self.backoff.attempt(address)
+        if wait > 0:
+            return self.render("login.html", 429, lang=lang,
+                               error=tr("wait_seconds", lang, n=int(wait + 0.999)))
+        if self.sign_in_key is None or not self.sign_in_key.use(key):
+            self.backoff.failed(address)
+            log.warning("console: a used, expired or wrong sign-in code from %s", address)
+            return self.render("login.html", 401, lang=lang, error=tr("key_used", lang))
+        self.backoff.succeeded(address)
+        log.info("console: signed in with the night's sign-in code from %s", address)
+        # not a redirect: the camera app opened this link from another site, and a
+        # redirect in that same navigation would come to "/" without the SameSite=Strict
+        # cookie; the page's own refresh is a navigation of this site
+        return self._signed_in(request, HTMLResponse(
+            '<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/">'
+            '<a href="/">Floorman</a>', headers={"Referrer-Policy": "no-referrer"}))
 
     async def login(self, request: Request) -> Response:
         lang = self.language(request, None)
@@ -192,8 +215,10 @@ class Console:
             log.warning("console: wrong password from %s", address)
             return self.render("login.html", 401, lang=lang, error=tr("wrong_password", lang))
         self.backoff.succeeded(address)
+        return self._signed_in(request, RedirectResponse("/", 303))
+
+    def _signed_in(self, request: Request, response: Response) -> Response:
         s = self.sessions.create()
-        response = RedirectResponse("/", 303)
         response.set_cookie(auth.COOKIE, s.token, httponly=True, samesite="strict",
                             secure=request.url.scheme == "https", path="/")
         return response

@@ -178,5 +178,25 @@ def csrf_ok(session: Session, sent: str | None) -> bool:
     return bool(sent) and hmac.compare_digest(session.csrf.encode(), (sent or "").encode())
 
 
+class SignInKey:
+    """A sign-in link's key, good once and for ``ttl`` seconds (default 15 min):
+    ``floorman night`` puts it into the QR code it prints, so the director's phone is signed
+    in by scanning it, without typing the password. ``now``: a monotonic clock in seconds."""
+
+    def __init__(self, ttl: float = 15 * 60, now: Callable[[], float] = time.monotonic) -> None:
+        self.key = secrets.token_urlsafe(24)
+        self.until = now() + ttl
+        self.now = now
+
+    def use(self, given: str) -> bool:
+        """``True`` once, for the right key before it expires; after that never."""
+        if not self.key or self.now() > self.until:
+            return False
+        if not hmac.compare_digest(given.encode(), self.key.encode()):
+            return False
+        self.key = ""
+        return True
+
+
 def password_ok(password: str, hashed: str) -> bool:
     return check_password(password, hashed)

@@ -21,6 +21,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "wait_seconds": ("Too many wrong passwords: try again in {n} s.",
                      "Zu viele falsche Passwörter: in {n} s wieder versuchen."),
     "signed_out": ("Signed out.", "Abgemeldet."),
+    "key_used": ("This sign-in code was used already or has expired: sign in with the "
+                 "password.",
+                 "Dieser Anmelde-Code ist schon benutzt oder abgelaufen: mit dem Passwort "
+                 "anmelden."),
     "floor": ("Floor", "Saal"),
     "players": ("Players", "Spieler"),
     "results": ("Results", "Ergebnis"),

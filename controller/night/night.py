@@ -204,7 +204,9 @@ class Night:
         players = public_url("0.0.0.0", port)
         self.console_url = players.removesuffix("p")
         hub = Hub(rb.client("console"), name="console", public_url=players)
-        server = serve(Console(hub, auth.read_password(pw)), "0.0.0.0", port)
+        self.sign_in = auth.SignInKey()
+        server = serve(Console(hub, auth.read_password(pw), sign_in_key=self.sign_in),
+                       "0.0.0.0", port)
         self._console_thread = threading.Thread(target=server.run, name="console",
                                                 daemon=True)
         self._console_thread.start()
@@ -258,8 +260,8 @@ class Night:
             "(floorman kiosk table --table N --join CODE, or floorman kiosk wall --wall …)",
             f"  broker: {kind} on port {port}; the night's log: {self.db}",
             "  Ctrl-C stops the night; started again it continues.",
-            "",
-            qr_text(url),
+            "  The QR code signs the director's phone in, once, for 15 minutes:",
+            qr_text(f"{url}login?key={self.sign_in.key}"),
         ]
         return "\n".join(lines)
 

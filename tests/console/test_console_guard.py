@@ -270,3 +270,45 @@ def test_the_door_closes_the_oldest_waiting_connection_to_make_room():
     door.busy(c1)  # type: ignore[arg-type]
     assert not door.admit(Fake("d"))  # type: ignore[arg-type]  # all busy: refused
     assert door.total == Counter({"refused_address": 1, "evicted": 1, "refused_full": 1})
+
+
+def test_the_nights_sign_in_link_signs_in_once_and_only_before_it_expires(tmp_path):
+    """``floorman night`` prints its console's address as a QR code with a one-time key
+    (issue 29): scanned, the phone is signed in without typing the password; the same link
+    again, a wrong key or an expired one sign nobody in and count as wrong tries."""
+    clock = Clock()
+    key = auth.SignInKey(ttl=900, now=clock)
+    console = offline(tmp_path, clock, sign_in_key=key)
+    app = make_app(console, start_hub=False)
+
+    async def scan(k: str, address: str = "10.0.0.7") -> httpx.Response:
+        transport = httpx.ASGITransport(app=app, client=(address, 40000))
+        async with httpx.AsyncClient(transport=transport,
+                                     base_url="http://127.0.0.1:8080") as c:
+            return await c.get(f"/login?key={k}")
+
+    original = key.key
+
+    async def night() -> None:
+        first = await scan(original)
+        assert first.status_code == 200 and 'url=/"' in first.text
+        token = first.cookies.get(auth.COOKIE)
+        assert token and console.sessions.get(token) is not None
+        assert "samesite=strict" in first.headers["set-cookie"].lower()
+        again = await scan(original, "10.0.0.8")  # the same link a second time
+        assert again.status_code == 401 and auth.COOKIE not in again.cookies
+        assert "used already or has expired" in again.text or "schon benutzt" in again.text
+
+    run(night())
+    assert key.key == ""
+    late = auth.SignInKey(ttl=900, now=clock)
+    console.sign_in_key = late
+    clock.t += 901
+
+    async def expired() -> None:
+        r = await scan(late.key, "10.0.0.9")
+        assert r.status_code == 401 and auth.COOKIE not in r.cookies
+        r = await scan(original, "10.0.0.9")
+        assert r.status_code == 401
+
+    run(expired())
