@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -37,21 +38,26 @@ class ClockSync:
         self.samples: deque[Sample] = deque(maxlen=keep)
         self._ids = itertools.count(1)
         self._sent: dict[int, float] = {}
+        # requests and reads come from the screen's thread, responses from paho's: a
+        # read iterating the samples while a response appends one raised "deque mutated"
+        self._lock = threading.Lock()
 
     def request(self) -> dict[str, Any]:
         """The payload of a new time request (``{"v": 1, "id": n, "t0": local time}``)."""
         n = next(self._ids)
         t0 = self.local()
-        self._sent[n] = t0
-        if len(self._sent) > 64:
-            self._sent.pop(next(iter(self._sent)))
+        with self._lock:
+            self._sent[n] = t0
+            if len(self._sent) > 64:
+                self._sent.pop(next(iter(self._sent)))
         return {"v": 1, "id": n, "t0": t0}
 
     def response(self, data: dict[str, Any]) -> Sample | None:
         """Take a time response; returns the sample, or ``None`` if it is not ours or malformed."""
         t3 = self.local()
         try:
-            t0 = self._sent[data["id"]]
+            with self._lock:
+                t0 = self._sent[data["id"]]
             t1, t2 = float(data["t1"]), float(data["t2"])
             echoed = float(data.get("t0", t0))
         except (KeyError, TypeError, ValueError, OverflowError):
@@ -60,9 +66,11 @@ class ClockSync:
         # broken response must not use up the request, whose real answer may still come
         if not (math.isfinite(t1) and math.isfinite(t2)) or not abs(echoed - t0) <= 1e-6:
             return None
-        del self._sent[data["id"]]
         s = Sample(offset=((t1 - t0) + (t2 - t3)) / 2, delay=max(0.0, (t3 - t0) - (t2 - t1)))
-        self.samples.append(s)
+        with self._lock:
+            if self._sent.pop(data["id"], None) is None:
+                return None  # the same answer twice: taken once
+            self.samples.append(s)
         return s
 
     @property
@@ -71,7 +79,8 @@ class ClockSync:
 
     @property
     def best(self) -> Sample | None:
-        return min(self.samples, key=lambda s: s.delay) if self.samples else None
+        with self._lock:
+            return min(self.samples, key=lambda s: s.delay) if self.samples else None
 
     def now(self) -> float:
         """The controller's time now, as well as we know it (local time before the first sync)."""
