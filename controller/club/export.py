@@ -17,6 +17,7 @@ import sqlite3
 from pathlib import Path
 
 from controller.club.db import ClubError, open_club
+from controller.engine.results import spreadsheet_cell
 
 __all__ = ["TABLES", "backup", "export", "restore"]
 
@@ -106,7 +107,9 @@ def export(club: str, folder: str) -> list[Path]:
             with path.open("w", newline="", encoding="utf-8") as f:
                 writer = csv.writer(f)
                 writer.writerow(columns)
-                writer.writerows(rows)
+                # the CSVs are for spreadsheets: a text that would start a formula is
+                # written as text (club.json below keeps every value as it is)
+                writer.writerows([spreadsheet_cell(v) for v in r] for r in rows)
             written.append(path)
         path = out / "club.json"
         path.write_text(json.dumps(everything, ensure_ascii=False, indent=1) + "\n",

@@ -36,7 +36,12 @@ from pydantic import TypeAdapter
 from controller.club.db import ClubError
 from controller.club.seasons import season_of
 from controller.engine import points as rules
-from controller.engine.results import ResultRow, ace_of_spades_season, season_totals
+from controller.engine.results import (
+    ResultRow,
+    ace_of_spades_season,
+    season_totals,
+    spreadsheet_cell,
+)
 from controller.engine.settings import Club
 
 __all__ = ["Standing", "Table", "seasons", "standings", "standings_csv"]
@@ -288,8 +293,9 @@ def standings_csv(table: Table) -> str:
     writer = csv.writer(buf)
     writer.writerow(table.columns)
     for s in table.lines:
-        writer.writerow([_cell(v) for v in (s.place, s.name, s.points, s.tournaments,
-                                            *s.extra.values())])
+        # a name like "=HYPERLINK(…)" is text, not a formula, in the club's spreadsheet
+        writer.writerow([spreadsheet_cell(_cell(v)) for v in (s.place, s.name, s.points,
+                                                              s.tournaments, *s.extra.values())])
     return buf.getvalue()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections import defaultdict
 
 from controller.cli import main
@@ -109,3 +110,25 @@ def test_members_and_seasons(tmp_path, capsys):
     rc, out, _ = run(capsys, "club", "member", "Player", "0003", "--since", "2026-04-01",
                      "--club", club)
     assert out == "Player 0003: member since 2026-04-01\n"
+
+
+def test_club_csvs_write_no_formula(tmp_path, capsys):
+    """A player named like a formula is text in the standings' and the export's CSV (as in
+    the night's results, docs/security.md); club.json keeps the name as it is."""
+    club = str(tmp_path / "club.sqlite")
+    log = tmp_path / "n.sqlite"
+    run(capsys, "simulate", "sample", "--players", "8", "--store", str(log))
+    run(capsys, "club", "import", str(log), "--date", "2026-03-13", "--club", club)
+    evil = "=HYPERLINK(\"http://x\")"
+    assert run(capsys, "club", "add", evil, "--club", club)[0] == 0
+    rc, out, err = run(capsys, "club", "standings", "--csv", "--club", club)
+    assert rc == 0, err
+    assert all(not cell.startswith(("=", "+", "@")) for row in csv.reader(io.StringIO(out))
+               for cell in row)
+    rc, out, err = run(capsys, "club", "export", str(tmp_path / "out"), "--club", club)
+    assert rc == 0, err
+    players = list(csv.reader(io.StringIO((tmp_path / "out" / "players.csv")
+                                          .read_text(encoding="utf-8"))))
+    assert ["'" + evil] in [[c for c in row if evil in c] for row in players]
+    everything = json.loads((tmp_path / "out" / "club.json").read_text(encoding="utf-8"))
+    assert evil in {p["name"] for p in everything["players"]}
