@@ -345,6 +345,11 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         return "disqualify", a
     if v in ("rebuy", "reentry", "seated"):
         return v, {"player": " ".join(args.name)}
+    if v == "reseat":
+        a = {"player": _player(args.name), "table": args.table, "reason": args.reason}
+        if args.seat is not None:
+            a["seat"] = args.seat
+        return "reseat", a
     if v == "hfh":
         return "hfh", {"on": args.state == "on"}
     if v == "move":
@@ -701,6 +706,13 @@ def build_parser() -> argparse.ArgumentParser:
     for v in ("rebuy", "reentry", "seated"):
         d = director(v, f"{v} NAME")
         d.add_argument("name", nargs="+")
+    d = director("reseat", "the director seats a player elsewhere (002: special needs, "
+                 "balancing by hand): reseat NAME --table N [--seat S] --reason TEXT")
+    d.add_argument("name", nargs="+", help="the player (NAME or #ID)")
+    d.add_argument("--table", type=int, required=True, help="the table the player goes to")
+    d.add_argument("--seat", type=int, help="the seat (default: the one that posts the big "
+                   "blind soonest)")
+    d.add_argument("--reason", required=True, help="why, kept in the log")
     d = director("absent", "a player who left is played as a ghost (000 9.5): absent NAME "
                  "[--stack CHIPS]; absent NAME --back when they return")
     d.add_argument("name", nargs="+")

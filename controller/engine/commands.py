@@ -209,6 +209,18 @@ class BreakTable(Command):
     table: TableNo
 
 
+class Reseat(Command):
+    summary: ClassVar[str] = ("the director seats `player` at `table` and `seat` (without "
+                              "`seat`: the one that posts the big blind soonest), for a "
+                              "`reason` kept in the log (002: special needs, balancing by "
+                              "hand; a seat change at the same table)")
+    cmd: Literal["reseat"] = "reseat"
+    player: PlayerRef
+    table: TableNo
+    seat: SeatNo | None = None
+    reason: Line
+
+
 class FinalTable(Command):
     summary: ClassVar[str] = "the director forms the final table now"
     cmd: Literal["final_table"] = "final_table"
@@ -474,7 +486,8 @@ class LandesligaPoints(Command):
 
 ALL: tuple[type[Command], ...] = (
     Register, Late, Draw, Start, Pause, Resume, Level, Time, Structure, Tick, HandDone, Bust,
-    MoveApply, Seated, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand, TimeCall,
+    MoveApply, Seated, Reseat, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand,
+    TimeCall,
     HandsLeft, Undo, Rename, Unregister, DrawnNames, MysteryList, Absent, TableGame,
     Announce, ChipCounts, ChipCorrection, EndRound, LandesligaPoints, Penalty, Disqualify, ChipRace,
 )

@@ -153,6 +153,20 @@ class Moved(Event):
     omit_none: ClassVar[tuple[str, ...]] = ("hold",)
 
 
+class Reseated(Event):
+    """The director's reseat (:mod:`controller.engine.rules.reseat`): not a balancing
+    decision, so not a ``moved``."""
+
+    type: Literal["reseated"] = "reseated"
+    player: int
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    waiting: bool
+    reason: str
+
+
 class TableBroken(Event):
     """``moves``: ``[player, table, seat, waiting]`` for every player of the broken table."""
 
@@ -473,7 +487,8 @@ class FieldWarning(Event):
 
 ALL: tuple[type[Event], ...] = (
     Opened, Registered, SeatsDrawn, ClockChanged, LevelStarted, StructureChanged, HandDone,
-    Moved, TableBroken, TableOpened, FinalTableFormed, Busted, LateEntry, Reentry, Rebuy, Addon,
+    Moved, Reseated, TableBroken, TableOpened, FinalTableFormed, Busted, LateEntry, Reentry,
+    Rebuy, Addon,
     GhostsRemoved, HandForHand, HandForHandReleased, HeadsUp, TimeCall, HandsLeft, Seated,
     Finished, Undo, Renamed, Unregistered, NamesListed, Absent, AbsentRemoved,
     TableGameStarted, TableGameOver, Announced, ChipsCounted, ChipsCorrected, RoundEnded,

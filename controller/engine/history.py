@@ -159,6 +159,13 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
                                 "to_seat": e["to_seat"]},
                       f"move {who}: table {e['from_table']} seat {e['from_seat']} → "
                       f"table {e['to_table']} seat {e['to_seat']}")
+    if typ == "reseated":
+        who = name(t, e["player"])
+        return Phrase("reseated", {"player": who, "from_table": e["from_table"],
+                                   "from_seat": e["from_seat"], "to_table": e["to_table"],
+                                   "to_seat": e["to_seat"], "reason": e["reason"]},
+                      f"reseat {who}: table {e['from_table']} seat {e['from_seat']} → "
+                      f"table {e['to_table']} seat {e['to_seat']} ({e['reason']})")
     if typ == "seated":
         who = name(t, e["player"])
         return Phrase("seated", {"player": who}, f"{who} seated")

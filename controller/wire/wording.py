@@ -58,6 +58,15 @@ REASONS_DE: dict[str, str] = {
         "derselben Hand wie {players} ausscheiden (same_hand)",
     "{player} is already out": "{player} ist schon ausgeschieden",
     "{player} has no seat": "{player} hat keinen Platz",
+    "a reseat needs a reason (it is kept in the log)":
+        "Umsetzen braucht einen Grund (er steht im Protokoll)",
+    "{player} is a ghost: nobody to reseat": "{player} ist ein Ghost: niemand zum Umsetzen",
+    "table {table} has no free seat": "Tisch {table} hat keinen freien Platz",
+    "{player} already sits at table {table} seat {seat}":
+        "{player} sitzt schon an Tisch {table} Platz {seat}",
+    "table {table} has seats 1 to {size}": "Tisch {table} hat die Plätze 1 bis {size}",
+    "seat {seat} at table {table} is taken by {player}":
+        "Platz {seat} an Tisch {table} ist besetzt von {player}",
     "bust needs a table and a seat, or a player":
         "Ausscheiden braucht Tisch und Platz oder einen Spieler",
     "table {table} has seats 1-{seats}, not {seat}":
@@ -500,6 +509,9 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "rebuy": lambda p: f"Rebuy von {p['player']} an Tisch {p['table']} Platz {p['seat']}",
     "moved": lambda p: f"Umsetzen {p['player']}: Tisch {p['from_table']} Platz "
                        f"{p['from_seat']} → Tisch {p['to_table']} Platz {p['to_seat']}",
+    "reseated": lambda p: f"Umsetzen durch die Turnierleitung {p['player']}: Tisch "
+                          f"{p['from_table']} Platz {p['from_seat']} → Tisch {p['to_table']} "
+                          f"Platz {p['to_seat']} ({p['reason']})",
     "seated": lambda p: f"{p['player']} sitzt",
     "table_opened": lambda p: f"Tisch {p['table']} öffnet mit {p['players']} Spielern",
     "table_broken": lambda p: f"Tisch {p['table']} wird aufgelöst",

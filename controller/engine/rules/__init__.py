@@ -43,6 +43,7 @@ from controller.engine.rules import (
     penalties,
     play_day,
     qualifier,
+    reseat,
     rounds,
     seating,
     time_calls,
@@ -61,7 +62,7 @@ RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
     clock, ghosts, qualifier, play_day, busts, seating, hand_for_hand, entries, hands,
     time_calls, undo, names, announcements, chip_counts, rounds, landesliga, penalties,
-    field_size, dealing, chip_race,
+    field_size, dealing, chip_race, reseat,
 )
 
 
