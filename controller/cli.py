@@ -353,7 +353,7 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
     if v == "hfh":
         return "hfh", {"on": args.state == "on"}
     if v == "move":
-        return "move_apply", {}
+        return "move_apply", ({} if args.from_table is None else {"from_table": args.from_table})
     if v == "break-table":
         return "break_table", {"table": args.table}
     if v == "time-call":
@@ -748,8 +748,11 @@ def build_parser() -> argparse.ArgumentParser:
     director("history", "the last commands with their numbers (for undo --event N) and "
              "what they did")
     director("players", "every registered player: seated where, or out in which place")
-    d = director("move", "move apply: carry out the balancing plan now")
+    d = director("move", "move apply [--from TABLE]: carry out the balancing plan now")
     d.add_argument("apply", choices=["apply"])
+    d.add_argument("--from", dest="from_table", type=int, metavar="TABLE",
+                   help="the table that gives the next player, the director's choice "
+                   "(001 §2 I); the plan's destination")
     d = director("break-table", "break-table N")
     d.add_argument("table", type=int)
     d = director("time-call", "time-call TABLE [start|cancel]")

@@ -191,8 +191,10 @@ class Draw(Command):
 
 
 class MoveApply(Command):
-    summary: ClassVar[str] = "carry out the balancing plan now"
+    summary: ClassVar[str] = ("carry out the balancing plan now; `from_table`: the table the "
+                              "director chooses to give the plan's next player (001 §2 I)")
     cmd: Literal["move_apply"] = "move_apply"
+    from_table: TableNo | None = None
 
 
 class Seated(Command):

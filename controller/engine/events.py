@@ -150,7 +150,9 @@ class Moved(Event):
     waiting: bool
     #: the destination waits for this player before its next hand (TDA 11D)
     hold: bool | None = None
-    omit_none: ClassVar[tuple[str, ...]] = ("hold",)
+    #: the director chose the table that gives the player (001 §2 I), not the plan
+    chosen: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("hold", "chosen")
 
 
 class Reseated(Event):

@@ -58,6 +58,10 @@ REASONS_DE: dict[str, str] = {
         "derselben Hand wie {players} ausscheiden (same_hand)",
     "{player} is already out": "{player} ist schon ausgeschieden",
     "{player} has no seat": "{player} hat keinen Platz",
+    "table {table} has {count} players, table {to} {to_count}: a player from it would not "
+    "balance the tables":
+        "Tisch {table} hat {count} Spieler, Tisch {to} {to_count}: ein Spieler von dort "
+        "gleicht die Tische nicht aus",
     "a reseat needs a reason (it is kept in the log)":
         "Umsetzen braucht einen Grund (er steht im Protokoll)",
     "{player} is a ghost: nobody to reseat": "{player} ist ein Ghost: niemand zum Umsetzen",

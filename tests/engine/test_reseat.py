@@ -8,6 +8,7 @@ by an undo).
 
 from __future__ import annotations
 
+from controller.engine.rules import seating
 from controller.engine.tournament import Tournament
 from controller.service import views
 from controller.wire import wording
@@ -134,3 +135,31 @@ def test_the_history_says_it_in_german():
     assert said is not None
     line = wording.phrase(said.as_dict(), "de")
     assert line.startswith("Umsetzen durch die Turnierleitung") and "(Rollstuhl)" in line
+
+
+def test_the_director_chooses_the_table_that_gives_the_player_001_2_I():
+    """001 §2 I: "Die Auswahl von welchem Tisch ein Spieler umgesetzt wird, wird von der
+    Turnierleitung bestimmt". Tables of 9, 7 and 5: the plan takes table 1's player; the
+    director takes table 2's (its next big blind, 000 4.9)."""
+    t = new_tournament(27)
+    busts = []
+    for table, n in ((2, 2), (3, 4)):
+        for _ in range(n):
+            seat = sorted(t.tables[table].occupant)[0]
+            busts.append(t.execute({"cmd": "bust", "table": table, "seat": seat}, 5.0)[0]["seq"])
+    assert t.counts() == {1: 9, 2: 7, 3: 5}
+    assert seating.balancing(t)[0] == (1, 3)
+    assert "would not balance" in rejected(t, {"cmd": "move_apply", "from_table": 3})
+    mover = t.tables[2].occupant[t.tables[2].next_big_blind()]
+    [m] = [e for e in t.execute({"cmd": "move_apply", "from_table": 2}, 6.0)
+           if e["type"] == "moved"]
+    assert (m["player"], m["from_table"], m["to_table"], m["chosen"]) == (mover, 2, 3, True)
+    assert t.counts() == {1: 9, 2: 6, 3: 6}
+    assert replays(t)
+    # the last bust at table 3 undone: 9, 7 and 6 before the move, and table 2's player
+    # would not have balanced them: the move, still on the way, is withdrawn with the undo
+    # (issue 26.8), as a plan's move is
+    t.execute({"cmd": "undo", "target": busts[-1]}, 7.0)
+    assert t.counts() == {1: 9, 2: 7, 3: 6}
+    assert t.players[mover].table == 2 and mover not in t.pending
+    assert replays(t)

@@ -76,6 +76,16 @@ def move_apply(t: Tournament, c: cmd.MoveApply, now: float) -> None:
     plan = balancing(t)
     if not plan:
         raise Rejected("the tables are balanced: no move is needed")
+    if c.from_table is not None:
+        # 001 §2 I: "Die Auswahl von welchem Tisch ein Spieler umgesetzt wird, wird von der
+        # Turnierleitung bestimmt": the plan's next destination, from the director's table
+        donor, dest = t.table(c.from_table), t.tables[plan[0][1]]
+        if donor.count() <= dest.count() + 1:
+            raise Rejected("table {table} has {count} players, table {to} {to_count}: a "
+                           "player from it would not balance the tables", table=donor.number,
+                           count=donor.count(), to=dest.number, to_count=dest.count())
+        balance_move(t, now, donor, dest, chosen=True)
+        return
     for frm, to in plan:
         balance_move(t, now, t.tables[frm], t.tables[to])
 
@@ -162,10 +172,12 @@ def mover_seats(t: Tournament, frm: Table, now: float) -> list[int]:
     return fresh + [s for s in order if s not in fresh]
 
 
-def balance_move(t: Tournament, now: float, frm: Table, to: Table) -> None:
+def balance_move(t: Tournament, now: float, frm: Table, to: Table, *,
+                 chosen: bool = False) -> None:
     """One balancing move: the player who would post the next big blind goes to the
     destination's worst seat (000 4.9, 001 §2 I, TDA 11A). A destination that is
-    short (TDA 11D) waits for the player before its next hand (``hold``)."""
+    short (TDA 11D) waits for the player before its next hand (``hold``). ``chosen``: the
+    director chose ``frm`` (001 §2 I)."""
     seats = mover_seats(t, frm, now)
     dest = to.worst_seat()
     if not seats or dest is None:
@@ -173,7 +185,7 @@ def balance_move(t: Tournament, now: float, frm: Table, to: Table) -> None:
     seat = seats[0]
     t.emit(ev.Moved, now, player=frm.occupant[seat], from_table=frm.number, from_seat=seat,
            to_table=to.number, to_seat=dest, reason="balancing", waiting=to.arrival_waits(dest),
-           hold=True if short(t, to) else None)
+           hold=True if short(t, to) else None, chosen=True if chosen else None)
 
 
 def balancing_moves_from(t: Tournament, now: float, table: Table) -> None:

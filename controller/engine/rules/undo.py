@@ -292,9 +292,12 @@ def _fits(decision: list[Record], plan: dict[str, Any]) -> bool:
     planned = Counter(m["to_table"] for m in plan["balance"])
     counts = plan["counts"]
     fullest = max((counts[f["from_table"]] for f in plan["balance"]), default=0)
+    # a table the director chose (001 §2 I) fits when it still had a player to spare
     return (plan["break_table"] is None and not wanted - planned
-            and all(counts.get(m["from_table"], 0) >= fullest
-                    for m in decision if m["type"] == "moved"))
+            and all(counts.get(m["from_table"], 0) >= fullest or (
+                m.get("chosen") and counts.get(m["from_table"], 0)
+                > counts.get(m["to_table"], 0) + 1)
+                for m in decision if m["type"] == "moved"))
 
 
 def on_undo(t: Tournament, e: ev.Undo) -> None:
