@@ -257,7 +257,7 @@ class Night:
             f"  director's console: {url}",
             f"  password:           {self.console_password}",
             f"  screens' join code: {show_code(self.code)}   "
-            "(floorman kiosk table --table N --join CODE, or floorman kiosk wall --wall …)",
+            "(floorman kiosk --table N --join CODE, or floorman kiosk --wall --join CODE)",
             f"  broker: {kind} on port {port}; the night's log: {self.db}",
             "  Ctrl-C stops the night; started again it continues.",
             "  The QR code signs the director's phone in, once, for 15 minutes:",
