@@ -105,8 +105,7 @@ class Renderer:
                   and table_page(view.now) != self._table_page)  # the moves' next page
         if (c is None or frame.key != self._key or id(surface) != self._surface_id
                 or c.surface is not surface or view.state != self._state or turned):
-            self._layout(surface, frame)
-            return [surface.get_rect()]
+            return self._layout(surface, frame)
         dirty: list[pygame.Rect] = []
         for name, s in c.slots.items():
             value = frame.values.get(name)
@@ -153,7 +152,10 @@ class Renderer:
         """Seating pages on the wall at the last layout."""
         return self._pages
 
-    def _layout(self, surface: pygame.Surface, frame: Frame) -> None:
+    def _layout(self, surface: pygame.Surface, frame: Frame) -> list[pygame.Rect]:
+        """Lay the screen out for ``frame`` and paint what differs from the layout on the
+        screen now (all of it on a new surface); the rects painted."""
+        before = self._canvas
         w, h = surface.get_size()
         unit = min(w / 1920, h / 1080)
         # the smallest text: 22 px on a big screen; a 7" screen is read from closer
@@ -164,6 +166,11 @@ class Renderer:
         else:
             table.draw(c, frame)
             self._pages = c.pages
+        dirty = None
+        if before is not None and before.surface is surface and id(surface) == \
+                self._surface_id:
+            dirty = c.changes(before)
+        c.paint(dirty)
         self._canvas = c
         self.items = c.items
         self.keys = c.keys
@@ -177,6 +184,7 @@ class Renderer:
         self._surface_id = id(surface)
         self._table_page = table_page(frame.view.now)
         self.layouts += 1
+        return [surface.get_rect()] if dirty is None else dirty
 
 
 def headless() -> None:
