@@ -75,8 +75,22 @@ class SafeFont(pygame.font.Font):
     """A pygame font that draws and measures any text (:func:`printable`); text that
     still has no width (only combining marks, say) is drawn as a space."""
 
+    #: sizes kept a font (a layout asks the same names' widths again and again)
+    KEPT = 4096
+    _sizes: dict[str | bytes, tuple[int, int]]
+
     def size(self, text: str | bytes) -> tuple[int, int]:  # type: ignore[override]
-        return super().size(printable(text) if isinstance(text, str) else text)
+        try:
+            kept = self._sizes
+        except AttributeError:
+            kept = self._sizes = {}  # pygame's Font has no __init__ to extend safely
+        got = kept.get(text)
+        if got is None:
+            got = super().size(printable(text) if isinstance(text, str) else text)
+            if len(kept) >= self.KEPT:
+                kept.clear()
+            kept[text] = got
+        return got
 
     def metrics(self, text: str | bytes) -> list:  # type: ignore[override]
         return super().metrics(printable(text) if isinstance(text, str) else text)
