@@ -21,7 +21,7 @@ wall time: the table gives the median and the 90th percentile, and the runs alte
 commands so that a busy moment does not fall on one of them only; the command's own CPU
 time (user + system, ``RUSAGE_CHILDREN``) is much less disturbed by the neighbours.
 
-    python bench/cli.py [--runs 15]
+    python bench/cli.py [--runs 15] [--as-module]
 """
 
 from __future__ import annotations
@@ -50,11 +50,14 @@ from tests.support.paths import SAMPLE_TOURNAMENT  # noqa: E402
 TARGET_S = 0.3
 
 
-def floorman_program() -> list[str]:
-    """The console script beside this interpreter (as installed), else ``python -m
-    controller``."""
+def floorman_program(as_module: bool = False) -> list[str]:
+    """The console script beside this interpreter (as installed), else (or with
+    ``as_module``: this checkout's code, whatever the environment installed) ``python -m
+    controller`` run in the checkout."""
     script = Path(sys.executable).parent / "floorman"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "controller"]
+    if script.exists() and not as_module:
+        return [str(script)]
+    return [sys.executable, "-m", "controller"]
 
 
 def timed(argv: list[str], env: dict[str, str], cpu: list[float] | None = None) -> float:
@@ -74,9 +77,12 @@ def timed(argv: list[str], env: dict[str, str], cpu: list[float] | None = None) 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=15, help="runs of each command")
+    ap.add_argument("--as-module", action="store_true", help="python -m controller in this "
+                    "checkout instead of the installed floorman script (to time another "
+                    "checkout's code with this environment)")
     args = ap.parse_args()
     started = time.monotonic()
-    program = floorman_program()
+    program = floorman_program(args.as_module)
     with tempfile.TemporaryDirectory(dir=ROOT, prefix=".bench-") as tmpname:
         tmp = Path(tmpname)  # inside the repo, on a real disk: fsync is not free here
         mosquitto = Mosquitto(tmp / "mosquitto.log")

@@ -15,13 +15,16 @@ How it stays cheap on a Pi:
 - the screen is laid out again only when what it shows changes (the retained
   state — a payload changes by being replaced with a new one under its topic, never
   by being edited in place —, the level, online/offline, the selected seat, a press's
-  feedback …);
-  then ``draw`` returns the whole screen as dirty;
+  feedback …); a layout records what it paints (``Canvas.ops``) and repaints only
+  where that differs from the layout on the screen — a press's answer repaints its
+  line and the seat's row, not the screen — and ``draw`` returns those rects (the
+  whole screen on a new surface);
 - otherwise only the *slots* are redrawn: the remaining time, the break
   countdown and the time-call seconds sit in fixed character cells, and a new
   second redraws just the cells that changed (one digit, usually) and returns
   that small rect; the hold-to-confirm bar is redrawn on its own;
-- rendered text is kept in an LRU cache (text, face, size, colours);
+- rendered text is kept in an LRU cache (text, face, size, colours), and what a
+  layout measures (a text's width, its ink box) with the fonts, between layouts;
 - ``next_change`` says how long nothing will change by itself (next second
   of a running clock or time call, a feedback line expiring, the wall's
   seating page turning), so the loop sleeps instead of polling.
