@@ -23,7 +23,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -445,16 +445,21 @@ def _key_value(text: str) -> tuple[str, object]:
 
 
 def _director(args: argparse.Namespace) -> int:
-    from controller.config import ConfigError
+    # only what a verb needs: the tournament file's loader (yaml, pydantic, the points
+    # systems) only with --config; the protocol's schemas never (issue 32.3,
+    # tests/test_cli_imports.py)
     from controller.director import BrokerUnreachable, NoAnswer, send, with_credentials
     from controller.wire.mqtt import Broker
 
     try:
         config = None
         if args.config:
-            from controller.config import load_tournament
+            from controller.config import ConfigError, load_tournament
 
-            config = load_tournament(args.config).broker
+            try:
+                config = load_tournament(args.config).broker
+            except ConfigError as exc:
+                raise ValueError(str(exc)) from None
         broker = Broker.from_env(args.broker, args.prefix, config)
         # the account from a credentials file only its owner can read
         # ($FLOORMAN_CREDENTIALS or ~/.config/floorman/director.env), not from ~/.bashrc
@@ -462,7 +467,7 @@ def _director(args: argparse.Namespace) -> int:
                                   prefix_given=bool(args.prefix))
         cmd, cargs = _director_command(args)
         answer = send(broker, cmd, cargs, timeout=args.timeout)
-    except (ValueError, BrokerUnreachable, NoAnswer, ConfigError) as exc:
+    except (ValueError, BrokerUnreachable, NoAnswer) as exc:
         print(f"floorman {args.verb}: {exc}", file=sys.stderr)
         return 2
     # what the log holds reaches the terminal as text: an ESC or a NUL in a name or a
@@ -492,6 +497,9 @@ class _Terminal(io.TextIOBase):
 
 
 def terminal_text(text: str) -> str:
+    if all(line.isprintable() for line in text.replace("\t", "").replace("\r\n", "\n")
+           .split("\n")):
+        return text  # nothing to escape: the engine's commands are not imported for it
     import unicodedata
 
     from controller.engine.commands import UNSHOWABLE
@@ -583,9 +591,79 @@ def _print_moves(result: dict) -> None:
         print("no moves pending; tables balanced")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="floorman", description="Floorman tournament-floor system")
-    sub = p.add_subparsers(dest="verb", required=True, metavar="VERB")
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose epilog may be written only when the help is shown
+    (``epilog_later``): ``floorman send``'s list of the engine's commands."""
+
+    epilog_later: Callable[[], str] | None = None
+
+    def format_help(self) -> str:
+        if self.epilog_later is not None:
+            self.epilog, self.epilog_later = self.epilog_later(), None
+        return super().format_help()
+
+
+class _EngineCommands:
+    """The names ``floorman send`` takes, read from the engine when argparse first asks:
+    the engine's command models build pydantic schemas (some 0.3 s), which no other
+    verb needs (issue 32.3)."""
+
+    def _names(self) -> list[str]:
+        from controller.engine.commands import BY_NAME
+
+        return [*BY_NAME, *(c.replace("_", "-") for c in BY_NAME)]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
+def _send_epilog() -> str:
+    from controller.engine.commands import BY_NAME
+
+    return "commands (? = optional):\n" + "\n".join(
+        f"  {name} {_signature(name)}\n      {cls.summary}" for name, cls in BY_NAME.items())
+
+
+class _Verbs(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """The ``floorman`` command's verbs. With :attr:`only` set (the verb the command line
+    names), the other verbs are listed — in ``floorman --help`` and in a wrong verb's
+    error — but their parsers are not built: some 60 parsers with 400 options cost every
+    command about 0.1 s of CPU, as much as the broker's whole round trip (issue 32.3)."""
+
+    only: str | None = None
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        if self.only is None or name == self.only:
+            return super().add_parser(name, **kwargs)
+        if "help" in kwargs:
+            self._choices_actions.append(self._ChoicesPseudoAction(name, (), kwargs["help"]))
+        self._name_parser_map[name] = unbuilt = _Unbuilt()
+        return unbuilt
+
+
+class _Unbuilt(argparse.ArgumentParser):
+    """A verb's parser that is not built: whatever is added to it is taken and forgotten
+    (its options, its own verbs); it never parses."""
+
+    def __init__(self) -> None:  # argparse's own (its help option, gettext) is the cost
+        pass
+
+    def __getattribute__(self, name: str) -> Any:
+        if name.startswith("__"):
+            return object.__getattribute__(self, name)
+        return lambda *args, **kwargs: self  # add_argument, set_defaults, add_parser …
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``floorman`` command; ``only``: build the parser of this verb only (the others
+    are listed by name and help)."""
+    p = _Parser(prog="floorman", description="Floorman tournament-floor system")
+    sub = p.add_subparsers(dest="verb", required=True, metavar="VERB", action=_Verbs)
+    assert isinstance(sub, _Verbs)
+    sub.only = only
 
     k = sub.add_parser("controller", help="run the controller service for a tournament file")
     k.add_argument("file", help="the tournament file (or a shipped one's name: sample)")
@@ -691,18 +769,13 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--from", dest="from_level", type=int, help="first level to change")
     d.add_argument("--minutes", type=float, required=True)
     d.add_argument("--breaks", action="store_true", help="breaks get the new length too")
-    from controller.engine import commands as _commands
-
     d = director("send", "any engine command by name with key=value arguments (values are "
-                 "JSON or text): " + ", ".join(_commands.BY_NAME))
-    d.add_argument("command", choices=[*_commands.BY_NAME, *(c.replace("_", "-")
-                                                             for c in _commands.BY_NAME)],
-                   metavar="COMMAND")
+                 "JSON or text); floorman send --help lists the commands")
+    d.add_argument("command", choices=_EngineCommands(), metavar="COMMAND")
     d.add_argument("args", nargs="*", metavar="KEY=VALUE")
     d.formatter_class = argparse.RawDescriptionHelpFormatter
-    d.epilog = "commands (? = optional):\n" + "\n".join(
-        f"  {name} {_signature(name)}\n      {cls.summary}"
-        for name, cls in _commands.BY_NAME.items())
+    if isinstance(d, _Parser):  # not when another verb was typed (_Unbuilt)
+        d.epilog_later = _send_epilog
     for v in ("rebuy", "reentry", "seated"):
         d = director(v, f"{v} NAME")
         d.add_argument("name", nargs="+")
@@ -831,7 +904,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # the typed verb's parser only (``floorman --help`` and the like: every verb's)
+    verb = words[0] if words and not words[0].startswith("-") else None
+    args = build_parser(verb).parse_args(words)
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

@@ -29,9 +29,11 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.wire import protocol
+# the topics, not the protocol's schemas: pydantic and the engine's command models take
+# longer to import than a command takes to be answered (issue 32.3)
+from controller.wire import topics as protocol
 from controller.wire.mqtt import Broker, client
-from controller.wire.protocol import Topics
+from controller.wire.topics import Topics
 
 #: seconds between resends of an unanswered command
 RESEND = 2.0

@@ -15,13 +15,16 @@ How it stays cheap on a Pi:
 - the screen is laid out again only when what it shows changes (the retained
   state — a payload changes by being replaced with a new one under its topic, never
   by being edited in place —, the level, online/offline, the selected seat, a press's
-  feedback …);
-  then ``draw`` returns the whole screen as dirty;
+  feedback …); a layout records what it paints (``Canvas.ops``) and repaints only
+  where that differs from the layout on the screen — a press's answer repaints its
+  line and the seat's row, not the screen — and ``draw`` returns those rects (the
+  whole screen on a new surface);
 - otherwise only the *slots* are redrawn: the remaining time, the break
   countdown and the time-call seconds sit in fixed character cells, and a new
   second redraws just the cells that changed (one digit, usually) and returns
   that small rect; the hold-to-confirm bar is redrawn on its own;
-- rendered text is kept in an LRU cache (text, face, size, colours);
+- rendered text is kept in an LRU cache (text, face, size, colours), and what a
+  layout measures (a text's width, its ink box) with the fonts, between layouts;
 - ``next_change`` says how long nothing will change by itself (next second
   of a running clock or time call, a feedback line expiring, the wall's
   seating page turning), so the loop sleeps instead of polling.
@@ -105,8 +108,7 @@ class Renderer:
                   and table_page(view.now) != self._table_page)  # the moves' next page
         if (c is None or frame.key != self._key or id(surface) != self._surface_id
                 or c.surface is not surface or view.state != self._state or turned):
-            self._layout(surface, frame)
-            return [surface.get_rect()]
+            return self._layout(surface, frame)
         dirty: list[pygame.Rect] = []
         for name, s in c.slots.items():
             value = frame.values.get(name)
@@ -153,7 +155,10 @@ class Renderer:
         """Seating pages on the wall at the last layout."""
         return self._pages
 
-    def _layout(self, surface: pygame.Surface, frame: Frame) -> None:
+    def _layout(self, surface: pygame.Surface, frame: Frame) -> list[pygame.Rect]:
+        """Lay the screen out for ``frame`` and paint what differs from the layout on the
+        screen now (all of it on a new surface); the rects painted."""
+        before = self._canvas
         w, h = surface.get_size()
         unit = min(w / 1920, h / 1080)
         # the smallest text: 22 px on a big screen; a 7" screen is read from closer
@@ -164,6 +169,11 @@ class Renderer:
         else:
             table.draw(c, frame)
             self._pages = c.pages
+        dirty = None
+        if before is not None and before.surface is surface and id(surface) == \
+                self._surface_id:
+            dirty = c.changes(before)
+        c.paint(dirty)
         self._canvas = c
         self.items = c.items
         self.keys = c.keys
@@ -177,6 +187,7 @@ class Renderer:
         self._surface_id = id(surface)
         self._table_page = table_page(frame.view.now)
         self.layouts += 1
+        return [surface.get_rect()] if dirty is None else dirty
 
 
 def headless() -> None:

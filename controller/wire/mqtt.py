@@ -12,11 +12,14 @@ from __future__ import annotations
 import os
 import socket
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import paho.mqtt.client as mqtt
 
-from controller.engine.settings import BrokerSettings
-from controller.wire.protocol import DEFAULT_PREFIX
+from controller.wire.topics import DEFAULT_PREFIX
+
+if TYPE_CHECKING:  # the settings import pydantic: not for a director's command (issue 32.3)
+    from controller.engine.settings import BrokerSettings
 
 
 @dataclass(frozen=True)
@@ -35,8 +38,8 @@ class Broker:
                  config: BrokerSettings | None = None) -> Broker:
         """The broker from ``address`` ("host:port"), else the environment, else the
         tournament file's ``broker:`` section, else the defaults."""
-        c = config or BrokerSettings()
-        b = cls(c.host, c.port, c.username, c.password, c.tls_ca, c.prefix)
+        b = cls() if config is None else cls(config.host, config.port, config.username,
+                                             config.password, config.tls_ca, config.prefix)
         address = address or os.environ.get("FLOORMAN_BROKER")
         if address:
             host, _, port = address.rpartition(":") if ":" in address else (address, "", "")

@@ -23,6 +23,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine import commands
 from controller.engine.settings import TOPIC_PREFIX
+from controller.wire.topics import CLIENT_CHARS, CLIENT_ID
+
+# the names a client needs without the schemas live in .topics (one definition)
+from controller.wire.topics import DEFAULT_PREFIX as DEFAULT_PREFIX
+from controller.wire.topics import Topics as Topics
+from controller.wire.topics import dumps as dumps
 
 VERSION = 1
 #: largest payload the controller reads; anything bigger is rejected unread
@@ -32,7 +38,6 @@ MAX_PAYLOAD = 16 * 1024
 #: payload, the results of a few thousand entries, stays well below it.
 BROKER_MESSAGE_LIMIT = 2 * 1024 * 1024
 
-DEFAULT_PREFIX = "floorman/default"
 #: a topic prefix: levels of letters, digits, _ . - joined by / (no wildcards, no newline);
 #: one definition (the settings' ``broker.prefix``) the loader, broker-config and clients use
 PREFIX = re.compile(TOPIC_PREFIX)
@@ -58,10 +63,9 @@ DIRECTOR_COMMANDS = (
 # one text each for Python's re and pydantic's (Rust) regex: "$" ends the text there, but
 # Python's "$" also matches before a final newline, hence "\Z" on the Python side
 _ID_CHARS = r"[A-Za-z0-9_.:-]{1,64}"
-_CLIENT_CHARS = r"[A-Za-z0-9_.-]{1,64}"
+_CLIENT_CHARS = CLIENT_CHARS
 _ID = re.compile(rf"^{_ID_CHARS}\Z")
-_CLIENT = re.compile(rf"^{_CLIENT_CHARS}\Z")
-CLIENT_ID = _CLIENT  #: public: what a client id / reply_to may be (used by kiosk/link.py)
+_CLIENT = CLIENT_ID  #: public: what a client id / reply_to may be (used by kiosk/link.py)
 #: a table number's digits, as many as commands.MAX_TABLES has (ASCII only: "³".isdigit()
 #: is true but int("³") fails)
 TABLE_DIGITS = len(str(commands.MAX_TABLES))
@@ -72,58 +76,6 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 class ProtocolError(ValueError):
     """A payload that breaks the protocol; ``str()`` says what is wrong."""
-
-
-@dataclass(frozen=True)
-class Topics:
-    """Every topic of one tournament, under ``prefix``."""
-
-    prefix: str = DEFAULT_PREFIX
-
-    # state, retained, published by the controller only
-    def state(self, name: str) -> str:
-        return f"{self.prefix}/state/{name}"
-
-    def table_state(self, table: int) -> str:
-        return f"{self.prefix}/state/table/{table}"
-
-    # commands, not retained
-    @property
-    def director(self) -> str:
-        return f"{self.prefix}/cmd/director"
-
-    def table_cmd(self, table: int | str) -> str:
-        return f"{self.prefix}/cmd/table/{table}"
-
-    def ack(self, client: str) -> str:
-        return f"{self.prefix}/ack/{client}"
-
-    # clock sync
-    def time_request(self, client: str) -> str:
-        return f"{self.prefix}/time/request/{client}"
-
-    def time_response(self, client: str) -> str:
-        return f"{self.prefix}/time/response/{client}"
-
-    # presence, retained, with a last will
-    def presence(self, client: str) -> str:
-        return f"{self.prefix}/presence/{client}"
-
-    def classify(self, topic: str) -> tuple[str, str | None]:
-        """``(kind, key)`` of an inbound topic: ``("director", None)``, ``("table", "3")``,
-        ``("time", client)``, ``("presence", client)`` or ``("unknown", None)``."""
-        if not topic.startswith(self.prefix + "/"):
-            return "unknown", None
-        rest = topic[len(self.prefix) + 1:].split("/")
-        if rest == ["cmd", "director"]:
-            return "director", None
-        if len(rest) == 3 and rest[:2] == ["cmd", "table"]:
-            return "table", rest[2]
-        if len(rest) == 3 and rest[:2] == ["time", "request"]:
-            return "time", rest[2]
-        if len(rest) == 2 and rest[0] == "presence":
-            return "presence", rest[1]
-        return "unknown", None
 
 
 # ---------------------------------------------------------------- validation
@@ -341,13 +293,6 @@ def parse(kind: str, payload: bytes | str, key: str | None = None) -> dict[str, 
     if fn is None:
         raise ProtocolError(f"no messages are accepted on this topic ({kind})")
     return fn(payload, key)
-
-
-def dumps(data: dict[str, Any]) -> bytes:
-    try:
-        return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
-    except UnicodeEncodeError:  # a lone surrogate (a name from an old log, a YAML escape)
-        return json.dumps(data, separators=(",", ":")).encode()
 
 
 # ------------------------------------------------------------ outbound schemas

@@ -79,7 +79,7 @@ def draw(c: Canvas, frame: Frame) -> None:
     surf = c.surface
     W, H = surf.get_size()
     view, lang = frame.view, frame.lang
-    surf.fill(BG)
+    c.fill(surf.get_rect(), BG)
     tab = frame.table
     header_h = max(30, c.px(72))
     # the footer holds the dealer's hints: at least their size by rule (sizes.py)
@@ -211,7 +211,7 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
         mx = inner.right
         for text, col in reversed(marks):
             mr = pygame.Rect(mx - d, inner.centery - d // 2, d, d)
-            pygame.draw.ellipse(c.surface, col, mr)
+            c.ellipse(mr, col)
             c.text(text, inset(mr, d // 5, d // 3), colour=BLACK, bg=col, box="ink",
                    align="center", min_size=6)
             mx -= d + mgap

@@ -67,7 +67,7 @@ def draw(c: Canvas, frame: Frame) -> int:
     surf = c.surface
     W, H = surf.get_size()
     lang = frame.lang
-    surf.fill(BG)
+    c.fill(surf.get_rect(), BG)
     s = frame.summary
     header_h = max(30, c.px(72))
     margin = c.px(20)
@@ -150,7 +150,7 @@ def qr_code(c: Canvas, rect: pygame.Rect, url: str, caption: str) -> None:
     for r, row in enumerate(modules):
         for col, dark in enumerate(row):
             if dark:
-                c.surface.fill(BLACK, (x0 + (col + 2) * unit, y0 + (r + 2) * unit, unit, unit))
+                c.fill((x0 + (col + 2) * unit, y0 + (r + 2) * unit, unit, unit), BLACK)
     c.text(caption, pygame.Rect(rect.x + c.px(6), rect.bottom - cap_h, rect.width - c.px(12),
                                 cap_h - c.px(6)), face=COND, colour=FG, bg=PANEL,
            align="center")

@@ -75,8 +75,22 @@ class SafeFont(pygame.font.Font):
     """A pygame font that draws and measures any text (:func:`printable`); text that
     still has no width (only combining marks, say) is drawn as a space."""
 
+    #: sizes kept a font (a layout asks the same names' widths again and again)
+    KEPT = 4096
+    _sizes: dict[str | bytes, tuple[int, int]]
+
     def size(self, text: str | bytes) -> tuple[int, int]:  # type: ignore[override]
-        return super().size(printable(text) if isinstance(text, str) else text)
+        try:
+            kept = self._sizes
+        except AttributeError:
+            kept = self._sizes = {}  # pygame's Font has no __init__ to extend safely
+        got = kept.get(text)
+        if got is None:
+            got = super().size(printable(text) if isinstance(text, str) else text)
+            if len(kept) >= self.KEPT:
+                kept.clear()
+            kept[text] = got
+        return got
 
     def metrics(self, text: str | bytes) -> list:  # type: ignore[override]
         return super().metrics(printable(text) if isinstance(text, str) else text)
@@ -91,13 +105,43 @@ class SafeFont(pygame.font.Font):
 
 
 class Fonts:
-    """pygame fonts of the bundled faces, cached by (face, size)."""
+    """pygame fonts of the bundled faces, cached by (face, size), and what a layout
+    measures with them — a text's advance width, its ink box — kept between layouts: a
+    table screen's layout measured the same names and numbers some 160 times, more than
+    half its time (issue 32.1)."""
+
+    #: measurements kept before the oldest are forgotten (all of them: a new night)
+    MEASURES = 50_000
 
     def __init__(self, limit: int = 96) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self._fonts: OrderedDict[tuple[str, int], pygame.font.Font] = OrderedDict()
         self._limit = limit
+        self._widths: dict[tuple[str, int, str], int] = {}
+        self._inks: dict[tuple[str, int, str], pygame.Rect] = {}
+
+    def width(self, face: str, size: int, text: str) -> int:
+        """The advance width of ``text`` (``font.size(text)[0]``)."""
+        key = (face, size, text)
+        w = self._widths.get(key)
+        if w is None:
+            w = self.get(face, size).size(text)[0]
+            if len(self._widths) >= self.MEASURES:
+                self._widths.clear()
+            self._widths[key] = w
+        return w
+
+    def ink(self, face: str, size: int, text: str) -> pygame.Rect:
+        """The ink box of ``text`` (:func:`ink_box`), a copy of the one kept."""
+        key = (face, size, text)
+        r = self._inks.get(key)
+        if r is None:
+            r = ink_box(self.get(face, size), text)
+            if len(self._inks) >= self.MEASURES:
+                self._inks.clear()
+            self._inks[key] = r
+        return pygame.Rect(r)
 
     def get(self, face: str, size: int) -> pygame.font.Font:
         size = max(6, int(size))
@@ -162,7 +206,7 @@ class TextCache:
         font = self.fonts.get(face, size)
         surf = font.render(text, True, fg, bg).convert() if pygame.display.get_surface() \
             else font.render(text, True, fg, bg)
-        ink = ink_box(font, text).clip(surf.get_rect())
+        ink = self.fonts.ink(face, size, text).clip(surf.get_rect())
         self._cache[key] = (surf, ink)
         while len(self._cache) > max(1, self.limit):
             self._cache.popitem(last=False)
@@ -228,6 +272,8 @@ class Canvas:
     def __init__(self, surface: pygame.Surface, fonts: Fonts, cache: TextCache,
                  unit: float, min_size: int, role: str = "table") -> None:
         self.surface = surface
+        #: what this layout paints, in order: (key, rect, kind, a, b); see :meth:`paint`
+        self.ops: list[tuple] = []
         self.role = role  #: "table" or "wall": who reads it from how far (sizes.py)
         #: pages of the part of the layout that pages (the wall's seating, a table's moves)
         self.pages = 1
@@ -253,7 +299,7 @@ class Canvas:
 
     def _record_key(self, text: str, rect: pygame.Rect, face: str, size: int) -> None:
         if self._kind is not None:
-            cap = ink_box(self.fonts.get(face, size), "H").height
+            cap = self.fonts.ink(face, size, "H").height
             self.keys.append(KeyItem(self._kind, text, rect.copy(), cap))
 
     # -- sizes -------------------------------------------------------------
@@ -270,7 +316,7 @@ class Canvas:
         """The smallest font size of a key item of ``kind`` (its caps reach :meth:`need`)."""
         cap = self.need(kind)
         size = max(6, round(cap / 0.72))
-        while ink_box(self.fonts.get(face, size), "H").height < cap:
+        while self.fonts.ink(face, size, "H").height < cap:
             size += 1
         return size
 
@@ -279,7 +325,6 @@ class Canvas:
         """``text`` broken into lines at spaces and after hyphens so that each is at most
         ``width`` wide, the first line ``first`` wide when given (room beside something);
         a single word wider than that stays whole on its line."""
-        font = self.fonts.get(face, size)
         words: list[str] = []
         for word in text.split(" "):
             parts = word.split("-")
@@ -290,7 +335,7 @@ class Canvas:
             glue = "" if line.endswith("-") or not line else " "
             cand = line + glue + word
             room = first if first is not None and not lines else width
-            if line and font.size(cand)[0] > room:
+            if line and self.fonts.width(face, size, cand) > room:
                 lines.append(line)
                 line = word
             else:
@@ -299,21 +344,68 @@ class Canvas:
             lines.append(line)
         return lines
 
+    # -- painting ------------------------------------------------------------
+    # A layout records what it paints (:attr:`ops`) and :meth:`paint` paints it: the
+    # whole list on a new screen, else only where it differs from the layout before
+    # (:meth:`changes`) — a press's answer repaints its line and the seat's row, not
+    # 1920×1080 pixels (issue 32.1). Every op paints inside its rect only, so the ops
+    # that meet a rect, in their order, paint exactly the pixels a whole layout paints.
+    def _op(self, key: tuple | None, rect: pygame.Rect, kind: str, a: object = None,
+            b: object = None) -> None:
+        """``key``: what makes two ops paint the same (``None``: a slot or a bar, which
+        change between layouts: their key is taken when it is compared, :func:`_key`)."""
+        self.ops.append((key, rect, kind, a, b))
+
+    def paint(self, rects: Sequence[pygame.Rect] | None = None) -> None:
+        """Paint the ops: all of them (``rects`` None), or those that meet each of
+        ``rects``, clipped to it."""
+        surface = self.surface
+        if rects is None:
+            for op in self.ops:
+                _paint(surface, op)
+            return
+        clip = surface.get_clip()
+        try:
+            for r in rects:
+                surface.set_clip(r)
+                for op in self.ops:
+                    if r.colliderect(op[1]):
+                        _paint(surface, op)
+        finally:
+            surface.set_clip(clip)
+
+    def changes(self, before: Canvas) -> list[pygame.Rect] | None:
+        """Where this layout paints differently from ``before`` (painted on the same
+        surface): the rects of the ops only one of them has; ``None`` when the ops both
+        have are not in the same order (paint everything)."""
+        old = [_key(op) for op in before.ops]  # a slot as it shows now, after its ticks
+        new = [_key(op) for op in self.ops]
+        both = set(old) & set(new)
+        if [k for k in old if k in both] != [k for k in new if k in both]:
+            return None
+        dirty = [op[1] for op, k in zip(before.ops, old, strict=True) if k not in both]
+        dirty += [op[1] for op, k in zip(self.ops, new, strict=True) if k not in both]
+        return merged(dirty, self.surface.get_rect())
+
     # -- shapes ------------------------------------------------------------
-    def fill(self, rect: pygame.Rect, colour: Colour, radius: int = 0) -> None:
-        if radius:
-            pygame.draw.rect(self.surface, colour, rect, border_radius=radius)
-        else:
-            self.surface.fill(colour, rect)
+    def fill(self, rect: pygame.Rect | tuple[int, int, int, int], colour: Colour,
+             radius: int = 0) -> None:
+        r = pygame.Rect(rect)
+        self._op(("fill", tuple(r), colour, radius), r, "fill", colour, radius)
 
     def frame(self, rect: pygame.Rect, colour: Colour, width: int, radius: int = 0) -> None:
-        pygame.draw.rect(self.surface, colour, rect, width, border_radius=radius)
+        r = pygame.Rect(rect)
+        self._op(("frame", tuple(r), colour, width, radius), r, "frame", colour,
+                 (width, radius))
+
+    def ellipse(self, rect: pygame.Rect, colour: Colour) -> None:
+        r = pygame.Rect(rect)
+        self._op(("ellipse", tuple(r), colour), r, "ellipse", colour)
 
     # -- text --------------------------------------------------------------
     def measure(self, text: str, face: str, size: int) -> tuple[int, pygame.Rect]:
         """(advance width, ink box) of ``text``."""
-        font = self.fonts.get(face, size)
-        return font.size(text)[0], ink_box(font, text)
+        return self.fonts.width(face, size, text), self.fonts.ink(face, size, text)
 
     def fit_size(self, text: str, face: str, width: int, height: int, box: str = "line",
                  max_size: int | None = None) -> int:
@@ -323,8 +415,7 @@ class Canvas:
         """
         ref = 100
         adv, ink = self.measure(text, face, ref)
-        font = self.fonts.get(face, ref)
-        h_ref = ink.height if box == "ink" else font.get_height()
+        h_ref = ink.height if box == "ink" else self.fonts.get(face, ref).get_height()
         w_ref = max(adv, ink.right) if box == "line" else max(1, ink.width)
         size = int(ref * height / max(1, h_ref))
         if w_ref:
@@ -345,13 +436,13 @@ class Canvas:
 
     def ellipsize(self, text: str, face: str, size: int, width: int) -> str:
         """``text`` cut with … so that it is at most ``width`` wide."""
-        font = self.fonts.get(face, size)
-        if font.size(text)[0] <= width:
+        width_of = self.fonts.width
+        if width_of(face, size, text) <= width:
             return text
         lo, hi = 0, len(text)
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if font.size(text[:mid].rstrip() + ELLIPSIS)[0] <= width:
+            if width_of(face, size, text[:mid].rstrip() + ELLIPSIS) <= width:
                 lo = mid
             else:
                 hi = mid - 1
@@ -384,7 +475,7 @@ class Canvas:
                 bg: Colour, align: str = "left", box: str = "line") -> pygame.Rect:
         surf, ink = self.cache.get(text, face, size, colour, bg)
         font = self.fonts.get(face, size)
-        adv = font.size(text)[0]
+        adv = self.fonts.width(face, size, text)
         if box == "ink":
             w = ink.width
             x0 = {"left": rect.x, "center": rect.centerx - w // 2,
@@ -395,7 +486,7 @@ class Canvas:
                   "right": rect.right - adv}[align]
             y0 = rect.centery - font.get_height() // 2
         dest = ink.move(x0, y0)
-        self.surface.blit(surf, dest.topleft, area=ink)
+        self._op(("text", tuple(dest), text, face, size, colour, bg), dest, "blit", surf, ink)
         self.items.append((text, dest))
         self._record_key(text, dest, face, size)
         return dest
@@ -413,7 +504,7 @@ class Canvas:
 
         def measure(scale: float) -> tuple[list, list[int], int, int]:
             sized = [(t, f, max(self.min_size, int(s * scale)), c) for t, f, s, c in parts]
-            widths = [self.fonts.get(f, s).size(t)[0] for t, f, s, _ in sized]
+            widths = [self.fonts.width(f, s, t) for t, f, s, _ in sized]
             total = sum(widths) + gap * (len(sized) - 1)
             height = max(self.fonts.get(f, s).get_height() for _, f, s, _ in sized)
             return sized, widths, total, height
@@ -432,7 +523,7 @@ class Canvas:
             t, f, s, c = sized[i]
             sized[i] = (self.ellipsize(t, f, s, max(1, widths[i] - (total - rect.width))),
                         f, s, c)
-            widths[i] = self.fonts.get(f, s).size(sized[i][0])[0]
+            widths[i] = self.fonts.width(f, s, sized[i][0])
             total = sum(widths) + gap * (len(sized) - 1)
         asc = max(self.fonts.get(f, s).get_ascent() for _, f, s, _ in sized)
         top = rect.centery - height // 2
@@ -456,22 +547,22 @@ class Canvas:
         text, colour = value
         template = template_of(text)
         probe = "0123456789:" + template
+        fonts = self.fonts
         if size is None:
             ref = 100
-            font = self.fonts.get(face, ref)
-            ink = ink_box(font, probe)
-            adv = font.size(template)[0]
+            ink = fonts.ink(face, ref, probe)
+            adv = fonts.width(face, ref, template)
             h = min(rect.height, max_ink or rect.height)
             size = int(ref * min(h / max(1, ink.height), rect.width / max(1, adv)))
             for _ in range(40):
-                font = self.fonts.get(face, size)
-                ink = ink_box(font, probe)
-                if (font.size(template)[0] <= rect.width and ink.height <= h) or size <= 6:
+                ink = fonts.ink(face, size, probe)
+                if (fonts.width(face, size, template) <= rect.width and ink.height <= h) \
+                        or size <= 6:
                     break
                 size -= max(1, size // 40)
-        font = self.fonts.get(face, size)
-        ink = ink_box(font, probe)
-        adv = font.size(template)[0]
+        font = fonts.get(face, size)
+        ink = fonts.ink(face, size, probe)
+        adv = fonts.width(face, size, template)
         x0 = {"left": rect.x, "center": rect.centerx - adv // 2,
               "right": rect.right - adv}[align]
         if valign == "line":
@@ -480,15 +571,15 @@ class Canvas:
             y0 = rect.centery - ink.height // 2 - ink.y
         cells = []
         for i in range(len(template)):
-            a = font.size(template[:i])[0]
-            b = font.size(template[: i + 1])[0]
+            a = fonts.width(face, size, template[:i])
+            b = fonts.width(face, size, template[: i + 1])
             cells.append(pygame.Rect(x0 + a, y0 + ink.y, b - a, ink.height))
         s = Slot(name, face, size, template, cells, (x0, y0), bg, len(self.items))
         self.items.append((text, s.rect))
         self._record_key(text, s.rect, face, size)
         self.slots[name] = s
-        self.fill(s.rect, bg)
-        self.update_slot(s, value)
+        s.chars = [(ch, colour) for ch in text][: len(cells)]
+        self._op(None, s.rect, "slot", s, self.cache)
         return s
 
     def update_slot(self, s: Slot, value: tuple[str, Colour]) -> pygame.Rect | None:
@@ -513,9 +604,9 @@ class Canvas:
     # -- bars --------------------------------------------------------------
     def bar(self, name: str, rect: pygame.Rect, value: float, colour: Colour,
             bg: Colour) -> Bar:
-        b = Bar(name, rect, colour, bg)
+        b = Bar(name, rect, colour, bg, max(0.0, min(1.0, value)))
         self.bars[name] = b
-        self.update_bar(b, value)
+        self._op(None, b.rect, "bar", b)
         return b
 
     def update_bar(self, b: Bar, value: float) -> pygame.Rect | None:
@@ -523,12 +614,82 @@ class Canvas:
         if abs(value - b.value) < 1e-4:
             return None
         b.value = value
-        self.surface.fill(b.bg, b.rect)
-        w = round(b.rect.width * value)
-        if w:
-            self.surface.fill(b.colour, pygame.Rect(b.rect.x, b.rect.y, w, b.rect.height))
-        pygame.draw.rect(self.surface, b.colour, b.rect, max(1, b.rect.height // 8))
+        _paint_bar(self.surface, b)
         return b.rect.copy()
+
+
+def _key(op: tuple) -> tuple:
+    """What makes two ops paint the same pixels; a slot's and a bar's as they are now."""
+    key, rect, kind, a, _ = op
+    if key is not None:
+        return key
+    if kind == "slot":
+        return ("slot", tuple(rect), a.face, a.size, a.bg, a.origin,
+                tuple(tuple(c) for c in a.cells), tuple(a.chars))
+    return ("bar", tuple(rect), a.colour, a.bg, a.value)
+
+
+def _paint(surface: pygame.Surface, op: tuple) -> None:
+    """Paint one op of :attr:`Canvas.ops`."""
+    _, rect, kind, a, b = op
+    if kind == "blit":
+        surface.blit(a, rect.topleft, area=b)
+    elif kind == "fill":
+        if b:
+            pygame.draw.rect(surface, a, rect, border_radius=b)
+        else:
+            surface.fill(a, rect)
+    elif kind == "frame":
+        pygame.draw.rect(surface, a, rect, b[0], border_radius=b[1])
+    elif kind == "ellipse":
+        pygame.draw.ellipse(surface, a, rect)
+    elif kind == "slot":
+        _paint_slot(surface, a, b)
+    elif kind == "bar":
+        _paint_bar(surface, a)
+
+
+def _paint_slot(surface: pygame.Surface, s: Slot, cache: TextCache) -> None:
+    surface.fill(s.bg, s.rect)
+    for cell, (ch, colour) in zip(s.cells, s.chars, strict=False):
+        if ch.strip():
+            surf, _ = cache.get(ch, s.face, s.size, colour, s.bg)
+            area = pygame.Rect(0, cell.y - s.origin[1], cell.width, cell.height)
+            surface.blit(surf, cell.topleft, area=area)
+
+
+def _paint_bar(surface: pygame.Surface, b: Bar) -> None:
+    surface.fill(b.bg, b.rect)
+    w = round(b.rect.width * b.value)
+    if w:
+        surface.fill(b.colour, pygame.Rect(b.rect.x, b.rect.y, w, b.rect.height))
+    pygame.draw.rect(surface, b.colour, b.rect, max(1, b.rect.height // 8))
+
+
+#: more dirty rects than this are painted as their union (each rect walks every op)
+MAX_DIRTY = 12
+
+
+def merged(rects: Sequence[pygame.Rect], within: pygame.Rect) -> list[pygame.Rect]:
+    """``rects`` clipped to ``within``, the overlapping ones joined, empty ones dropped; their
+    union when more than :data:`MAX_DIRTY` remain."""
+    out: list[pygame.Rect] = []
+    for r in rects:
+        r = r.clip(within)
+        if not r.width or not r.height:
+            continue
+        joined = True
+        while joined:
+            joined = False
+            for i, o in enumerate(out):
+                if o.colliderect(r):
+                    r = r.union(out.pop(i))
+                    joined = True
+                    break
+        out.append(r)
+    if len(out) > MAX_DIRTY:
+        return [out[0].unionall(out[1:])]
+    return out
 
 
 # -- rectangles -------------------------------------------------------------

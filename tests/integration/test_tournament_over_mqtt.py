@@ -82,14 +82,15 @@ def test_a_table_screen_gets_its_own_table_and_the_shared_topics_only(broker, pr
     assert pub.connected()
     for n in (1, 2, 3):
         pub.publish(top.table_state(n), {"v": 1, "table": n}, retain=True)
-    for name in ("clock", "summary", "moves", "announcement"):
+    for name in ("clock", "summary", "moves", "announcement", "presence"):
         pub.publish(top.state(name), {"v": 1, "name": name}, retain=True)
     table, wall = Link(b, table=1), Link(b)
     for link in (table, wall):
         link.start()
     try:
         wait_for(lambda: {"table/1", "table/2", "table/3", "clock", "summary", "moves",
-                          "announcement"} <= set(wall.state), what="every topic at the wall")
+                          "announcement", "presence"} <= set(wall.state),
+                 what="every topic at the wall")
         wait_for(lambda: {"table/1", "clock", "summary", "moves", "announcement"}
                  <= set(table.state), what="the shared topics and table 1 at table 1")
         # a live change of another table never reaches table 1's screen either
@@ -99,7 +100,9 @@ def test_a_table_screen_gets_its_own_table_and_the_shared_topics_only(broker, pr
                  what="the live changes")
         assert not any(k.startswith("table/") and k != "table/1" for k in table.state)
         assert table.state_topics() == [
-            *(top.state(n) for n in protocol.STATE if n != "table"), top.table_state(1)]
+            *(top.state(n) for n in protocol.STATE if n not in ("table", "presence")),
+            top.table_state(1)]
+        assert "presence" not in table.state and "presence" in wall.state
         assert wall.state_topics() == [f"{prefix}/state/#"]
     finally:
         for link in (table, wall):

@@ -153,6 +153,20 @@ def texts(r: Renderer) -> list[str]:
     return [t for t, _ in r.items]
 
 
+def laid_out(r: Renderer, surface: pygame.Surface, view, mono=shots.MONO
+             ) -> list[pygame.Rect]:
+    """Draw ``view``, which must lay the screen out again; the screen then shows exactly
+    what a new renderer draws of it, though only what changed was repainted (issue 32.1).
+    The rects repainted."""
+    layouts = r.layouts
+    dirty = r.draw(surface, view)
+    assert r.layouts == layouts + 1, "no new layout"
+    assert dirty, "a new layout that repaints nothing"
+    _, fresh, _ = render(view, surface.get_size(), mono)
+    assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(fresh, "RGB")
+    return dirty
+
+
 def joined(drawn: list[str]) -> str:
     """The texts as one string: a sentence or name wrapped over lines reads whole."""
     return " ".join(drawn).replace("- ", "-")
@@ -344,12 +358,29 @@ def test_state_change_lays_out_again():
     r, surface, _ = render(view)
     changed = dataclasses.replace(view, state={**view.state})
     changed.state["table/1"] = {**view.state["table/1"], "button": 1}
-    assert r.draw(surface, changed) == [surface.get_rect()]
+    laid_out(r, surface, changed)
     for change in ({"online": False}, {"selected_seat": 3}, {"language": "de"},
                    {"hold": ("bust", 0.1)}):
         v = dataclasses.replace(changed, **change)
-        assert r.draw(surface, v) == [surface.get_rect()], change
+        laid_out(r, surface, v)
         assert r.draw(surface, v) == []
+
+
+def test_a_press_answer_repaints_its_line_and_the_seat_not_the_screen():
+    """issue 32.1: the frame of a press's answer on a Pi is one frame away only when it
+    does not repaint 1920×1080 pixels; the pixels are those of a whole layout."""
+    view = shots.moment("table_running")
+    r, surface, _ = render(view)
+    seats = [s["seat"] for s in view.state["table/1"]["seats"]]
+    chosen = dataclasses.replace(view, selected_seat=seats[3])
+    dirty = laid_out(r, surface, chosen)
+    assert sum(d.width * d.height for d in dirty) < 0.1 * BIG[0] * BIG[1], dirty
+    answered = dataclasses.replace(shots.moment("table_feedback_accepted"),
+                                   selected_seat=seats[3])
+    dirty = laid_out(r, surface, answered)
+    line = next(rc for t, rc in r.items if t == answered.feedback.text)
+    assert any(d.contains(line) for d in dirty)
+    assert sum(d.width * d.height for d in dirty) < 0.35 * BIG[0] * BIG[1], dirty
 
 
 def test_hold_progress_redraws_only_the_bar():
@@ -364,7 +395,7 @@ def test_level_rollover_lays_out_the_next_level():
     view = shots.moment("table_running")
     r, surface, _ = render(view)
     at_end = dataclasses.replace(view, now=view.now + 1079.0 + 0.5)  # level 2 has begun
-    assert r.draw(surface, at_end) == [surface.get_rect()]
+    laid_out(r, surface, at_end)
     assert "LEVEL 2" in texts(r) and "75 / 150" in texts(r) and "18:00" in texts(r)
     assert r.draw(surface, dataclasses.replace(at_end, now=at_end.now + 1.0)) != [
         surface.get_rect()]
@@ -389,7 +420,7 @@ def test_feedback_expires():
     wait = r.next_change(view)
     assert 0 < wait <= 3.0
     mono[0] += 3.0
-    assert r.draw(surface, view) == [surface.get_rect()]
+    laid_out(r, surface, view, mono[0])
     assert view.feedback.text not in texts(r)
 
 
@@ -425,7 +456,7 @@ def test_time_call_takes_over_and_turns_red():
     assert r.draw(surface, v) != [surface.get_rect()]
     assert "11" in texts(r)
     v = dataclasses.replace(normal, now=normal.now + 35.0)
-    assert r.draw(surface, v) == [surface.get_rect()]  # the heading says COUNTDOWN now
+    laid_out(r, surface, v)  # the heading says COUNTDOWN now
     assert any(t.startswith("COUNTDOWN") for t in texts(r))
     ten = max(((t, rc) for t, rc in r.items if t == "10"), key=lambda h: h[1].height)
     assert _red_share(surface, ten[1]) > 0.1
@@ -708,3 +739,19 @@ def test_a_very_long_name_beside_a_penalty_keeps_more_than_its_first_letters(lan
     assert any(t.startswith("Maximiliane S") and t.endswith("…") for t in drawn), drawn
     penalty = {"de": "Strafe: 8 Hände", "en": "penalty: 8 hands"}[lang]
     assert penalty in drawn, drawn
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_moment_after_another_shows_what_a_new_screen_shows(size):
+    """A layout repaints only where it differs from the one before (issue 32.1): from
+    every moment to the next (a table screen to a wall on one surface too), the screen
+    shows exactly what a new renderer draws."""
+    names = list(shots.MOMENTS)
+    r = Renderer(size, monotonic=lambda: shots.MONO)
+    surface = pygame.Surface(size)
+    r.draw(surface, shots.moment(names[0]))
+    for name in names[1:]:
+        view = shots.moment(name)
+        r.draw(surface, view)
+        _, fresh, _ = render(view, size)
+        assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(fresh, "RGB"), name
