@@ -191,7 +191,9 @@ class Floor(RuleBasedStateMachine):
         same = bool(cmd.get("same_hand"))
         token: tuple[Any, ...] | None
         if same:
-            here = [n for n in self._live_notes() if n.table == tab.number]
+            # the table's bust before: of a player still out (a rebuy took one back)
+            here = [n for n in self._live_notes() if n.table == tab.number
+                    and t.players[n.player].out]
             token = here[-1].token if here else None
         elif t.hfh.on and tab.hfh_hand is not None:
             # when hand-for-hand starts every table is in a new hand (002 b, issue 26.1)
