@@ -37,6 +37,7 @@ Every bug it found is a plain test at the end of this file.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import random
 import sys
@@ -669,6 +670,15 @@ class Floor(RuleBasedStateMachine):
         at = max((e["seq"] for e in live if e["type"] == kind), default=0)
         return any(e["type"] in ("registered", "late", "reentry", "rebuy") and e["seq"] > at
                    for e in live)
+
+    def teardown(self) -> None:
+        """The night's log as the store keeps it (JSON, read anew: no parsed event shared
+        with the live log) replays into the live state: a restart gives the same night."""
+        if self.t is None:
+            return
+        stored = json.loads(json.dumps(self.tour.log))
+        assert fm.same(Tournament.replay(stored), self.tour), (
+            "the log read back from the store does not replay into the live state")
 
     @invariant()
     def replay_is_the_live_state(self) -> None:
