@@ -114,6 +114,30 @@ def test_same_hand_in_hfh_joins_the_tables_hand_from_before_it_000_9_5():
     replay_equal(t)
 
 
+def test_same_hand_after_hfh_began_again_joins_the_tables_last_bust_000_9_5():
+    """Found by the floor model (psc-mystery-bounty): at table 1 a bust starts hand-for-hand,
+    the next one (in hand-for-hand hand 1) bursts the bubble, the director starts
+    hand-for-hand again before table 1's "hand done", and table 1 reports a player out in the
+    same hand as its bust before. That is hand-for-hand hand 1's, where she shares the place
+    with the equal stack (000 9.5, 002 b) -- not the hand from before hand-for-hand, which
+    ranked her two places below the bust she came after."""
+    night = psc_bubble_of_ten()
+    t = night.t
+    night.bust(2)
+    night.hand_done(2)
+    night.bust(1)
+    night.hand_done(1)
+    a, _ = night.bust(1, stack=9000)               # 11 left: hand-for-hand
+    c, ev = night.bust(1, stack=5000)              # in hand-for-hand hand 1: the bubble burst
+    assert [e["type"] for e in ev] == ["busted", "hfh"] and not t.hfh.on
+    night.do({"cmd": "hfh", "on": True})           # the director: hand-for-hand again
+    d, ev = night.bust(1, stack=5000, same_hand=True)
+    hand_of_c = next(e for e in t.log if e["type"] == "busted" and e["player"] == c)["hand"]
+    assert ev[0]["hand"] == hand_of_c, "the same hand as the table's bust before"
+    assert (t.places()[c], t.places()[d], t.places()[a]) == (10, 10, 12)
+    replay_equal(t)
+
+
 # ------------------------------------------------------- 2. bounty and mystery bounty (000 4.17)
 
 

@@ -159,9 +159,11 @@ def check_seating(t: Tournament, shown: dict[str, Any]) -> None:
     seat once, where the engine has them."""
     seated = sorted((p.table, p.seat) for p in t.players.values()
                     if p.table is not None and not p.ghost and not p.out)
-    assert sorted((r["table"], r["seat"]) for r in shown["seating"]) == seated
+    shows = sorted((r["table"], r["seat"]) for r in shown["seating"])
+    assert shows == seated, f"the seating shown {shows} is not the engine's {seated}"
     players = shown["queries"]["players"]["players"]
-    assert sum(1 for r in players if r["status"] == "seated") == len(seated)
+    listed = sum(1 for r in players if r["status"] == "seated")
+    assert listed == len(seated), f"the players' list has {listed} seated, the engine {len(seated)}"
 
 
 # ------------------------------------------------------------------------ places
@@ -201,17 +203,21 @@ def check_ranking(t: Tournament, notes: list[BustNote], undone: set[int],
     for i, place in enumerate(ranked):
         slot = ahead + i + 1
         # "1, 1, 3": a place is its slot, or shared with the one before it
-        assert place == slot or (i and place == ranked[i - 1]), (ranked, ahead)
+        assert place == slot or (i and place == ranked[i - 1]), (
+            f"the places {ranked} with {ahead} in have a gap or a wrong share at {slot}")
     real = t.real_players()
-    assert len(places) + ahead + len(t.disqualified) == real, (len(places), ahead, real)
+    assert len(places) + ahead + len(t.disqualified) == real, (
+        f"{len(places)} placed + {ahead} in + {len(t.disqualified)} disqualified are not the "
+        f"{real} players")
     if rows is not None:
-        assert {r.player_id: r.place for r in rows} == places
+        scored = {r.player_id: r.place for r in rows}
+        assert scored == places, f"the results' places {scored} are not the places {places}"
         systems_by_place = sorted(rows, key=lambda r: r.place)
         for a, b in zip(systems_by_place, systems_by_place[1:], strict=False):
             if a.place == b.place:
-                assert a.points == b.points, (a, b)
+                assert a.points == b.points, f"a shared place with different points: {a} {b}"
             else:
-                assert a.points >= b.points, (a, b)
+                assert a.points >= b.points, f"a better place with fewer points: {a} {b}"
     _check_notes(t, places, notes, undone)
 
 
@@ -247,7 +253,7 @@ def _check_notes(t: Tournament, places: dict[int, int], notes: list[BustNote],
             if a not in scope or b not in scope:
                 continue
             if all(n.stack is not None for n in scope):
-                assert a.stack is not None and b.stack is not None
+                assert a.stack is not None and b.stack is not None, (a, b)
                 if a.stack == b.stack:
                     assert pa == pb, f"equal stacks of one hand not sharing: {a} {b}"
                 elif a.stack > b.stack:
@@ -265,4 +271,6 @@ def _check_notes(t: Tournament, places: dict[int, int], notes: list[BustNote],
         for group in hands.values():
             tables = [n.table for n in group]
             if len(tables) > 1 and len(set(tables)) == len(tables):
-                assert len({places[n.player] for n in group}) == 1, group
+                assert len({places[n.player] for n in group}) == 1, (
+                    f"one hand-for-hand hand's busts at different tables not sharing (002 b): "
+                    f"{[(n, places[n.player]) for n in group]}")

@@ -39,18 +39,32 @@ def hand_key(t: Tournament, tab: Table, same_hand: bool = False) -> tuple[Any, .
     hand-for-hand starts, every table is in a new hand: a bust at a table whose
     hand had a bust before it began is in the hand-for-hand hand, so places
     follow the order of the busts. Only the table's word (``same_hand``) puts a
-    bust into that earlier hand (a second player out in the hand whose bust
-    started hand-for-hand), while nobody at the table is out in the
-    hand-for-hand hand yet; the two are then ranked by stack (000 9.5).
+    bust into the hand of the table's bust before when that is an earlier one (a
+    second player out in the hand whose bust started hand-for-hand, or in the
+    hand-for-hand hand the table still plays when hand-for-hand began again);
+    the two are then ranked by stack (000 9.5).
     """
     key: tuple[Any, ...] = ("table", tab.number, tab.hand_id)
     if tab.hfh_hand is None:
         return key
     bubble: tuple[Any, ...] = ("hfh", tab.hfh_hand)
-    if same_hand and key in t.group_of \
-            and not any(b.table == tab.number for b in t.group_of.get(bubble, ())):
-        return key
+    if same_hand:
+        last = _last_bust_hand(t, tab)
+        # still the table's hand in play: no "hand done" there since it began
+        if last is not None and (last == key or (last[0] == "hfh" and last[1] > tab.hand_id)):
+            return last
     return bubble
+
+
+def _last_bust_hand(t: Tournament, tab: Table) -> tuple[Any, ...] | None:
+    """The hand of the table's latest bust (only a ``same_hand`` bust during hand-for-hand
+    asks, so the walk over the groups is rare)."""
+    last: tuple[int, tuple[Any, ...]] | None = None
+    for k, group in t.group_of.items():
+        for b in group:
+            if b.table == tab.number and (last is None or b.order > last[0]):
+                last = (b.order, k)
+    return last[1] if last is not None else None
 
 
 def hand_busts(t: Tournament, tab: Table, same_hand: bool = False) -> list[plc.Bust]:
