@@ -307,9 +307,9 @@ def desk(t: Tournament, e: Record) -> Phrase | None:
         seats = e.get("seats")
         return Phrase("capacity_set", {"seats": seats},
                       "no seat limit" if seats is None else f"seat limit {seats}")
-    if typ == "expected":  # the registration says it
-        return None
     who = name(t, e["player"])
+    if typ == "expected":
+        return Phrase("expected", {"player": who}, f"{who} pre-registered, expected")
     if typ == "waitlisted":
         at = next((i for i, w in enumerate(t.desk.waiting, 1) if w.id == e["player"]), None)
         return Phrase("waitlisted", {"player": who, "position": at},
@@ -343,8 +343,14 @@ def _phrases(t: Tournament, events: list[Record], places: dict[int, int] | None,
     if len(reg) > 1:
         out.append(Phrase("registered_many", {"count": len(reg), "players": reg},
                           f"registered {len(reg)} players: {', '.join(reg)}"))
+    # pre-registrations (rules/desk.py) as one phrase too
+    exp = [name(t, e["player"]) for e in events if e["type"] == "expected"]
+    if len(exp) > 1:
+        out.append(Phrase("expected_many", {"count": len(exp), "players": exp},
+                          f"{len(exp)} pre-registered, expected: {', '.join(exp)}"))
     for e in events:
-        if e["type"] == "registered" and len(reg) > 1:
+        if (e["type"] == "registered" and len(reg) > 1) or \
+                (e["type"] == "expected" and len(exp) > 1):
             continue
         p = undo(t, e, places) if e["type"] == "undo" else event(t, e, places)
         if p is not None:

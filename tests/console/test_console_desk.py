@@ -70,3 +70,55 @@ def test_the_desk_runs_a_waiting_list_002(tmp_path, broker, prefix, controller_f
         laptop.close()
         shots.publish()
         console.stop()
+
+
+def test_pre_registration_check_in_and_the_no_shows_000_2_2_2_7(
+        tmp_path, broker, prefix, controller_factory, chromium):
+    """000 2.2: the list the director kept is entered ahead; at the desk one tap checks a
+    player in; 000 2.6: a cancellation; 000 2.7: who is still expected at the draw did not
+    come, and the players' page says so."""
+    from tests.console.conftest import start_console
+    from tests.support.controller import wait_up
+
+    controller_factory()
+    b = broker.for_prefix(prefix)
+    wait_up(b)
+    console = start_console(b, tmp_path)
+    shots = Shots(tmp_path / "shots")
+    laptop = chromium.new_context(viewport=LAPTOP, locale="de-DE", bypass_csp=True)
+    try:
+        page = sign_in(laptop, console.url)
+        page.click("nav >> text=Spieler")
+        page.fill("#pre-names", "Eva Huber\nKarl Meier\nLea Fischer")
+        answer = act(page, "#preregister-form button[type=submit]")
+        assert answer == ("3 angemeldet: Eva Huber, Karl Meier, Lea Fischer; 3 vorangemeldet, "
+                          "erwartet: Eva Huber, Karl Meier, Lea Fischer")
+        page.fill("#reg-names", "Anna\nBen")
+        assert "2 angemeldet" in act(page, "#register-form button[type=submit]")
+        page.wait_for_function("document.querySelectorAll('ul.players li').length === 5")
+        assert page.locator("ul.players li .badge.expected").count() == 3
+        shots(page, "desk-expected")
+        # one tap at the desk
+        answer = act(page, "ul.players li[data-name='eva huber'] form.checkin button")
+        assert answer == "Eva Huber eingecheckt"
+        page.wait_for_function(
+            "document.querySelectorAll('ul.players li .badge.expected').length === 2")
+        assert page.locator("ul.players li[data-name='eva huber'] .badge.expected").count() == 0
+        # Karl calls off in time (000 2.6)
+        page.click(".tabs button[data-tab='fix']")
+        page.fill("#cancel-form input[name=player]", "Karl Meier")
+        assert act(page, "#cancel-form button") == "Karl Meier von der Liste genommen"
+        # the draw: Lea did not come (000 2.7)
+        page.click("nav >> text=Saal")
+        page.click(".tabs button[data-tab='actions']")
+        answer = act(page, "button:text-is('Plätze losen')")
+        assert answer.startswith("nicht erschienen (No-Show): Lea Fischer; Plätze ausgelost")
+        page.click("nav >> text=Spieler")
+        page.wait_for_selector("#no-shows")
+        assert page.inner_text("#no-shows") == "Lea Fischer"
+        assert page.locator("ul.players li").count() == 3
+        shots(page, "desk-no-shows")
+    finally:
+        laptop.close()
+        shots.publish()
+        console.stop()

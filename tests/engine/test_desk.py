@@ -109,3 +109,110 @@ def test_after_the_draw_a_late_arrival_waits_and_a_bust_calls_the_first_002():
     assert late.table is not None
     assert line(t) == ["Late 2"]
     replay_equal(t)
+
+
+# ------------------------------------------------------------- 000 2.2, 2.6, 2.7
+START = "2026-11-27T19:30+01:00"
+START_AT = 1_795_804_200.0  # START in seconds since the epoch
+HOUR = 3600.0
+
+
+def test_start_at_is_the_announced_start():
+    import datetime
+
+    assert datetime.datetime.fromisoformat(START).timestamp() == START_AT
+
+
+def test_pre_registered_players_hold_a_seat_and_are_expected_000_2_2():
+    """000 2.2: "Die Anmeldung zu einem Turnier erfolgt per Mail ..., per facebook ... oder
+    persönlich beim Organisator bis zum jeweils genannten Nennschluss"."""
+    t = new_tournament(0, draw=False, start=False, desk=Desk(seats=3))
+    events = t.execute({"cmd": "preregister", "names": ["Eva", "Karl"]}, 1.0)
+    assert [e["type"] for e in events] == ["registered", "expected"] * 2
+    assert names(t) == ["Eva", "Karl"]
+    assert [t.players[p].name for p in desk.expected(t)] == ["Eva", "Karl"]
+    # pre-registered players hold their seats: the desk's arrivals take what is left
+    t.execute({"cmd": "register", "names": ["Anna", "Ben"]}, 2.0)
+    assert line(t) == ["Ben"]
+    # one tap at the desk
+    t.execute({"cmd": "check_in", "player": "Eva"}, 3.0)
+    assert [t.players[p].name for p in desk.expected(t)] == ["Karl"]
+    rejected(t, {"cmd": "check_in", "player": "Eva"}, match="Eva is already checked in")
+    rejected(t, {"cmd": "check_in", "player": "Anna"}, match="Anna is already checked in")
+    replay_equal(t)
+
+
+def test_a_pre_registration_beyond_the_limit_waits_and_is_checked_in_there_000_2_2():
+    t = new_tournament(0, draw=False, start=False, desk=Desk(seats=1))
+    t.execute({"cmd": "preregister", "names": ["Eva", "Karl"]}, 1.0)
+    assert line(t) == ["Karl"] and t.desk.waiting[0].expected
+    t.execute({"cmd": "check_in", "player": "Karl"}, 2.0)
+    assert not t.desk.waiting[0].expected
+    rejected(t, {"cmd": "check_in", "player": "karl"}, match="waiting list, position 1")
+
+
+def test_the_draw_takes_the_no_shows_off_and_calls_the_waiting_000_2_7():
+    """000 2.7: "Meldet sich ein Turnierteilnehmer zu einem Turnier an und erscheint ohne
+    Abmeldung nicht": whoever is still expected at the draw is a no-show; the seats go to
+    the waiting list who are here, before the seats are drawn."""
+    t = new_tournament(0, draw=False, start=False, desk=Desk(seats=3))
+    t.execute({"cmd": "preregister", "names": ["Eva", "Karl", "Lea", "Max"]}, 1.0)
+    t.execute({"cmd": "check_in", "player": "Eva"}, 2.0)
+    t.execute({"cmd": "register", "names": ["Anna"]}, 3.0)  # came to the desk, waits
+    assert line(t) == ["Max", "Anna"]
+    events = t.execute({"cmd": "draw"}, 10.0)
+    kinds = [e["type"] for e in events]
+    assert kinds[:4] == ["no_shows", "waiting_called", "registered", "seats_drawn"]
+    shows = next(e for e in events if e["type"] == "no_shows")
+    assert shows["names"] == ["Karl", "Lea", "Max"]
+    assert names(t) == ["Anna", "Eva"]
+    assert t.desk.no_shows == ["Karl", "Lea", "Max"] and line(t) == []
+    assert all(p.table is not None for p in t.players.values() if not p.ghost)
+    replay_equal(t)
+
+
+def test_a_draw_without_pre_registrations_has_no_no_shows():
+    t = new_tournament(4, draw=False, start=False)
+    events = t.execute({"cmd": "draw"}, 10.0)
+    assert "no_shows" not in [e["type"] for e in events]
+
+
+def test_a_cancellation_until_the_deadline_000_2_6():
+    """000 2.6: "Eine Turnierabsage ... kann bis 6 Stunden vor Turnierbeginn ... erfolgen"."""
+    t = new_tournament(0, draw=False, start=False,
+                       desk=Desk(seats=2, starts=START, cancel_hours=6))
+    t.execute({"cmd": "preregister", "names": ["Eva", "Karl", "Lea"]}, START_AT - 48 * HOUR)
+    events = t.execute({"cmd": "cancel", "player": "Eva"}, START_AT - 6 * HOUR - 1)
+    assert [e["type"] for e in events] == ["unregistered", "waiting_called", "registered",
+                                           "expected"]
+    assert names(t) == ["Karl", "Lea"]
+    rejected(t, {"cmd": "cancel", "player": "Karl"}, now=START_AT - 5 * HOUR,
+             match="cancellations close 6 h before the start (000 2.6)")
+    t.execute({"cmd": "cancel", "player": "Karl", "force": True}, START_AT - 5 * HOUR)
+    assert names(t) == ["Lea"]
+    replay_equal(t)
+
+
+def test_a_cancellation_takes_a_waiting_player_off_the_line():
+    t = new_tournament(0, draw=False, start=False, desk=Desk(seats=1))
+    t.execute({"cmd": "preregister", "names": ["Eva", "Karl", "Lea"]}, 1.0)
+    t.execute({"cmd": "cancel", "player": "Karl"}, 2.0)
+    assert line(t) == ["Lea"]
+    rejected(t, {"cmd": "cancel", "player": "Nobody"}, match="no player called 'Nobody'")
+
+
+def test_pre_registration_ends_with_the_draw():
+    t = new_tournament(4)
+    rejected(t, {"cmd": "preregister", "names": ["Eva"]}, match="late entries")
+
+
+def test_an_undone_draw_brings_the_no_shows_back():
+    t = new_tournament(0, draw=False, start=False)
+    t.execute({"cmd": "preregister", "names": ["Eva", "Karl", "Lea"]}, 1.0)
+    t.execute({"cmd": "check_in", "player": "Eva"}, 2.0)
+    t.execute({"cmd": "check_in", "player": "Karl"}, 2.0)
+    t.execute({"cmd": "draw"}, 10.0)
+    assert names(t) == ["Eva", "Karl"]
+    t.execute({"cmd": "undo"}, 11.0)
+    assert names(t) == ["Eva", "Karl", "Lea"] and t.desk.no_shows == []
+    replay_equal(t)
