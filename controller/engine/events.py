@@ -533,8 +533,16 @@ class NoShows(Event):
     names: list[str]
 
 
+class Bumped(Event):
+    """000 2.3: a member who registered a week ahead took the seat of ``player``, the last
+    registration without that guarantee, who goes to the head of the waiting list."""
+
+    type: Literal["bumped"] = "bumped"
+    player: int
+
+
 DESK: tuple[type[Event], ...] = (Waitlisted, WaitingCalled, WaitingLeft, CapacitySet, Expected,
-                                 CheckedIn, NoShows)
+                                 CheckedIn, NoShows, Bumped)
 
 ALL: tuple[type[Event], ...] = (
     Opened, Registered, SeatsDrawn, ClockChanged, LevelStarted, StructureChanged, HandDone,

@@ -294,7 +294,7 @@ def _leave(chips: int | None) -> str:
 # ------------------------------------------------- the registration desk (issue 31)
 #: the desk's events (rules/desk.py)
 DESK = frozenset({"waitlisted", "waiting_called", "waiting_left", "capacity_set", "expected",
-                  "checked_in", "no_shows"})
+                  "checked_in", "no_shows", "bumped"})
 
 
 def desk(t: Tournament, e: Record) -> Phrase | None:
@@ -317,6 +317,10 @@ def desk(t: Tournament, e: Record) -> Phrase | None:
     if typ == "waiting_called":
         return Phrase("waiting_called", {"player": who},
                       f"{who} called from the waiting list: a seat is free")
+    if typ == "bumped":
+        return Phrase("bumped", {"player": who},
+                      f"{who} to the head of the waiting list: a member registered a week "
+                      "ahead has the seat (000 2.3)")
     if typ == "waiting_left":
         return Phrase("waiting_left", {"player": who}, f"{who} taken off the waiting list")
     return Phrase("checked_in", {"player": who}, f"{who} checked in")

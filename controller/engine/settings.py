@@ -536,6 +536,10 @@ class Desk:
     000 2.4). ``starts``: when the tournament is announced to start (ISO date and time
     with its UTC offset); ``cancel_hours``: a pre-registered player may cancel until
     this many hours before it (000 2.6: 6; 0: until the draw).
+    ``members_guaranteed_days``: a member who registered at least this many days
+    before ``starts`` has a seat for sure: when the seats are full, the last
+    non-guaranteed registration goes to the head of the waiting list (000 2.3: one
+    week; 0: no guarantee).
     """
 
     __pydantic_config__ = _CONFIG
@@ -543,6 +547,7 @@ class Desk:
     tables: Annotated[Annotated[Positive, Field(le=10_000)] | None, _rule(_one_limit)] = None
     starts: Annotated[Text | None, AfterValidator(_moment)] = None
     cancel_hours: Annotated[Count, Field(le=24 * 14)] = 0
+    members_guaranteed_days: Annotated[Count, Field(le=365)] = 0
 
 
 @dataclass(frozen=True)

@@ -565,6 +565,8 @@ PHRASES_DE.update({
     "capacity_set": lambda p: "keine Platzgrenze" if p.get("seats") is None
     else f"Platzgrenze {p['seats']}",
     "checked_in": lambda p: f"{p['player']} eingecheckt",
+    "bumped": lambda p: f"{p['player']} an die Spitze der Warteliste: ein eine Woche vorher "
+                        "angemeldetes Mitglied hat den Platz sicher (000 2.3)",
     "expected": lambda p: f"{p['player']} vorangemeldet, erwartet",
     "expected_many": lambda p: f"{p['count']} vorangemeldet, erwartet: {_names(p['players'])}",
     "no_shows": lambda p: f"nicht erschienen (No-Show): {_names(p['players'])}",

@@ -216,3 +216,41 @@ def test_an_undone_draw_brings_the_no_shows_back():
     t.execute({"cmd": "undo"}, 11.0)
     assert names(t) == ["Eva", "Karl", "Lea"] and t.desk.no_shows == []
     replay_equal(t)
+
+
+# ------------------------------------------------------------------- 000 2.3
+DAY = 86400.0
+GUARANTEE = Desk(seats=2, starts=START, members_guaranteed_days=7)
+
+
+def test_a_member_registered_a_week_ahead_has_a_seat_for_sure_000_2_3():
+    """000 2.3: "Vereinsmitglieder haben zu diesen Turnieren immer eine
+    Teilnahmeberechtigung, sofern sie sich mindestens 1 Woche vor Turnierbeginn angemeldet
+    haben. In der letzten Woche vor dem Turnier gilt dieselbe Regelung wie für
+    Nicht-Vereinsmitglieder": the last registration without that guarantee gives the seat
+    and waits first in line."""
+    t = new_tournament(0, draw=False, start=False, desk=GUARANTEE)
+    t.execute({"cmd": "preregister", "names": ["Gast A", "Gast B"], "member": False},
+              START_AT - 20 * DAY)
+    events = t.execute({"cmd": "preregister", "names": "Mitglied M"}, START_AT - 8 * DAY)
+    assert [e["type"] for e in events] == ["bumped", "registered", "expected"]
+    assert names(t) == ["Gast A", "Mitglied M"]
+    assert line(t) == ["Gast B"] and t.desk.waiting[0].expected
+    # in the last week a member is in line like everyone else
+    t.execute({"cmd": "preregister", "names": "Mitglied N"}, START_AT - 3 * DAY)
+    assert line(t) == ["Gast B", "Mitglied N"]
+    replay_equal(t)
+
+
+def test_when_every_seat_is_guaranteed_the_member_waits_000_2_3():
+    t = new_tournament(0, draw=False, start=False, desk=GUARANTEE)
+    t.execute({"cmd": "preregister", "names": ["M1", "M2"]}, START_AT - 10 * DAY)
+    t.execute({"cmd": "preregister", "names": ["M3"]}, START_AT - 9 * DAY)
+    assert names(t) == ["M1", "M2"] and line(t) == ["M3"]
+
+
+def test_a_member_without_the_preset_rule_waits_like_everyone():
+    t = new_tournament(0, draw=False, start=False, desk=Desk(seats=1, starts=START))
+    t.execute({"cmd": "register", "names": ["Gast"], "member": False}, START_AT - 20 * DAY)
+    t.execute({"cmd": "register", "names": ["Mitglied"]}, START_AT - 10 * DAY)
+    assert line(t) == ["Mitglied"]

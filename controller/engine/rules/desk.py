@@ -93,12 +93,41 @@ def admit(t: Tournament, now: float, name: str, member: bool, stack: int | None 
     ``force``: the director seats the player beyond the limit."""
     pid = t.new_player_id()
     if full(t) and not force:
-        t.emit(ev.Waitlisted, now, player=pid, name=name, member=member, stack=stack,
-               expected=expect)
-        return
+        seat = _seat_to_give(t) if guaranteed(t, member, now) else None
+        if seat is None:
+            t.emit(ev.Waitlisted, now, player=pid, name=name, member=member, stack=stack,
+                   expected=expect)
+            return
+        t.emit(ev.Bumped, now, player=seat)  # 000 2.3: the member's seat is sure
     t.emit(ev.Registered, now, player=pid, name=name, member=member, stack=stack)
     if expect:
         t.emit(ev.Expected, now, player=pid)
+
+
+def guaranteed(t: Tournament, member: bool, at: float) -> bool:
+    """000 2.3: a member who registers at ``at``, a week (``members_guaranteed_days``) or
+    more before the announced start, has a seat for sure."""
+    s = t.settings.desk
+    if not member or not s.members_guaranteed_days or s.starts is None:
+        return False
+    start = datetime.datetime.fromisoformat(s.starts).timestamp()
+    return at <= start - s.members_guaranteed_days * 86400
+
+
+def _seat_to_give(t: Tournament) -> int | None:
+    """000 2.3: the player on the list who gives a guaranteed member the seat: the last to
+    register without the guarantee (when each first came to the desk, the waiting list
+    included); ``None``: every seat is guaranteed."""
+    first: dict[int, float] = {}
+    for e in t.log:
+        if e["type"] in ("registered", "waitlisted") and e["player"] not in first:
+            first[e["player"]] = e["at"]
+    order = sorted((at, pid) for pid, at in first.items() if pid in t.players)
+    for at, pid in reversed(order):
+        p = t.players[pid]
+        if not p.ghost and not guaranteed(t, p.member, at):
+            return pid
+    return None
 
 
 def late_waits(t: Tournament, now: float, name: str, member: bool, force: bool) -> bool:
@@ -268,6 +297,20 @@ def on_checked_in(t: Tournament, e: ev.CheckedIn) -> None:
     t.desk.expected.discard(e.player)
 
 
+def on_bumped(t: Tournament, e: ev.Bumped) -> None:
+    """Off the list, to the head of the waiting list (000 2.3), expected or not as before."""
+    p = t.players.pop(e.player, None)
+    if p is None or t.drawn:
+        raise ev.InvalidEvent(f"player {e.player} cannot give up a seat")
+    del t.by_name[p.name.casefold()]
+    t.entries -= p.entries
+    t.remaining -= 1
+    t.chips -= p.chips
+    expected = e.player in t.desk.expected
+    t.desk.expected.discard(e.player)
+    t.desk.waiting.insert(0, Waiting(p.id, p.name, p.member, p.start_stack, expected))
+
+
 def on_no_shows(t: Tournament, e: ev.NoShows) -> None:
     if t.drawn:
         raise ev.InvalidEvent("no-shows are found before the draw")
@@ -289,5 +332,6 @@ COMMANDS = {cmd.Capacity: capacity, cmd.Preregister: preregister, cmd.CheckIn: c
             cmd.Cancel: cancel}
 FOLDS = {ev.Waitlisted: on_waitlisted, ev.WaitingCalled: on_waiting_called,
          ev.WaitingLeft: on_waiting_left, ev.CapacitySet: on_capacity_set,
-         ev.Expected: on_expected, ev.CheckedIn: on_checked_in, ev.NoShows: on_no_shows}
+         ev.Expected: on_expected, ev.CheckedIn: on_checked_in, ev.NoShows: on_no_shows,
+         ev.Bumped: on_bumped}
 REACTIONS = (call_waiting,)
