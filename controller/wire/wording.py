@@ -587,6 +587,10 @@ REASONS_DE.update({
     "{player} is already checked in (waiting list, position {position})":
         "{player} ist schon eingecheckt (Warteliste, Platz {position})",
     "{player} is already checked in": "{player} ist schon eingecheckt",
+    "{player} is banned from tournaments until {until} for not coming without calling off "
+    "(000 2.7)":
+        "{player} ist bis {until} für Turniere gesperrt, weil ohne Abmeldung nicht erschienen "
+        "(000 2.7)",
     "cancellations close {hours} h before the start (000 2.6): confirm to take it all the "
     "same":
         "Absagen sind nur bis {hours} h vor Turnierbeginn möglich (000 2.6): bestätigen, um "
