@@ -292,6 +292,8 @@ def _seconds(text: str) -> float:
 def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
     """Turn the parsed director verb into a protocol command and its arguments."""
     v = args.verb
+    if v in DESK_VERBS:
+        return _desk_command(args)
     if v == "level":
         if args.what == "set":
             if args.number is None:
@@ -304,7 +306,8 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
             return "time", {"op": "add", "seconds": -abs(seconds)}
         return "time", {"op": args.op, "seconds": seconds}
     if v == "register":
-        return "register", {"names": args.names, "member": not args.guest}
+        a_ = {"names": args.names, "member": not args.guest}
+        return "register", a_ | {"force": True} if args.force else a_
     if v == "late":
         return "late", {"name": " ".join(args.name), "member": not args.guest}
     if v == "bust":
@@ -383,6 +386,67 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
     if v == "send":
         return args.command.replace("-", "_"), dict(_key_value(kv) for kv in args.args)
     return v.replace("-", "_"), {}
+
+
+# ------------------------------------------------- the registration desk (issue 31)
+DESK_VERBS = ("capacity", "preregister", "check-in", "cancel")
+
+
+def _desk_parsers(director: Any) -> None:
+    """The desk's verbs: the seat limit, pre-registration, check-in, cancellation."""
+    d = director("capacity", "the seat limit (002): capacity --seats N | --tables N | --none; "
+                 "registrations beyond it go to the waiting list")
+    how = d.add_mutually_exclusive_group(required=True)
+    how.add_argument("--seats", type=int, help="this many seats")
+    how.add_argument("--tables", type=int, help="the room's tables × players per table")
+    how.add_argument("--none", action="store_true", help="no seat limit")
+    d = director("preregister", "players who registered ahead (000 2.2): preregister NAME… "
+                 "or --file FILE (one name a line); they are checked in when they arrive")
+    d.add_argument("names", nargs="*")
+    d.add_argument("--file", help="a text file, one name a line (# starts a comment)")
+    d.add_argument("--guest", action="store_true", help="not club members")
+    d = director("check-in", "a pre-registered player arrived: check-in NAME (or #ID)")
+    d.add_argument("name", nargs="+")
+    d = director("cancel", "a player cancels (000 2.6): cancel NAME [--force after the "
+                 "deadline]")
+    d.add_argument("name", nargs="+")
+    d.add_argument("--force", action="store_true",
+                   help="take the cancellation after the preset's deadline")
+
+
+def _desk_command(args: argparse.Namespace) -> tuple[str, dict]:
+    v = args.verb
+    if v == "capacity":
+        if args.none:
+            return "capacity", {}
+        return "capacity", {"seats": args.seats} if args.seats is not None \
+            else {"tables": args.tables}
+    if v == "preregister":
+        names = list(args.names)
+        if args.file:
+            names += _names_file(args.file)
+        if not names:
+            raise ValueError("preregister needs names, or --file FILE with one name a line")
+        return "preregister", {"names": names, "member": not args.guest}
+    if v == "check-in":
+        return "check_in", {"player": _player(args.name)}
+    a: dict = {"player": _player(args.name)}
+    if args.force:
+        a["force"] = True
+    return "cancel", a
+
+
+def _names_file(path: str) -> list[str]:
+    """The names of a pre-registration list: one a line; blank lines and ``#`` comments
+    are left out."""
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            lines = f.read().splitlines()
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text") from None
+    return [n.strip() for n in lines if n.strip() and not n.strip().startswith("#")]
 
 
 def _penalty_args(args: argparse.Namespace) -> dict:
@@ -573,9 +637,19 @@ def _print_players(result: dict) -> None:
                  "out": f"out in place {p['place']}",
                  "disqualified": "disqualified"}.get(p["status"], "registered")
         guest = "" if p["member"] else " (guest)"
-        print(f"{p['name']}{guest}: {where}")
+        expected = " (pre-registered, not checked in)" if p.get("expected") else ""
+        print(f"{p['name']}{guest}: {where}{expected}")
     if not result["players"]:
         print("nobody is registered yet")
+    # the registration desk (issue 31): the waiting list in its order, the no-shows
+    if result.get("seats") is not None:
+        print(f"seat limit: {result['seats']}")
+    for w in result.get("waiting", []):
+        guest = "" if w["member"] else " (guest)"
+        expected = " (pre-registered, not checked in)" if w["expected"] else ""
+        print(f"waiting list {w['position']}: {w['name']}{guest}{expected}")
+    if result.get("no_shows"):
+        print("no-shows: " + ", ".join(result["no_shows"]))
 
 
 def _print_moves(result: dict) -> None:
@@ -732,6 +806,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     d = director("register", "register NAME… (quote names with spaces)")
     d.add_argument("names", nargs="+")
     d.add_argument("--guest", action="store_true", help="not a club member")
+    d.add_argument("--force", action="store_true", help="a seat beyond the seat limit "
+                   "(else the waiting list), or after the late registration closed")
+    _desk_parsers(director)
     d = director("rename", "correct a name: rename NAME --to NEW NAME (NAME or #ID)")
     d.add_argument("name", nargs="+")
     d.add_argument("--to", nargs="+", required=True, help="the corrected name")

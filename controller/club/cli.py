@@ -199,6 +199,46 @@ def _register(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------- the registration desk (issue 31)
+def _bans(args: argparse.Namespace) -> int:
+    """The no-shows' bans (000 2.7): those that hold on the day (``--all``: every one)."""
+    from controller.club.bans import bans
+
+    db = _open(args, readonly=True)
+    day = args.on or datetime.date.today()
+    shown = [b for b in bans(db) if args.all or b.holds_on(day)]
+    for b in shown:
+        state = (f"lifted on {b.lifted[0]} ({b.lifted[1]})" if b.lifted
+                 else "holds" if b.holds_on(day) else "over")
+        print(f"{b.player}: banned {b.since} until {b.until} ({b.months} months, "
+              f"no-show {b.count}): {state}")
+    if not shown:
+        print(f"no ban holds on {day}" if not args.all else "no bans")
+    return 0
+
+
+def _lift_ban(args: argparse.Namespace) -> int:
+    from controller.club.bans import lift
+
+    db = _open(args)
+    day = args.on or datetime.date.today()
+    ban = lift(db, " ".join(args.name), args.reason, day)
+    print(f"{ban.player}: the ban until {ban.until} is lifted ({' '.join(args.reason.split())})")
+    return 0
+
+
+def _desk_verbs(verb) -> None:  # type: ignore[no-untyped-def]
+    v = verb("bans", _bans, "the bans for no-shows (000 2.7: the second 3 months, each "
+             "further one 12)")
+    v.add_argument("--on", type=_date, help="the day (default: today)")
+    v.add_argument("--all", action="store_true", help="every ban, lifted and over too")
+    v = verb("lift-ban", _lift_ban, "the director lifts a no-show ban: lift-ban NAME "
+             "--reason TEXT (recorded)")
+    v.add_argument("name", nargs="+")
+    v.add_argument("--reason", required=True)
+    v.add_argument("--on", type=_date, help="the day (default: today)")
+
+
 def _open(args: argparse.Namespace, readonly: bool = False):  # type: ignore[no-untyped-def]
     from controller.club.db import open_club
 
@@ -282,6 +322,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    "$FLOORMAN_BROKER or localhost:1883)")
     v.add_argument("--prefix", help="topic prefix (default: the tournament file's)")
     v.add_argument("--timeout", type=float, default=10.0)
+    _desk_verbs(verb)
     v = verb("backup", _backup, "a consistent copy of the club database: backup FILE")
     v.add_argument("file")
     v = verb("restore", _restore, "replace the club database with a backup: restore FILE")

@@ -23,7 +23,7 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "ClubError", "open_club", "transa
 #: ``PRAGMA application_id`` of a club database ("FMCL")
 APPLICATION_ID = 0x464D434C
 #: the schema this Floorman writes
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: how long a writer waits for another one (ms) before it gives up
 BUSY_MS = 10_000
 
@@ -79,6 +79,22 @@ CREATE TABLE results (
 );
 CREATE INDEX results_player ON results(player_id);
 CREATE INDEX tournaments_season ON tournaments(season);
+""",
+    # the registration desk (issue 31): who did not come (000 2.7), the bans the director
+    # lifted (a ban is counted from the no-shows, never stored: controller/club/bans.py)
+    2: """
+CREATE TABLE no_shows (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    player_id     INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (tournament_id, player_id)
+);
+CREATE TABLE bans_lifted (
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    until     TEXT NOT NULL,
+    lifted_on TEXT NOT NULL,
+    reason    TEXT NOT NULL,
+    PRIMARY KEY (player_id, until)
+);
 """,
 }
 

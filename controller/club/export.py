@@ -22,7 +22,9 @@ from controller.engine.results import spreadsheet_cell
 __all__ = ["TABLES", "backup", "export", "restore"]
 
 #: the tables an export writes (one CSV each), in the order they refer to each other
-TABLES = ("meta", "players", "aliases", "tournaments", "results")
+TABLES = ("meta", "players", "aliases", "tournaments", "results",
+          # the registration desk (issue 31; a file of schema 1 has none)
+          "no_shows", "bans_lifted")
 
 
 def _copy(source: sqlite3.Connection, target: str) -> None:
@@ -98,7 +100,9 @@ def export(club: str, folder: str) -> list[Path]:
         out.mkdir(parents=True, exist_ok=True)
         everything: dict[str, list[dict[str, object]]] = {}
         written = []
-        for table in TABLES:
+        present = {r[0] for r in db.execute("SELECT name FROM sqlite_master "
+                                            "WHERE type = 'table'")}
+        for table in (t for t in TABLES if t in present):
             cur = db.execute(f"SELECT * FROM {table} ORDER BY rowid")  # noqa: S608 (fixed names)
             columns = [d[0] for d in cur.description]
             rows = cur.fetchall()

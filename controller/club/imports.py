@@ -158,6 +158,7 @@ def _write(db: sqlite3.Connection, t: Tournament, rows: list[ResultRow], *, path
             # the log goes on from the imported one (an undo after the end, the next
             # table game of a play day): it replaces it
             db.execute("DELETE FROM results WHERE tournament_id = ?", (before[0],))
+            db.execute("DELETE FROM no_shows WHERE tournament_id = ?", (before[0],))
             db.execute("DELETE FROM tournaments WHERE id = ?", (before[0],))
             day = datetime.date.fromisoformat(before[2]) if date is None else day
             season = season_of(day, t.settings.club.seasons)
@@ -176,7 +177,18 @@ def _write(db: sqlite3.Connection, t: Tournament, rows: list[ResultRow], *, path
         except sqlite3.IntegrityError:  # taken by another import meanwhile
             return Imported(path, "unchanged", name, season.name, day.isoformat())
         _rows(db, t, cur.lastrowid, rows, result)
+        _no_shows(db, t, cur.lastrowid, result)
     return result
+
+
+def _no_shows(db: sqlite3.Connection, t: Tournament, tid: int | None,
+              result: Imported) -> None:
+    """The night's no-shows (000 2.7, the draw's ``no_shows`` event) for the bans
+    (controller/club/bans.py); each as a club player, added when new."""
+    member = {e["name"]: e["member"] for e in t.log if e["type"] in ("registered", "waitlisted")}
+    for name in t.desk.no_shows:
+        pid = _player(db, name, bool(member.get(name, False)), result, taken=set())
+        db.execute("INSERT OR IGNORE INTO no_shows VALUES (?, ?)", (tid, pid))
 
 
 def _chain_values(events: list[dict[str, Any]]) -> set[str]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from controller.club.imports import is_over
 
-__all__ = ["WALL_ROWS", "club_path", "is_over", "standings_view", "take_in"]
+__all__ = ["WALL_ROWS", "banned", "club_path", "is_over", "standings_view", "take_in"]
 
 #: the lines of the standings the wall is sent (the season's best)
 WALL_ROWS = 30
@@ -74,3 +74,28 @@ def standings_view(club: str) -> dict[str, Any] | None:
             "last": table.last, "tournaments": table.tournaments,
             "rows": [{"place": s.place, "name": s.name, "points": float(s.points),
                       "tournaments": s.tournaments} for s in table.lines[:WALL_ROWS]]}
+
+
+# ------------------------------------------------- the registration desk (issue 31)
+def banned(club: str, names: Sequence[str], day: Any) -> list[tuple[str, str]]:
+    """The ``names`` a no-show ban holds on ``day`` (000 2.7, :mod:`controller.club.bans`),
+    each with the ban's end (ISO date). No club database, or one that cannot be read: none
+    (the desk goes on; the failure is logged)."""
+    from controller.club.bans import banned as ban_of
+    from controller.club.db import ClubError, open_club
+
+    if not os.path.exists(club):
+        return []
+    try:
+        db = open_club(club, create=False, readonly=True)
+        try:
+            found = [(n, ban_of(db, n, day)) for n in names]
+        finally:
+            db.close()
+    except ClubError as exc:
+        log.warning("the bans of the club database %s: %s", club, exc)
+        return []
+    except Exception:  # the desk can do without; the controller must go on
+        log.exception("the bans of the club database %s", club)
+        return []
+    return [(n, b.until.isoformat()) for n, b in found if b is not None]

@@ -213,6 +213,13 @@ def merge(db: sqlite3.Connection, name: str, into: str) -> ClubPlayer:
             raise ClubError(f"{a.name!r} and {b.name!r} played the same tournament: two "
                             "people, not merged")
         db.execute("UPDATE results SET player_id = ? WHERE player_id = ?", (b.id, a.id))
+        # the desk's records (issue 31): one person's no-shows and lifted bans
+        db.execute("UPDATE OR IGNORE no_shows SET player_id = ? WHERE player_id = ?",
+                   (b.id, a.id))
+        db.execute("DELETE FROM no_shows WHERE player_id = ?", (a.id,))
+        db.execute("UPDATE OR IGNORE bans_lifted SET player_id = ? WHERE player_id = ?",
+                   (b.id, a.id))
+        db.execute("DELETE FROM bans_lifted WHERE player_id = ?", (a.id,))
         db.execute("UPDATE aliases SET player_id = ? WHERE player_id = ?", (b.id, a.id))
         db.execute("DELETE FROM players WHERE id = ?", (a.id,))
         db.execute("INSERT OR IGNORE INTO aliases VALUES (?, ?)", (fold(a.name), b.id))

@@ -246,6 +246,21 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
 }
 
 
+# ------------------------------------------------- the registration desk (issue 31)
+def _capacity(form: Form) -> dict[str, Any]:
+    """The seat limit: a number of seats; empty: no limit."""
+    seats = _whole(form, "seats", optional=True)
+    return {} if seats is None else {"seats": seats}
+
+
+ACTIONS.update({
+    "capacity": ("capacity", _capacity),
+    "preregister": ("preregister", lambda f: {"names": _names(f), "member": _member(f)}),
+    "check_in": ("check_in", lambda f: {"player": _player(f)}),
+    "cancel": ("cancel", lambda f: {"player": _player(f),
+                                    "force": f.get("force") in ("on", "1", "true")}),
+})
+
 def command(action: str, form: Form) -> tuple[str, dict[str, Any]]:
     """The command of console action ``action`` with ``form``; :class:`FormError`."""
     if action not in ACTIONS:

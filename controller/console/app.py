@@ -124,7 +124,8 @@ class Console:
     def page_context(self, lang: str) -> dict[str, Any]:
         h = self.hub
         return pages.context(h.state, h.players, h.now(), lang, link_up=h.link_up,
-                             controller_online=h.controller_online, history=h.history)
+                             controller_online=h.controller_online, history=h.history,
+                             desk=h.desk)
 
     def live(self, page: str, lang: str) -> dict[str, str]:
         """The live parts of ``page`` as HTML, by element id; made once per version of the

@@ -56,6 +56,9 @@ class Hub:
         self.wall = wall
         self.version = 0
         self.players: list[dict[str, Any]] = []
+        #: the registration desk from the ``players`` answer (issue 31): ``waiting`` (in its
+        #: order), ``seats`` (the limit), ``no_shows``
+        self.desk: dict[str, Any] = {}
         #: the ``history`` answer's commands, newest last
         self.history: list[dict[str, Any]] = []
         self.offset = 0.0  #: controller time minus this machine's time
@@ -167,6 +170,7 @@ class Hub:
         if answer.get("ok") or told.get("ok"):
             if answer.get("ok"):
                 self.players = answer["result"]["players"]
+                self.desk = desk_of(answer["result"])
             if told.get("ok"):
                 self.history = told["result"]["commands"]
             self._changed_now()
@@ -180,6 +184,7 @@ class Hub:
         if not answer.get("ok"):
             return None
         self.players = answer["result"]["players"]
+        self.desk = desk_of(answer["result"])
         self._changed_now()
         return self.players
 
@@ -199,3 +204,9 @@ class Hub:
             # the middle of the round trip: off by at most half of it (ms on a club network)
             self.offset = answer["result"]["server_time"] - (sent + back) / 2
             self._synced_at = time.monotonic()
+
+
+def desk_of(result: dict[str, Any]) -> dict[str, Any]:
+    """The registration desk's part of a ``players`` answer (an older controller: none)."""
+    return {"waiting": result.get("waiting") or [], "seats": result.get("seats"),
+            "no_shows": result.get("no_shows") or []}

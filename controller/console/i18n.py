@@ -323,6 +323,42 @@ LABELS: dict[str, tuple[str, str]] = {
                          "Namensteil tippen, auswählen: er kommt in die Liste oben"),
 }
 
+# ------------------------------------------------- the registration desk (issue 31)
+LABELS.update({
+    "waiting_list": ("Waiting list", "Warteliste"),
+    "waiting_none": ("Nobody is waiting.", "Niemand wartet."),
+    "waiting_position": ("{n}.", "{n}."),
+    "seats_taken": ("Seats: {taken} of {seats} taken", "Plätze: {taken} von {seats} vergeben"),
+    "seats_free": ("{n} free", "{n} frei"),
+    "no_limit": ("no seat limit", "keine Platzgrenze"),
+    "expected": ("expected", "erwartet"),
+    "expected_hint": ("pre-registered, not checked in yet",
+                      "vorangemeldet, noch nicht eingecheckt"),
+    "check_in": ("Check in", "Einchecken"),
+    "no_shows": ("No-shows (not arrived by the draw)",
+                 "Nicht erschienen (bis zur Auslosung)"),
+    "preregister": ("Pre-registration", "Voranmeldung"),
+    "preregister_hint": ("Registered ahead (mail, Facebook, in person; 000 2.2): one name "
+                         "a line; they are checked in when they arrive",
+                         "Vorab angemeldet (Mail, Facebook, persönlich; 000 2.2): ein Name "
+                         "pro Zeile; beim Eintreffen einchecken"),
+    "preregister_button": ("Pre-register", "Voranmelden"),
+    "capacity": ("Seat limit", "Platzgrenze"),
+    "capacity_hint": ("Seats in the room; empty: no limit. Beyond it registrations go on "
+                      "the waiting list.",
+                      "Plätze im Saal; leer: keine Grenze. Darüber hinaus kommen Anmeldungen "
+                      "auf die Warteliste."),
+    "capacity_button": ("Set the limit", "Grenze setzen"),
+    "cancel": ("Cancellation", "Absage"),
+    "cancel_hint": ("Off the list or the waiting list (000 2.6); after the deadline only "
+                    "with the box ticked.",
+                    "Von der Liste oder der Warteliste (000 2.6); nach der Frist nur mit "
+                    "Häkchen."),
+    "cancel_force": ("after the deadline all the same", "trotz abgelaufener Frist"),
+    "cancel_button": ("Cancel the registration", "Absage eintragen"),
+    "field_seats": ("Seats", "Plätze"),
+})
+
 
 def lang_of(text: str | None) -> str:
     return text if text in LANGUAGES else "en"

@@ -201,7 +201,8 @@ def announcement(state: dict[str, dict[str, Any]], now: float) -> dict[str, Any]
 
 def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now: float,
             lang: str, *, link_up: bool, controller_online: bool | None,
-            history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+            history: list[dict[str, Any]] | None = None,
+            desk: dict[str, Any] | None = None) -> dict[str, Any]:
     clock = state.get("clock")
     playing, gone = tables(state, players)
     rows = history_rows(history or [], lang)
@@ -233,4 +234,6 @@ def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now
         "applies": applies(state.get("summary"), playing, entry),
         "seating": seating(state),
         "announcement": announcement(state, now),
+        # the registration desk (issue 31): waiting list, seat limit, no-shows
+        "desk": desk or {"waiting": [], "seats": None, "no_shows": []},
     }

@@ -486,6 +486,38 @@ class LandesligaPoints(Command):
     points: Annotated[list[PointsOf], Field(min_length=1, max_length=2000)]
 
 
+
+# --------------------------------------------------- the registration desk (issue 31)
+class Capacity(Command):
+    summary: ClassVar[str] = ("the seat limit (002): `seats`, or `tables` × players per table; "
+                              "neither: no limit; a seat more calls the next on the waiting "
+                              "list")
+    cmd: Literal["capacity"] = "capacity"
+    seats: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    tables: Annotated[int, Field(ge=1, le=MAX_TABLES)] | None = None
+
+
+class Preregister(Command):
+    summary: ClassVar[str] = ("enter players who registered ahead (000 2.2): on the list (or "
+                              "the waiting list), to check in when they arrive")
+    cmd: Literal["preregister"] = "preregister"
+    names: list[Name] | Name
+    member: bool = True
+
+
+class CheckIn(Command):
+    summary: ClassVar[str] = "a pre-registered player has arrived at the desk (000 2.2)"
+    cmd: Literal["check_in"] = "check_in"
+    player: PlayerRef
+
+
+class Cancel(Command):
+    summary: ClassVar[str] = ("a registered or waiting player cancels, until the preset's "
+                              "deadline before the start (000 2.6); `force` after it")
+    cmd: Literal["cancel"] = "cancel"
+    player: PlayerRef
+    force: bool = False
+
 ALL: tuple[type[Command], ...] = (
     Register, Late, Draw, Start, Pause, Resume, Level, Time, Structure, Tick, HandDone, Bust,
     MoveApply, Seated, Reseat, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand,
@@ -493,6 +525,7 @@ ALL: tuple[type[Command], ...] = (
     HandsLeft, Undo, Rename, Unregister, DrawnNames, MysteryList, Absent, TableGame,
     Announce, ChipCounts, ChipCorrection, EndRound, LandesligaPoints, Penalty, Disqualify, ChipRace,
 )
+ALL += (Capacity, Preregister, CheckIn, Cancel)  # the registration desk (issue 31)
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}
 

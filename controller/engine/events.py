@@ -487,6 +487,79 @@ class FieldWarning(Event):
     max_players: int | None = None
 
 
+
+# ------------------------------------------------- the registration desk (issue 31)
+class Waitlisted(Event):
+    """No seat left (002, 000 2.4): the player goes on the waiting list, last in line.
+    ``player`` is the id the player keeps when called; ``expected``: pre-registered, not
+    arrived yet (000 2.2)."""
+
+    type: Literal["waitlisted"] = "waitlisted"
+    player: int
+    name: str
+    member: bool
+    stack: int | None = None
+    expected: bool = False
+    omit_none: ClassVar[tuple[str, ...]] = ("stack",)
+
+
+class WaitingCalled(Event):
+    """A seat came free (a registration cancelled, more seats): the first in line is
+    called off the waiting list; a ``registered`` event for the player follows."""
+
+    type: Literal["waiting_called"] = "waiting_called"
+    player: int
+
+
+class WaitingLeft(Event):
+    """A player taken off the waiting list (left, or cancelled)."""
+
+    type: Literal["waiting_left"] = "waiting_left"
+    player: int
+
+
+class CapacitySet(Event):
+    """The director set the seat limit (``None``: no limit) (002)."""
+
+    type: Literal["capacity_set"] = "capacity_set"
+    seats: int | None = None
+
+
+class Expected(Event):
+    """A pre-registered player (000 2.2): on the list, not arrived yet (check-in)."""
+
+    type: Literal["expected"] = "expected"
+    player: int
+
+
+class CheckedIn(Event):
+    """A pre-registered player arrived at the desk (000 2.2)."""
+
+    type: Literal["checked_in"] = "checked_in"
+    player: int
+
+
+class NoShows(Event):
+    """At the draw, the pre-registered players who did not arrive (000 2.7): taken off the
+    list (``players``) and off the waiting list (``waiting``), each recorded as a no-show."""
+
+    type: Literal["no_shows"] = "no_shows"
+    players: list[int]
+    waiting: list[int] = []
+    names: list[str]
+
+
+class Bumped(Event):
+    """000 2.3: a member who registered a week ahead took the seat of ``player``, the last
+    registration without that guarantee, who goes to the head of the waiting list."""
+
+    type: Literal["bumped"] = "bumped"
+    player: int
+
+
+DESK: tuple[type[Event], ...] = (Waitlisted, WaitingCalled, WaitingLeft, CapacitySet, Expected,
+                                 CheckedIn, NoShows, Bumped)
+
 ALL: tuple[type[Event], ...] = (
     Opened, Registered, SeatsDrawn, ClockChanged, LevelStarted, StructureChanged, HandDone,
     Moved, Reseated, TableBroken, TableOpened, FinalTableFormed, Busted, LateEntry, Reentry,
@@ -497,6 +570,7 @@ ALL: tuple[type[Event], ...] = (
     StartStacks,
     TableDecided, Penalty, Disqualified, FieldWarning, ChipRaced,
 )
+ALL += DESK  # the registration desk (issue 31)
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}
 _ADAPTERS: dict[str, TypeAdapter[Event]] = {t: TypeAdapter(c) for t, c in BY_TYPE.items()}

@@ -76,7 +76,7 @@ def name(t: Tournament, pid: int, before: int | None = None) -> str:
     for e in t.log:
         if before is not None and e["seq"] >= before:
             break
-        if e["type"] in ("registered", "renamed") and e.get("player") == pid:
+        if e["type"] in ("registered", "renamed", "waitlisted") and e.get("player") == pid:
             found = e["name"]
     return found
 
@@ -130,6 +130,8 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
     from controller.engine.rules.clock import mmss
 
     typ = e["type"]
+    if typ in DESK:
+        return desk(t, e)
     if typ == "busted":
         who = name(t, e["player"])
         pl = (places or {}).get(e["player"])
@@ -296,6 +298,41 @@ def _leave(chips: int | None) -> str:
     return "" if chips is None else f" ({chips:,} chips leave play)"
 
 
+# ------------------------------------------------- the registration desk (issue 31)
+#: the desk's events (rules/desk.py)
+DESK = frozenset({"waitlisted", "waiting_called", "waiting_left", "capacity_set", "expected",
+                  "checked_in", "no_shows", "bumped"})
+
+
+def desk(t: Tournament, e: Record) -> Phrase | None:
+    """What one event of the registration desk did."""
+    typ = e["type"]
+    if typ == "no_shows":
+        return Phrase("no_shows", {"players": e["names"]},
+                      "no-shows (not arrived by the draw): " + ", ".join(e["names"]))
+    if typ == "capacity_set":
+        seats = e.get("seats")
+        return Phrase("capacity_set", {"seats": seats},
+                      "no seat limit" if seats is None else f"seat limit {seats}")
+    who = name(t, e["player"])
+    if typ == "expected":
+        return Phrase("expected", {"player": who}, f"{who} pre-registered, expected")
+    if typ == "waitlisted":
+        at = next((i for i, w in enumerate(t.desk.waiting, 1) if w.id == e["player"]), None)
+        return Phrase("waitlisted", {"player": who, "position": at},
+                      f"{who} on the waiting list" + (f" (position {at})" if at else ""))
+    if typ == "waiting_called":
+        return Phrase("waiting_called", {"player": who},
+                      f"{who} called from the waiting list: a seat is free")
+    if typ == "bumped":
+        return Phrase("bumped", {"player": who},
+                      f"{who} to the head of the waiting list: a member registered a week "
+                      "ahead has the seat (000 2.3)")
+    if typ == "waiting_left":
+        return Phrase("waiting_left", {"player": who}, f"{who} taken off the waiting list")
+    return Phrase("checked_in", {"player": who}, f"{who} checked in")
+
+
 def said(t: Tournament, events: list[Record], now: float | None = None) -> list[Phrase]:
     """What a command's ``events`` did, one phrase each; with ``now``, a command that
     changed the clock (start, pause, resume, level, time) ends with the level and its
@@ -317,8 +354,14 @@ def _phrases(t: Tournament, events: list[Record], places: dict[int, int] | None,
     if len(reg) > 1:
         out.append(Phrase("registered_many", {"count": len(reg), "players": reg},
                           f"registered {len(reg)} players: {', '.join(reg)}"))
+    # pre-registrations (rules/desk.py) as one phrase too
+    exp = [name(t, e["player"]) for e in events if e["type"] == "expected"]
+    if len(exp) > 1:
+        out.append(Phrase("expected_many", {"count": len(exp), "players": exp},
+                          f"{len(exp)} pre-registered, expected: {', '.join(exp)}"))
     for e in events:
-        if e["type"] == "registered" and len(reg) > 1:
+        if (e["type"] == "registered" and len(reg) > 1) or \
+                (e["type"] == "expected" and len(exp) > 1):
             continue
         p = undo(t, e, places) if e["type"] == "undo" else event(t, e, places)
         if p is not None:

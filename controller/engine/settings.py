@@ -507,6 +507,49 @@ class Club:
     start_stacks: Literal["none", "club_championship", "landesliga"] = "none"
 
 
+# ------------------------------------------------- the registration desk (issue 31)
+def _one_limit(tables: int | None, info: ValidationInfo) -> None:
+    if tables is not None and info.data.get("seats") is not None:
+        raise problem("give the seat limit as seats or as tables, not both")
+
+
+def _moment(text: str | None) -> str | None:
+    if text is None:
+        return None
+    try:
+        when = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        raise problem(f'must be a date and time like "2026-11-27T19:30+01:00", got {text!r}') \
+            from None
+    if when.tzinfo is None:
+        raise problem(f'needs its offset from UTC, like "2026-11-27T19:30+01:00", got {text!r}')
+    return text
+
+
+@dataclass(frozen=True)
+class Desk:
+    """The registration desk (000 2.2-2.7, 002; docs/operations.md "The desk").
+
+    ``seats``: the seat limit (002: a sold-out night), or ``tables``: the room's
+    tables, the limit is ``tables`` × ``players_per_table``; neither: no limit.
+    Registrations beyond it go to the waiting list, first come first served (002,
+    000 2.4). ``starts``: when the tournament is announced to start (ISO date and time
+    with its UTC offset); ``cancel_hours``: a pre-registered player may cancel until
+    this many hours before it (000 2.6: 6; 0: until the draw).
+    ``members_guaranteed_days``: a member who registered at least this many days
+    before ``starts`` has a seat for sure: when the seats are full, the last
+    non-guaranteed registration goes to the head of the waiting list (000 2.3: one
+    week; 0: no guarantee).
+    """
+
+    __pydantic_config__ = _CONFIG
+    seats: Annotated[Positive, Field(le=100_000)] | None = None
+    tables: Annotated[Annotated[Positive, Field(le=10_000)] | None, _rule(_one_limit)] = None
+    starts: Annotated[Text | None, AfterValidator(_moment)] = None
+    cancel_hours: Annotated[Count, Field(le=24 * 14)] = 0
+    members_guaranteed_days: Annotated[Count, Field(le=365)] = 0
+
+
 @dataclass(frozen=True)
 class BrokerSettings:
     """Where the MQTT broker is (deployment, not rules; the engine never reads it).
@@ -570,6 +613,8 @@ class TournamentSettings:
     dealing: Dealing = field(default_factory=Dealing)
     field_size: FieldSize = field(default_factory=FieldSize)
     club: Club = field(default_factory=Club)
+    #: the registration desk: seat limit, waiting list, pre-registration (issue 31)
+    desk: Desk = field(default_factory=Desk)
 
 
 def _start_stack(stack: int, info: ValidationInfo) -> None:

@@ -125,3 +125,29 @@ class RoundsState:
     final: dict[int, int] = field(default_factory=dict)
     final_from: int = 0
     decided: dict[int, int] = field(default_factory=dict)
+
+
+# ------------------------------------------------- the registration desk (issue 31)
+@dataclass
+class Waiting:
+    """One player on the waiting list (rules/desk.py): the id kept when called."""
+
+    id: int
+    name: str
+    member: bool
+    stack: int | None = None
+    #: pre-registered, not arrived yet (000 2.2)
+    expected: bool = False
+
+
+@dataclass
+class DeskState:
+    """The registration desk (rules/desk.py): the seat limit the director set (``seats``,
+    when ``limited``; else the settings'), the waiting list in its order, the pre-registered
+    players not arrived yet, and the no-shows of the draw (000 2.7)."""
+
+    seats: int | None = None
+    limited: bool = False
+    waiting: list[Waiting] = field(default_factory=list)
+    expected: set[int] = field(default_factory=set)
+    no_shows: list[str] = field(default_factory=list)

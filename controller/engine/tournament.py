@@ -36,7 +36,14 @@ from controller.engine.commands import Rejected
 from controller.engine.events import InvalidEvent, Record
 from controller.engine.results import Finish, ResultRow, score
 from controller.engine.settings import TournamentSettings, from_data, to_data
-from controller.engine.state import Announcement, HandForHandState, Move, Player, RoundsState
+from controller.engine.state import (
+    Announcement,
+    DeskState,
+    HandForHandState,
+    Move,
+    Player,
+    RoundsState,
+)
 from controller.engine.table import Table
 
 __all__ = ["Event", "InvalidEvent", "Move", "Player", "Rejected", "Tournament"]
@@ -140,6 +147,8 @@ class Tournament:
         self.announcement: Announcement | None = None
         #: the rounds of play the clock and restart (rules/rounds.py)
         self.rounds = RoundsState()
+        #: the registration desk: seat limit, waiting list, check-in (rules/desk.py)
+        self.desk = DeskState()
         self.log: list[Record] = []
         #: the hash chain's value after the last event (:mod:`~controller.engine.chain`)
         self._chain = chain.GENESIS
@@ -600,4 +609,5 @@ class Tournament:
             "games": [asdict(g) for _, g in sorted(self.games.items())],
             "announcement": None if self.announcement is None else asdict(self.announcement),
             "rounds": asdict(self.rounds),
+            "desk": {**asdict(self.desk), "expected": sorted(self.desk.expected)},
         }

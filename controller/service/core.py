@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 import paho.mqtt.client as mqtt
 
-from controller.club.intake import club_path, is_over, standings_view, take_in
+from controller.club.intake import banned, club_path, is_over, standings_view, take_in
 from controller.engine import clock as clk
 from controller.engine import history
 from controller.engine.commands import Rejected
@@ -699,6 +699,9 @@ class ControllerService:
     def _run(self, cmd: dict[str, Any], cid: str) -> dict[str, Any]:
         assert self.floor is not None
         now = self.wall()
+        refused = self._banned(cmd, now)
+        if refused is not None:
+            return refused
         answer = self.floor.execute(cmd, now, command_id=cid)
         self.floor.fault("after-store")
         if answer.get("ok") and "message" not in answer:
@@ -720,6 +723,26 @@ class ControllerService:
                 self.standings = standings_view(self.club)
                 self.publish_state(only={"standings"})
         return answer
+
+    def _banned(self, cmd: dict[str, Any], now: float) -> dict[str, Any] | None:
+        """000 2.7: a registration of a player whom a no-show ban in the club database holds
+        today is refused with its end (the director lifts it: floorman club lift-ban).
+        Nothing is logged: the registration never happened."""
+        if self.club is None or cmd.get("cmd") not in ("register", "late", "preregister"):
+            return None
+        names = cmd.get("names", cmd.get("name"))
+        names = [names] if isinstance(names, str) else names
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            return None  # the engine names what is wrong with it
+        import datetime
+
+        found = banned(self.club, names, datetime.date.fromtimestamp(now))
+        if not found:
+            return None
+        name, until = found[0]
+        return refusal(Rejected("{player} is banned from tournaments until {until} for "
+                                "not coming without calling off (000 2.7)",
+                                player=name, until=until))
 
     def query(self, cmd: str) -> dict[str, Any]:
         t = self.tournament

@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.engine import clock as clk
 from controller.engine.points import public_name
-from controller.engine.rules import busts, chip_counts, chip_race, dealing, hands, penalties
+from controller.engine.rules import busts, chip_counts, chip_race, dealing, desk, hands, penalties
 from controller.engine.settings import Level
 from controller.engine.tournament import Tournament
 
@@ -117,7 +117,16 @@ def summary_view(t: Tournament) -> dict[str, Any]:
         "chip_leader": _chip_leader(t),
         "round": _round(t),
         "entry_rules": _entry_rules(t),
+        "desk": _desk(t),
     }
+
+
+def _desk(t: Tournament) -> dict[str, Any]:
+    """The registration desk (rules/desk.py): the seat limit (``None``: none), the seats
+    taken, how many wait and how many pre-registered players are still expected (counts
+    only: the summary goes to every screen; the names are in the ``players`` answer)."""
+    return {"seats": desk.limit(t), "taken": t.remaining, "waiting": len(t.desk.waiting),
+            "expected": len(desk.expected(t))}
 
 
 def _entry_rules(t: Tournament) -> dict[str, Any]:
@@ -349,8 +358,14 @@ def players_view(t: Tournament) -> dict[str, Any]:
                      "place": places.get(p.id) if status == "out" else None,
                      "entries": p.entries, "rebuys": p.rebuys, "addon": p.addon,
                      # the last count while it holds (rules/chip_counts.py known_stack)
-                     "chips": chip_counts.known_stack(t, p.id)})
-    return {"v": SCHEMA, "players": rows}
+                     "chips": chip_counts.known_stack(t, p.id),
+                     # pre-registered, not checked in yet (000 2.2)
+                     "expected": p.id in t.desk.expected})
+    # the waiting list in its order (002), and who did not come (000 2.7)
+    waiting = [{"player_id": w.id, "name": w.name, "member": w.member, "position": i,
+                "expected": w.expected} for i, w in enumerate(t.desk.waiting, 1)]
+    return {"v": SCHEMA, "players": rows, "waiting": waiting, "seats": desk.limit(t),
+            "no_shows": list(t.desk.no_shows)}
 
 
 def announcement_view(t: Tournament) -> dict[str, Any]:

@@ -438,7 +438,11 @@ SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": boo
                "late_until_level": _INT_OR_NULL, "rebuys": int,
                "rebuy_until_level": _INT_OR_NULL, "reentries": int,
                "reentry_until_level": _INT_OR_NULL, "addon_after_level": _INT_OR_NULL,
-               "addon_done": bool, "keeps_tables_until": _INT_OR_NULL})}
+               "addon_done": bool, "keeps_tables_until": _INT_OR_NULL}),
+           # the registration desk: seat limit, seats taken, waiting, expected (issue 31;
+           # absent: an older controller)
+           "desk": _Optional({"seats": _INT_OR_NULL, "taken": int, "waiting": int,
+                              "expected": int})}
 MOVES = {"v": _V, "pending": [_MOVE], "recent": [_MOVE], "plan": _PLAN}
 RESULTS = {"v": _V, "finished": bool, "rows": [(
     # scored (the points system knows this field size) ...
@@ -514,7 +518,14 @@ PLAYERS = {"v": _V, "players": [{
     "table": (int, None), "seat": (int, None),
     "place": (int, None), "entries": int, "rebuys": int, "addon": bool,
     # the last count while it holds (absent: an older controller)
-    "chips": _Optional(_INT_OR_NULL)}]}
+    "chips": _Optional(_INT_OR_NULL),
+    # pre-registered, not checked in yet (000 2.2; absent: an older controller)
+    "expected": _Optional(bool)}],
+    # the registration desk (issue 31; absent: an older controller): the waiting list in
+    # its order (002), the seat limit, the no-shows of the draw (000 2.7)
+    "waiting": _Optional([{"player_id": int, "name": str, "member": bool, "position": int,
+                           "expected": bool}]),
+    "seats": _Optional(_INT_OR_NULL), "no_shows": _Optional([str])}
 STATUS_RESULT = {"summary": SUMMARY, "tables": [int], "clock": CLOCK,
                  "presence": _Map(_CLIENT_STATE), "offline": [str], "server_time": float}
 #: the answer of ``history``: the last commands, newest last (controller.engine.history)

@@ -571,6 +571,48 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "event": lambda p: f"Ereignis {p['event']}",
 }
 
+# ------------------------------------------------- the registration desk (issue 31)
+PHRASES_DE.update({
+    "waitlisted": lambda p: f"{p['player']} auf der Warteliste"
+    + (f" (Platz {p['position']})" if p.get("position") else ""),
+    "waiting_called": lambda p: f"{p['player']} von der Warteliste nachgerückt: ein Platz ist "
+                                "frei",
+    "waiting_left": lambda p: f"{p['player']} von der Warteliste genommen",
+    "capacity_set": lambda p: "keine Platzgrenze" if p.get("seats") is None
+    else f"Platzgrenze {p['seats']}",
+    "checked_in": lambda p: f"{p['player']} eingecheckt",
+    "bumped": lambda p: f"{p['player']} an die Spitze der Warteliste: ein eine Woche vorher "
+                        "angemeldetes Mitglied hat den Platz sicher (000 2.3)",
+    "expected": lambda p: f"{p['player']} vorangemeldet, erwartet",
+    "expected_many": lambda p: f"{p['count']} vorangemeldet, erwartet: {_names(p['players'])}",
+    "no_shows": lambda p: f"nicht erschienen (No-Show): {_names(p['players'])}",
+})
+REASONS_DE.update({
+    "{player} is already on the waiting list (position {position})":
+        "{player} steht schon auf der Warteliste (Platz {position})",
+    "give the seat limit as seats or as tables, not both":
+        "die Platzgrenze als Plätze oder als Tische angeben, nicht beides",
+    "the seat limit is already {seats}": "die Platzgrenze ist schon {seats}",
+    "there is no seat limit to lift": "es gibt keine Platzgrenze aufzuheben",
+    "{players} players already have a seat: the limit cannot be {seats} (take players off "
+    "the list first)":
+        "{players} Spieler haben schon einen Platz: die Grenze kann nicht {seats} sein "
+        "(zuerst Spieler von der Liste nehmen)",
+    "the seats are drawn: register arrivals as late entries":
+        "die Plätze sind ausgelost: Ankommende als Nachmeldung anmelden",
+    "{player} is already checked in (waiting list, position {position})":
+        "{player} ist schon eingecheckt (Warteliste, Platz {position})",
+    "{player} is already checked in": "{player} ist schon eingecheckt",
+    "{player} is banned from tournaments until {until} for not coming without calling off "
+    "(000 2.7)":
+        "{player} ist bis {until} für Turniere gesperrt, weil ohne Abmeldung nicht erschienen "
+        "(000 2.7)",
+    "cancellations close {hours} h before the start (000 2.6): confirm to take it all the "
+    "same":
+        "Absagen sind nur bis {hours} h vor Turnierbeginn möglich (000 2.6): bestätigen, um "
+        "sie trotzdem anzunehmen",
+})
+
 #: a reply lists at most this many phrases (as controller.engine.history.line)
 MAX_PHRASES = 6
 

@@ -33,6 +33,7 @@ from controller.engine.rules import (
     chip_race,
     clock,
     dealing,
+    desk,
     entries,
     field_size,
     ghosts,
@@ -63,6 +64,7 @@ RULES: tuple[ModuleType, ...] = (
     clock, ghosts, qualifier, play_day, busts, seating, hand_for_hand, entries, hands,
     time_calls, undo, names, announcements, chip_counts, rounds, landesliga, penalties,
     field_size, dealing, chip_race, reseat,
+    desk,  # the registration desk (issue 31): a seat that came free calls the next in line
 )
 
 

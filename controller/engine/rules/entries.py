@@ -18,7 +18,7 @@ from controller.engine import clock as clk
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import play_day, qualifier, seating
+from controller.engine.rules import desk, play_day, qualifier, seating
 from controller.engine.state import Player
 
 if TYPE_CHECKING:
@@ -45,15 +45,14 @@ def register(t: Tournament, c: cmd.Register, now: float) -> None:
         for n in clean:
             _late(t, now, n, c.member, c.force)
         return
-    for n in clean:
-        t.emit(ev.Registered, now, player=t.new_player_id(), name=n, member=c.member,
-               stack=c.stack)
+    for n in clean:  # a seat, or the waiting list (002, rules/desk.py)
+        desk.admit(t, now, n, c.member, c.stack, force=c.force)
 
 
 def late(t: Tournament, c: cmd.Late, now: float) -> None:
     (n,) = check_names(t, [c.name])
     if not t.drawn:
-        t.emit(ev.Registered, now, player=t.new_player_id(), name=n, member=c.member)
+        desk.admit(t, now, n, c.member, force=c.force)
         return
     _late(t, now, n, c.member, c.force)
 
@@ -74,6 +73,7 @@ def check_names(t: Tournament, names: Sequence[str], keep: int | None = None) ->
         if (key in t.by_name and t.by_name[key] != keep) or key in seen:
             known = t.players.get(t.by_name.get(key, 0))
             raise Rejected("{player} is already registered", player=known.name if known else n)
+        desk.check_name(t, key)
         seen.add(key)
         clean.append(n)
     return clean
@@ -91,7 +91,10 @@ def rename(t: Tournament, c: cmd.Rename, now: float) -> None:
 
 
 def unregister(t: Tournament, c: cmd.Unregister, now: float) -> None:
-    """Off the list before the draw; after it the player has a seat (bust, or undo the draw)."""
+    """Off the list before the draw; after it the player has a seat (bust, or undo the draw).
+    A player on the waiting list leaves it (rules/desk.py)."""
+    if desk.leave(t, c.player, now):
+        return
     p = t.player(c.player)
     if t.drawn:
         if p.table is not None:
@@ -140,6 +143,8 @@ def _late(t: Tournament, now: float, name: str, member: bool, force: bool) -> No
         raise Rejected("late registration closed after level {late_registration_levels}",
                        late_registration_levels=t.settings.entries.late_registration_levels)
     qualifier.check_field(t, t.real_players() + 1)
+    if desk.late_waits(t, now, name, member, force):  # no seat left: the waiting list (002)
+        return
     pid = t.new_player_id()
     t.emit(ev.Registered, now, player=pid, name=name, member=member)
     if play_day.may_seat_late(t):  # a play day's late arrival waits for a table game

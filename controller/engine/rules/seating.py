@@ -35,6 +35,9 @@ def _independent(t: Tournament) -> bool:
 def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
     if t.drawn:
         raise Rejected("the seats are already drawn")
+    from controller.engine.rules import desk
+
+    desk.no_shows(t, now)  # 000 2.7: who was expected and did not come; their seats go on
     real = [p.id for p in t.players.values()]
     if len(real) < 2:
         raise Rejected("at least two players must be registered before the draw")
