@@ -33,6 +33,9 @@ log = logging.getLogger("floorman.broker")
 
 #: the MQTT port a room's broker takes when it is free
 MQTT_PORT = 1883
+#: the table screens the embedded broker (amqtt) serves, measured (bench/room_broker.py,
+#: docs/performance.md); above, ``floorman night`` advises Mosquitto
+EMBEDDED_TABLES = 40
 
 
 def port_free(port: int) -> bool:
