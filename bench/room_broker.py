@@ -16,6 +16,9 @@ For each broker and each number of tables N, as ``floorman night`` runs them:
   and ``status`` on a connection of its own (as ``floorman status`` at the terminal does,
   ``director`` account: connect, subscribe, ask); the round trip of each,
   p50 and p99 (no answer within 30 s counts as lost);
+- the CPU time of the night per round (this process: the controller, the console's
+  connection and amqtt, which ``floorman night`` runs in one process; plus Mosquitto's
+  process): less disturbed by the other jobs on the machine than the round trips;
 - at the end (after a last change every screen gets: the clock paused), how many table
   screens show their table's view, the clock and the summary as the console sees them
   (the screens that got their view at all after joining, and that are current after the
@@ -116,6 +119,17 @@ class Screens:
 
 
 # ------------------------------------------------------------------------- one room
+def cpu(rb: Any) -> float:
+    """CPU seconds of the night so far: this process (the controller, the console's
+    connection and amqtt, as in ``floorman night``) and Mosquitto's process."""
+    total = time.process_time()
+    if rb.mosquitto is not None and rb.mosquitto.proc is not None:
+        fields = Path(f"/proc/{rb.mosquitto.proc.pid}/stat").read_text().rpartition(")")[2]
+        utime, stime = fields.split()[11:13]
+        total += (int(utime) + int(stime)) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def room(kind: str, tables: int, rounds: int, tmp: Path) -> dict[str, Any]:
     from controller.broker.room import RoomBroker
     from controller.config import load_tournament
@@ -186,6 +200,7 @@ def room(kind: str, tables: int, rounds: int, tmp: Path) -> dict[str, Any]:
                 return
             out["cli"].append((time.perf_counter() - t) * 1000)
 
+        cpu0 = cpu(rb)
         for k in range(rounds):
             if out["lost"] >= 3:
                 break
@@ -197,6 +212,7 @@ def room(kind: str, tables: int, rounds: int, tmp: Path) -> dict[str, Any]:
             if seats:
                 timed("bust", "bust", {"table": n, "seat": min(seats)})
                 timed("undo", "undo")
+        out["cpu_ms"] = (cpu(rb) - cpu0) * 1000 / max(1, rounds)
         # a last change every screen must get (the clock stops): a screen the broker no
         # longer serves keeps the clock of before
         director.send("pause", timeout=ANSWER)
@@ -229,7 +245,7 @@ def main() -> int:
     rows: list[tuple[str, ...]] = [
         ("broker", "tables", "screens joined", "join (s)", "status p50/p99 ms",
          "bust p50/p99 ms", "undo p50/p99 ms", "floorman status p50/p99 ms", "lost",
-         "views current")]
+         "views current", "CPU ms a round")]
 
     def cell(v: list[float]) -> str:
         return f"{pct(v, 50):.0f} / {pct(v, 99):.0f}" if v else "-"
@@ -242,10 +258,10 @@ def main() -> int:
             rows.append((r["broker"], str(n), f"{r['joined']}/{n}", f"{r['join_s']:.1f}",
                          cell(r["status"]), cell(r["bust"]), cell(r["undo"]), cell(r["cli"]),
                          str(r["lost"]),
-                         f"{r['current']}/{n}"))
+                         f"{r['current']}/{n}", f"{r['cpu_ms']:.0f}"))
             print(" | ".join(rows[-1]), flush=True)
     print()
-    print_table(rows, (1, 2, 3, 4, 5, 6, 7, 8, 9))
+    print_table(rows, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10))
     load = os.getloadavg()[0]
     print(f"\n{args.rounds} rounds a room; whole run {time.monotonic() - started:.0f} s; "
           f"{os.cpu_count()} cores, load average {load:.1f}")
