@@ -37,6 +37,7 @@ a room of ten screens (docs/performance.md, "``floorman night``"):
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,8 @@ from amqtt.contexts import Action
 from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin
 
 from controller.broker.accounts import check_password
+
+log = logging.getLogger("floorman.broker")
 
 
 def read_passwd(path: str) -> dict[str, str]:
@@ -173,6 +176,10 @@ class _Copies(dict):  # type: ignore[type-arg]
         return list(super().items())
 
 
+#: amqtt's methods :class:`RoomAmqtt` replaces (amqtt 0.11 to 0.12 have them)
+MENDED = ("_topic_filtering", "_publish_retained_messages_for_subscription", "_delete_session")
+
+
 class RoomAmqtt(Broker):  # type: ignore[misc]
     """amqtt's broker with the ACL of ``acl`` and the mends of the module docstring."""
 
@@ -180,6 +187,12 @@ class RoomAmqtt(Broker):  # type: ignore[misc]
 
     def __init__(self, config: dict[str, Any], *, acl: str, loop: Any) -> None:
         super().__init__(config, loop=loop)
+        unknown = [name for name in MENDED if not hasattr(Broker, name)]
+        if unknown or not isinstance(getattr(self, "_subscriptions", None), dict):
+            # a later amqtt: the ACL holds (the Rules plugin), the mends may not
+            log.warning("this amqtt has no %s: the embedded broker may lose messages in a "
+                        "room of many screens; install Mosquitto",
+                        ", ".join(unknown) or "_subscriptions")
         self._subscriptions = _Copies(self._subscriptions)
         self.acl = Acl(acl)
 

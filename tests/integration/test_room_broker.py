@@ -146,3 +146,12 @@ def test_the_acl_holds(room):
     finally:
         spy.close()
         controller.close()
+
+
+def test_the_installed_amqtt_has_what_the_room_mends():
+    """RoomAmqtt replaces three of amqtt's own methods: a later amqtt without them would
+    leave the room unmended (the night then warns); this says so at the upgrade."""
+    amqtt_broker = pytest.importorskip("amqtt.broker")
+    from controller.broker.embedded import MENDED
+
+    assert all(callable(getattr(amqtt_broker.Broker, name, None)) for name in MENDED)
