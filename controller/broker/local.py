@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger("floorman.broker")
 
@@ -132,38 +133,23 @@ class MosquittoProcess:
         self.proc = None
 
 
-class LocalBroker:
-    """A running loopback broker; :meth:`stop` ends it. ``kind``: "mosquitto" or "amqtt".
+class RunningBroker:
+    """What :class:`LocalBroker` and the room's broker (:mod:`controller.broker.room`)
+    share: Mosquitto with a configuration file in a temporary folder, or amqtt in a thread
+    of its own with its own event loop; :meth:`stop` ends either. ``kind``: "mosquitto"
+    or "amqtt"; :attr:`mosquitto` is Mosquitto's process."""
 
-    With Mosquitto, ``config`` adds lines to its configuration file and ``log_file`` is
-    where its output goes; :attr:`mosquitto` is its process."""
+    port: int
 
-    def __init__(self, port: int | None = None, prefer: str = "mosquitto", *,
-                 config: str = "", log_file: Path | None = None) -> None:
-        self.port = port or free_port()
+    def __init__(self, tmp_prefix: str) -> None:
         self.kind = ""
         self.mosquitto: MosquittoProcess | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._tmp = tempfile.TemporaryDirectory(prefix="floorman-broker-")
-        exe = mosquitto_path()
-        if exe and prefer == "mosquitto":
-            self._start_mosquitto(exe, config, log_file)
-        else:
-            self._start_amqtt()
-            try:
-                wait_port(self.port)
-            except BaseException:  # no broker after all (or we were interrupted): leave nothing
-                self.stop()
-                raise
-        log.info("%s broker on 127.0.0.1:%d", self.kind, self.port)
+        self._tmp = tempfile.TemporaryDirectory(prefix=tmp_prefix)
 
-    def _start_mosquitto(self, exe: str, config: str, log_file: Path | None) -> None:
+    def _run_mosquitto(self, exe: str, conf_text: str, log_file: Path | None) -> None:
         conf = Path(self._tmp.name) / "mosquitto.conf"
-        from controller.wire.protocol import BROKER_MESSAGE_LIMIT
-
-        conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
-                        "persistence false\nlog_type error\nset_tcp_nodelay true\n"
-                        f"message_size_limit {BROKER_MESSAGE_LIMIT}\n" + config)
+        conf.write_text(conf_text)
         self.mosquitto = MosquittoProcess(conf, (self.port,), log_file, exe)
         self.kind = "mosquitto"
         try:
@@ -172,35 +158,37 @@ class LocalBroker:
             self._tmp.cleanup()
             raise
 
-    def _start_amqtt(self) -> None:
-        try:
-            from amqtt.broker import Broker
-        except ImportError as exc:
-            raise RuntimeError(NO_BROKER) from exc
-        config = {
-            "listeners": {"default": {"type": "tcp", "bind": f"127.0.0.1:{self.port}"}},
-            "sys_interval": 0,
-            "auth": {"allow-anonymous": True, "plugins": ["auth_anonymous"]},
-            "topic-check": {"enabled": False},
-        }
+    def _run_amqtt(self, make: Callable[[asyncio.AbstractEventLoop], Any]) -> None:
+        """``make(loop)``: the amqtt broker to start; started in a thread, and waited for
+        until it listens on :attr:`port` (RuntimeError or TimeoutError when it does not;
+        then nothing is left running)."""
         loop = asyncio.new_event_loop()
         ready = threading.Event()
+        failed: list[BaseException] = []
 
         def run() -> None:
             asyncio.set_event_loop(loop)
-            broker = Broker(config, loop=loop)
-            loop.run_until_complete(broker.start())
+            try:
+                loop.run_until_complete(make(loop).start())
+            except BaseException as exc:  # noqa: BLE001 - said by the caller
+                failed.append(exc)
+                ready.set()
+                return
             ready.set()
             loop.run_forever()
 
         threading.Thread(target=run, name="amqtt", daemon=True).start()
-        ready.wait(10)
+        # its start() returns once it listens: no look at the port (amqtt logged such a
+        # look, a connection without a packet, as an ERROR at every start of the night)
+        started = ready.wait(20)
+        if failed:
+            self._tmp.cleanup()
+            raise RuntimeError(f"the embedded broker did not start: {failed[0]}")
         self._loop = loop
         self.kind = "amqtt"
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.port}"
+        if not started:  # leave nothing running
+            self.stop()
+            raise TimeoutError(f"the embedded broker did not open port {self.port} in 20 s")
 
     def stop(self) -> None:
         if self.mosquitto is not None:
@@ -210,3 +198,44 @@ class LocalBroker:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._loop = None
         self._tmp.cleanup()
+
+
+class LocalBroker(RunningBroker):
+    """A running loopback broker; :meth:`stop` ends it. ``kind``: "mosquitto" or "amqtt".
+
+    With Mosquitto, ``config`` adds lines to its configuration file and ``log_file`` is
+    where its output goes; :attr:`mosquitto` is its process."""
+
+    def __init__(self, port: int | None = None, prefer: str = "mosquitto", *,
+                 config: str = "", log_file: Path | None = None) -> None:
+        super().__init__("floorman-broker-")
+        self.port = port or free_port()
+        exe = mosquitto_path()
+        if exe and prefer == "mosquitto":
+            from controller.wire.protocol import BROKER_MESSAGE_LIMIT
+
+            self._run_mosquitto(
+                exe, f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
+                "persistence false\nlog_type error\nset_tcp_nodelay true\n"
+                f"message_size_limit {BROKER_MESSAGE_LIMIT}\n" + config, log_file)
+        else:
+            self._start_amqtt()
+        log.info("%s broker on 127.0.0.1:%d", self.kind, self.port)
+
+    def _start_amqtt(self) -> None:
+        try:
+            from amqtt.broker import Broker
+        except ImportError as exc:
+            self._tmp.cleanup()
+            raise RuntimeError(NO_BROKER) from exc
+        config = {
+            "listeners": {"default": {"type": "tcp", "bind": f"127.0.0.1:{self.port}"}},
+            "sys_interval": 0,
+            "auth": {"allow-anonymous": True, "plugins": ["auth_anonymous"]},
+            "topic-check": {"enabled": False},
+        }
+        self._run_amqtt(lambda loop: Broker(config, loop=loop))
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"

@@ -14,21 +14,17 @@ taken (a system Mosquitto): the screens find the port by DNS-SD, not by conventi
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import socket
-import tempfile
-import threading
 from pathlib import Path
 
 from controller.broker import accounts
 from controller.broker.local import (
     NO_BROKER,
-    MosquittoProcess,
+    RunningBroker,
     amqtt_installed,
     mosquitto_path,
-    wait_port,
 )
 from controller.wire.mqtt import Broker
 from controller.wire.protocol import BROKER_MESSAGE_LIMIT
@@ -37,6 +33,9 @@ log = logging.getLogger("floorman.broker")
 
 #: the MQTT port a room's broker takes when it is free
 MQTT_PORT = 1883
+#: the table screens the embedded broker (amqtt) serves, measured (bench/room_broker.py,
+#: docs/performance.md); above, ``floorman night`` advises Mosquitto
+EMBEDDED_TABLES = 40
 
 
 def port_free(port: int) -> bool:
@@ -78,7 +77,7 @@ def mosquitto_conf(port: int, folder: Path) -> str:
         "use_username_as_clientid true\n")
 
 
-class RoomBroker:
+class RoomBroker(RunningBroker):
     """The accounts in ``folder`` and a broker serving them on ``port`` of every interface.
     ``kind``: "mosquitto" or "amqtt" (``prefer="amqtt"`` takes the embedded one)."""
 
@@ -92,30 +91,15 @@ class RoomBroker:
         self.report = accounts.write(folder, tables, walls=walls, prefix=prefix,
                                      hash_with="python")
         self.port = pick_port(port)
-        self.kind = ""
-        self.mosquitto: MosquittoProcess | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._tmp = tempfile.TemporaryDirectory(prefix="floorman-night-broker-")
+        super().__init__("floorman-night-broker-")
         exe = mosquitto_path()
         if exe and prefer == "mosquitto":
-            conf = Path(self._tmp.name) / "mosquitto.conf"
-            conf.write_text(mosquitto_conf(self.port, folder))
-            self.mosquitto = MosquittoProcess(conf, (self.port,), folder / "mosquitto.log", exe)
-            self.kind = "mosquitto"
-            try:
-                self.mosquitto.start()
-            except RuntimeError:
-                self._tmp.cleanup()
-                raise
+            self._run_mosquitto(exe, mosquitto_conf(self.port, folder), folder / "mosquitto.log")
         else:
             if not amqtt_installed():
+                self._tmp.cleanup()
                 raise RuntimeError(NO_BROKER)
             self._start_amqtt()
-            try:
-                wait_port(self.port)
-            except BaseException:
-                self.stop()
-                raise
         log.info("%s broker on port %d (accounts in %s)", self.kind, self.port, folder)
 
     def created(self) -> bool:
@@ -124,7 +108,7 @@ class RoomBroker:
                    for status, path in self.report)
 
     def _start_amqtt(self) -> None:
-        from amqtt.broker import Broker as Amqtt
+        from controller.broker.embedded import RoomAmqtt
 
         # its every state change at INFO would bury the night's own lines
         for name in ("amqtt", "transitions"):
@@ -139,28 +123,8 @@ class RoomBroker:
                 "controller.broker.embedded.Rules": {"acl": str(self.folder / accounts.ACL)},
             },
         }
-        loop = asyncio.new_event_loop()
-        ready = threading.Event()
-        failed: list[BaseException] = []
-
-        def run() -> None:
-            asyncio.set_event_loop(loop)
-            try:
-                broker = Amqtt(config, loop=loop)
-                loop.run_until_complete(broker.start())
-            except BaseException as exc:  # noqa: BLE001 - said by the caller
-                failed.append(exc)
-                ready.set()
-                return
-            ready.set()
-            loop.run_forever()
-
-        threading.Thread(target=run, name="amqtt", daemon=True).start()
-        ready.wait(10)
-        if failed:
-            raise RuntimeError(f"the embedded broker did not start: {failed[0]}")
-        self._loop = loop
-        self.kind = "amqtt"
+        acl = str(self.folder / accounts.ACL)
+        self._run_amqtt(lambda loop: RoomAmqtt(config, acl=acl, loop=loop))
 
     def credentials(self, account: str) -> dict[str, str]:
         return accounts.read_env(self.folder / accounts.CREDENTIALS / f"{account}.env")
@@ -172,12 +136,3 @@ class RoomBroker:
             raise KeyError(f"no account {account!r} in {self.folder}")
         return Broker(host=host, port=self.port, username=account,
                       password=env["FLOORMAN_PASSWORD"], prefix=self.prefix)
-
-    def stop(self) -> None:
-        if self.mosquitto is not None:
-            self.mosquitto.stop()
-            self.mosquitto = None
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._loop = None
-        self._tmp.cleanup()

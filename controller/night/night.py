@@ -248,6 +248,7 @@ class Night:
         log.info("announced on the network as %r", a.info.name)
 
     def block(self, name: str, continued: bool, kind: str, port: int) -> str:
+        from controller.broker.room import EMBEDDED_TABLES
         from controller.wire.discovery import show_code
 
         url = self.console_url
@@ -259,6 +260,9 @@ class Night:
             f"  screens' join code: {show_code(self.code)}   "
             "(floorman kiosk --table N --join CODE, or floorman kiosk --wall --join CODE)",
             f"  broker: {kind} on port {port}; the night's log: {self.db}",
+            *([f"  the embedded broker serves up to {EMBEDDED_TABLES} table screens; for "
+               "more, install Mosquitto (sudo apt-get install mosquitto) and start again"]
+              if kind == "amqtt" else []),
             "  Ctrl-C stops the night; started again it continues.",
             "  The QR code signs the director's phone in, once, for 15 minutes:",
             qr_text(f"{url}login?key={self.sign_in.key}"),
