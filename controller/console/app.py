@@ -97,6 +97,7 @@ class Console:
         self.env.filters["num"] = screen.num
         self.env.filters["clock"] = _fmt_seconds
         self.env.filters["hhmm"] = pages.hhmm
+        self.env.filters["move_reason"] = wording.move_reason
         self.env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
 
     # ------------------------------------------------------------------ helpers
@@ -352,14 +353,15 @@ class Console:
         answer = await self.hub.send(cmd, args)
         reply: dict[str, Any] = {"ok": bool(answer.get("ok")), "cmd": cmd}
         if answer.get("ok"):
-            reply["message"] = wording.message(answer, lang)
+            reply["message"] = wording.capital(wording.message(answer, lang),
+                                               answer.get("phrases"))
             if cmd == "time":
                 # the answer comes after the new clock on the same connection: "after" is it
                 after = pages.clock_left(self.hub.state.get("clock"), self.hub.now())
                 reply["message"] = tr("time_echo", lang, before=screen.clock(before),
                                       after=screen.clock(after))
         else:
-            reply["reason"] = wording.reason(answer, lang)
+            reply["reason"] = sentence(wording.reason(answer, lang), answer)
         log.info("console %s %s: %s", cmd, args, reply.get("message") or reply.get("reason"))
         if wants_json:
             return JSONResponse(reply, headers={"Cache-Control": "no-store"})
@@ -498,6 +500,16 @@ def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True,
         w.writerow(["DQ" if c == "place" else spreadsheet_cell(d.get("name", ""))
                     if c == "name" else "" for c in columns])
     return ("\ufeff" if bom else "") + buf.getvalue()
+
+
+def sentence(text: str, answer: dict[str, Any]) -> str:
+    """A reason as a sentence on its own line: its first letter a capital ("die Uhr läuft
+    schon" → "Die Uhr läuft schon"), unless it begins with a name the controller put in
+    (a player called "de Vries" keeps his name)."""
+    key = str((answer.get("why") or {}).get("key") or "")
+    if not text or not text[0].islower() or key.startswith("{"):
+        return text
+    return text[0].upper() + text[1:]
 
 
 def public_url(host: str, port: int) -> str:

@@ -30,6 +30,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "controller_offline": ("The controller is offline: commands wait until it is back.",
                            "Der Controller ist offline: Befehle warten, bis er zurück ist."),
     "screens_offline": ("Screens offline: {who}", "Bildschirme offline: {who}"),
+    "screen_wall": ("wall {id}", "Wand {id}"),
+    "screen_director": ("director's screen {id}", "Leitungs-Bildschirm {id}"),
+    "screen_other": ("screen {id}", "Bildschirm {id}"),
     "stream_lost": ("Live updates interrupted: reconnecting…",
                     "Live-Anzeige unterbrochen: verbinde neu …"),
     "no_state": ("Waiting for the controller's state…", "Warte auf den Stand vom Controller …"),
@@ -191,7 +194,7 @@ LABELS: dict[str, tuple[str, str]] = {
     # announcements
     "announcement": ("Announcement on every screen", "Durchsage auf allen Bildschirmen"),
     "announce_text": ("Text", "Text"),
-    "announce_example": ("Add-on jetzt möglich", "Add-on jetzt möglich"),
+    "announce_example": ("Add-on now", "Add-on jetzt möglich"),
     "minutes": ("Minutes (empty: until cleared)", "Minuten (leer: bis gelöscht)"),
     "announce": ("Show", "Anzeigen"),
     "announce_clear": ("Take down", "Entfernen"),

@@ -116,13 +116,26 @@ def history_rows(commands: list[dict[str, Any]], lang: str = "en") -> list[dict[
     when it is pressed."""
     rows = []
     for c in reversed(commands):
+        said = [p for p in c.get("phrases", []) if not _nothing(p)]
+        if not said and c.get("phrases"):
+            continue  # the time found nothing to do: no line for it
+        if len(said) != len(c.get("phrases", [])):
+            c = {**c, "phrases": said, "text": "; ".join(str(p.get("text", "")) for p in said)}
         keys = {p.get("key") for p in c.get("phrases", [])}
         is_undo = "undone" in keys
-        text = wording.message({"message": c.get("text"), "phrases": c.get("phrases")}, lang)
+        text = wording.capital(wording.message({"message": c.get("text"),
+                                                "phrases": c.get("phrases")}, lang),
+                               c.get("phrases"))
         rows.append({**c, "text": text, "is_undo": is_undo,
                      "undoable": not c.get("by_itself") and c.get("undone_by") is None
                      and not is_undo})
     return rows
+
+
+def _nothing(phrase: dict[str, Any]) -> bool:
+    """A phrase that says nothing happened: "0 ghost seats removed" (the ghosts' time came
+    with none left; the rule records it once all the same)."""
+    return phrase.get("key") == "ghosts_removed" and not (phrase.get("params") or {}).get("count")
 
 
 def last_undo(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -199,6 +212,22 @@ def announcement(state: dict[str, dict[str, Any]], now: float) -> dict[str, Any]
     return a
 
 
+def offline_screens(clients: dict[str, Any], lang: str) -> list[str]:
+    """The screens that are offline in the floor's words ("Tisch 2", "Wand wall-1"), not as
+    client ids: a table's by its number, the others by their role and id."""
+    out = []
+    for key, c in sorted(clients.items()):
+        if c.get("online"):
+            continue
+        if c.get("role") == "table" and c.get("table") is not None:
+            out.append((0, int(c["table"]), tr("table_n", lang, n=c["table"])))
+        else:
+            role = c.get("role")
+            label = f"screen_{role}" if role in ("wall", "director") else "screen_other"
+            out.append((1, 0, tr(label, lang, id=key)))
+    return [text for *_, text in sorted(out)]
+
+
 def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now: float,
             lang: str, *, link_up: bool, controller_online: bool | None,
             history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -212,7 +241,7 @@ def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now
         "now": now,
         "link_up": link_up,
         "controller_online": controller_online,
-        "screens_offline": sorted(k for k, v in presence.items() if not v.get("online")),
+        "screens_offline": offline_screens(presence, lang),
         "summary": state.get("summary"),
         "clock": clock,
         "left": clock_left(clock, now),
