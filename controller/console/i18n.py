@@ -317,6 +317,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "standings": ("Standings", "Rangliste"),
     "tournaments": ("Tournaments", "Turniere"),
     "tournaments_n": ("{n} tournaments", "{n} Turniere"),
+    "tournaments_one": ("1 tournament", "1 Turnier"),
     "club_search": ("From the club list", "Aus der Clubliste"),
     "club_search_hint": ("Type part of a name, pick it: it is added to the list above",
                          "Namensteil tippen, auswählen: er kommt in die Liste oben"),

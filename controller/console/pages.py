@@ -204,6 +204,13 @@ def hhmm(at: float | None) -> str:
     return time.strftime("%H:%M", time.localtime(at))
 
 
+def printed_at(at: float, lang: str) -> str:
+    """When a sheet was printed, the day too (a results sheet is kept): ``27.11.2026 21:07``
+    (German) or ``2026-11-27 21:07``."""
+    day = time.strftime("%d.%m.%Y" if lang == "de" else "%Y-%m-%d", time.localtime(at))
+    return f"{day} {hhmm(at)}"
+
+
 def announcement(state: dict[str, dict[str, Any]], now: float) -> dict[str, Any] | None:
     """The banner up at ``now`` (``state/announcement``), or ``None``."""
     a = state.get("announcement") or {}

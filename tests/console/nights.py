@@ -16,6 +16,8 @@ from controller.service import views
 from tests.support.paths import ROOT
 
 REBUY_NIGHT = ROOT / "config" / "tournaments" / "psc-rebuy-evening.yaml"
+#: the night's start: a Friday evening, 27 November 2026, 19:30 UTC (a sheet's date)
+T0 = 1_795_807_800.0
 NAMES = ["Rüdiger Lauterbach-Schönefeld", "Anna Schmidt", "Ben Meyer", "Cem Yilmaz",
          "Dora Wagner", "Emil Becker", "Fritz Hoffmann", "Greta Schulz", "Hakan Demir",
          "Ida Koch", "Jonas Richter", "Klara Wolf", "Lena Braun", "Mats Keller",
@@ -67,8 +69,15 @@ class StillHub:
         return {"ok": False, "reason": "no controller here"}
 
     async def wait(self, version: int, timeout: float) -> int:
-        await asyncio.sleep(0)
+        if version == self.version:  # nothing changes: a stream only keeps alive
+            await asyncio.sleep(min(timeout, 1.0))
         return self.version
+
+    async def start(self) -> None:
+        """Nothing to connect to (the console's lifespan starts a hub)."""
+
+    async def stop(self) -> None:
+        """Nothing to let go."""
 
 
 def hub_of(t: Tournament, now: float) -> StillHub:
@@ -92,14 +101,14 @@ def nights() -> dict[str, tuple[Tournament, float]]:
     settings = dataclasses.replace(load_tournament(REBUY_NIGHT), language="de",
                                    players_per_table=8)
     out: dict[str, tuple[Tournament, float]] = {}
-    t = Tournament.new(settings, 7, 0.0)
-    t.execute({"cmd": "register", "names": NAMES[:18]}, 1.0)
-    t.execute({"cmd": "register", "names": NAMES[18:], "member": False}, 2.0)
-    out["registered"] = (Tournament.replay(t.log), 3.0)
+    t = Tournament.new(settings, 7, T0)
+    t.execute({"cmd": "register", "names": NAMES[:18]}, T0 + 1)
+    t.execute({"cmd": "register", "names": NAMES[18:], "member": False}, T0 + 2)
+    out["registered"] = (Tournament.replay(t.log), T0 + 3)
 
-    t.execute({"cmd": "draw"}, 10.0)
-    t.execute({"cmd": "start"}, 20.0)
-    now = 30.0
+    t.execute({"cmd": "draw"}, T0 + 10)
+    t.execute({"cmd": "start"}, T0 + 20)
+    now = T0 + 30
     seated = {p.name: p for p in t.players.values() if p.table is not None}
     table1 = sorted((p for p in seated.values() if p.table == 1), key=lambda p: p.seat)
     _bust(t, table1[0].name, now, stack=3000)

@@ -342,7 +342,9 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         raw = Path(dl.value.path()).read_bytes()
         assert raw.startswith(b"\xef\xbb\xbf")  # the BOM: Excel reads the umlauts right
         text = raw.decode("utf-8-sig").splitlines()
-        assert text[0].startswith("place;name;points")
+        assert text[0].startswith("Platz;Name;Punkte")  # the director's language
+        # the day and the night in the file's name (issue 28.9)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d-.+-ergebnis\.csv", dl.value.suggested_filename)
         assert len(text) == 12 and text[-1].startswith("20;")
         with page.expect_download() as dl:
             page.click("#json")

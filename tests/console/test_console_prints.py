@@ -1,0 +1,99 @@
+"""What the console prints and draws, in Debian's headless Chromium (issue 28.9): the
+seating list with each table on a sheet of its own (the PDF's pages are counted), the
+sheets dated, and the waiting player's and the champion's signs drawn where Chromium has
+no emoji font (⏳ and 🏆 were boxes). The nights are the engine's (tests/console/nights.py),
+served by the real console without a broker. Screenshots into the test's folder (and
+FLOORMAN_CONSOLE_SHOTS=docs/console)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from controller.broker.accounts import hash_password
+from controller.console.app import Console, serve
+from tests.console.conftest import PASSWORD, free_port
+from tests.console.nights import hub_of, nights
+from tests.console.test_console_browser import LAPTOP, PHONE, Shots, sign_in
+from tests.support.waiting import wait_for
+
+
+@pytest.fixture(scope="module")
+def played() -> dict[str, Any]:
+    return nights()
+
+
+def serving(hub: Any) -> Iterator[str]:
+    port = free_port()
+    console = Console(hub, hash_password(PASSWORD, iterations=1000))
+    server = serve(console, "127.0.0.1", port)
+    thread = threading.Thread(target=server.run, name="console", daemon=True)
+    thread.start()
+    wait_for(lambda: server.started, 20, "the console is up")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def pdf_pages(data: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page\b", data))
+
+
+def test_the_seating_list_prints_each_table_on_its_own_sheet(chromium, played, tmp_path):
+    t, now = played["moves_due"]
+    hub = hub_of(t, now)
+    tables = sorted({p["table"] for p in hub.players if p["status"] == "seated"})
+    assert len(tables) == 3
+    shots = Shots(tmp_path / "shots")
+    for url in serving(hub):
+        context = chromium.new_context(viewport=LAPTOP, locale="de-DE")
+        page = sign_in(context, url)
+        page.goto(url + "/lang/de?next=/print/seating")
+        page.wait_for_selector(".tp")
+        head = page.inner_text("header.head p")
+        assert re.search(r"\d\d\.\d\d\.\d{4} \d\d:\d\d", head), head  # the day too
+        pdf = page.pdf(format="A4")
+        # the list of all (one sheet for 17 names), then a sheet for each table
+        assert pdf_pages(pdf) == 1 + len(tables)
+        page.emulate_media(media="print")
+        shots(page, "print-seating-sheets")
+        context.close()
+    shots.publish()
+
+
+def test_signs_are_drawn_not_boxes(chromium, played, tmp_path):
+    """The hourglass of a player who waits for the button and the champion's cup are SVG
+    in the page: no font needed."""
+    shots = Shots(tmp_path / "shots")
+    t, now = played["table_broken"]
+    for url in serving(hub_of(t, now)):
+        context = chromium.new_context(viewport=PHONE, locale="de-DE", is_mobile=True,
+                                       has_touch=True)
+        page = sign_in(context, url)
+        page.goto(url + "/lang/de?next=/")
+        waits = page.locator("button.seat.waiting .pos i.waits svg")
+        assert waits.count() >= 1
+        box = waits.first.bounding_box()
+        assert box and box["width"] > 8 and box["height"] > 8
+        assert "⏳" not in page.content()
+        waits.first.scroll_into_view_if_needed()
+        shots(page, "floor-waits-phone", full=False)
+        context.close()
+    t, now = played["finished"]
+    for url in serving(hub_of(t, now)):
+        context = chromium.new_context(viewport=PHONE, locale="de-DE", is_mobile=True,
+                                       has_touch=True)
+        page = context.new_page()
+        page.goto(url + "/lang/de?next=/p")
+        cup = page.locator("dt.cup svg")
+        assert cup.count() == 1 and "🏆" not in page.content()
+        assert "Sieger:" in page.inner_text("#clockbox")
+        shots(page, "public-champion-phone", full=False)
+        context.close()
+    shots.publish()
