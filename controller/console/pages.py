@@ -15,14 +15,15 @@ LIVE: dict[str, dict[str, str]] = {
     "floor": {"banner": "_banner.html", "clockbox": "_clock.html", "tables": "_tables.html",
               "clockbuttons": "_clock_buttons.html", "floorbuttons": "_floor_buttons.html",
               "moves": "_moves.html", "names": "_names.html", "history": "_history.html",
-              "undobox": "_undo.html", "applies": "_applies.html"},
+              "undobox": "_undo.html", "applies": "_applies.html",
+              "structurelist": "_structure.html"},
     "players": {"banner": "_banner.html", "playerlist": "_players.html", "names": "_names.html",
                 "applies": "_applies.html"},
     "results": {"banner": "_banner.html", "resultlist": "_results.html"},
     # the players' page: no sign-in, only what the public screens show (000 5.8, 001 §14)
     "public": {"pbanner": "_public_banner.html", "clockbox": "_public_clock.html",
                "pseating": "_public_seating.html", "pmoves": "_public_moves.html",
-               "presults": "_results.html"},
+               "presults": "_results.html", "structurelist": "_structure.html"},
 }
 
 
@@ -269,4 +270,24 @@ def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now
         "applies": applies(state.get("summary"), playing, entry),
         "seating": seating(state),
         "announcement": announcement(state, now),
+        "structure": structure_rows(state.get("structure"), clock, lang),
     }
+
+
+def structure_rows(structure: dict[str, Any] | None, clock: dict[str, Any] | None,
+                   lang: str) -> list[dict[str, Any]]:
+    """The levels and breaks (``state/structure``), each with ``what`` (``Level 3: 100 /
+    200 · Ante 25`` or ``Pause · Chipraise 25``), its minutes, and ``now`` on the one the
+    clock is in, ``past`` on those played."""
+    current = ((clock or {}).get("current") or {}).get("index")
+    started = bool((clock or {}).get("started"))
+    rows = []
+    for lv in (structure or {}).get("levels", []):
+        i = lv.get("index")
+        rows.append({"what": level_text(lv, lang), "is_break": lv.get("is_break"),
+                     "minutes": None if lv.get("seconds") is None else
+                     f"{lv['seconds'] / 60:g}".replace(".", "," if lang == "de" else "."),
+                     "now": started and i == current,
+                     "past": started and current is not None and i is not None
+                     and i < current})
+    return rows

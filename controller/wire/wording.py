@@ -477,6 +477,26 @@ def _ghosts_removed(p: Mapping[str, Any]) -> str:
     return ("1 Geisterplatz" if n == 1 else f"{n} Geisterplätze") + " entfernt" + _leave(p)
 
 
+def _structure_change(text: str) -> str:
+    """What a structure change did, as rules/clock.py words it, in German (a wording it
+    does not know stays English)."""
+    where = r"(?:after level (\d+)|before level 1)"
+    m = re.fullmatch(r"a (?:break|level (\d+)/(\d+)(?: ante (\d+))?) of ([\d.]+) min "
+                     r"inserted " + where, text)
+    if m:
+        sb, bb, ante, minutes, after = m.groups()
+        what = "eine Pause" if sb is None else f"ein Level {sb}/{bb}" + (
+            f" Ante {ante}" if ante else "")
+        at = f"nach Level {after}" if after else "vor Level 1"
+        return f"{what} von {minutes.replace('.', ',')} Min. eingefügt {at}"
+    m = re.fullmatch(r"levels from (\d+) on last ([\d.]+) min( \(breaks too\))?", text)
+    if m:
+        first, minutes, breaks = m.groups()
+        return (f"Level ab {first} dauern {minutes.replace('.', ',')} Min."
+                + (" (Pausen auch)" if breaks else ""))
+    return text
+
+
 def _undone(p: Mapping[str, Any]) -> str:
     text = f"{phrase(p.get('what') or {}, 'de')} zurückgenommen (Ereignis {p['event']})"
     for key, word in (("withdrawn", "zurückgezogen"), ("stays", "bleibt (schon ausgeführt)")):
@@ -554,7 +574,7 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "start_stacks": lambda p: f"Startstacks aus Punkten für {p['count']} Spieler",
     "table_decided": lambda p: f"Tisch {p['table']} entschieden: {p['player']}",
     # the change itself is said in English (clock.py builds it from the new level)
-    "structure_changed": lambda p: f"Struktur: {p['change']}",
+    "structure_changed": lambda p: f"Struktur: {_structure_change(str(p['change']))}",
     "time_added": _time_added,
     "time_set": lambda p: f"Zeit auf {mmss(p.get('seconds') or 0)} gesetzt",
     "clock_start": lambda p: "Uhr gestartet",

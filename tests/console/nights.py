@@ -121,6 +121,11 @@ def nights() -> dict[str, tuple[Tournament, float]]:
     t.execute({"cmd": "time", "op": "add", "seconds": 120}, now + 11)
     t.execute({"cmd": "undo"}, now + 11.5)  # the director's own undo: no "by itself"
     t.execute({"cmd": "time", "op": "add", "seconds": 60}, now + 11.8)
+    # the structure: a break inserted after level 6, levels from 8 on 15 minutes
+    t.execute({"cmd": "structure", "op": "insert", "after": 6,
+               "level": {"kind": "break", "minutes": 10}}, now + 11.9)
+    t.execute({"cmd": "structure", "op": "minutes", "from_level": 8, "minutes": 15},
+              now + 11.95)
     out["running"] = (Tournament.replay(t.log), now + 12)
 
     # busts at table 3: the others give it players at their HAND DONE (balancing)
