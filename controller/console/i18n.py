@@ -176,6 +176,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "big_blind": ("Big blind", "Big Blind"),
     "structure_from": ("Levels from", "Level ab"),
     "structure_length": ("last (minutes)", "dauern (Minuten)"),
+    "structure_minutes": ("Minutes", "Minuten"),
     "structure_breaks_too": ("breaks too", "Pausen auch"),
     "field_after": ("the level to insert after", "das Level, nach dem eingefügt wird"),
     "field_from_level": ("the first level", "das erste Level"),

@@ -420,3 +420,24 @@ def test_the_console_asks_a_big_controller_less_often():
     assert hub.refresh_wait(0.0) == hub.refresh_wait(0.002) == hub.REFRESH_AFTER == 0.05
     assert hub.refresh_wait(0.030) == pytest.approx(0.6)
     assert hub.refresh_wait(16.0) == hub.REFRESH_LONGEST == 5.0
+
+
+def test_structure_forms_become_the_structure_command():
+    """Issue 28.5: the console's two structure forms send what the engine allows."""
+    assert actions.command("structure_insert", {"after": "2", "kind": "break",
+                                                 "minutes": "10"}) == \
+        ("structure", {"op": "insert", "after": 2, "level": {"kind": "break", "minutes": 10.0}})
+    assert actions.command("structure_insert", {"after": "0", "kind": "level", "minutes": "20",
+                                                "small_blind": "25", "big_blind": "50",
+                                                "ante": ""}) == \
+        ("structure", {"op": "insert", "after": 0,
+                       "level": {"kind": "level", "minutes": 20.0, "small_blind": 25,
+                                 "big_blind": 50}})
+    assert actions.command("structure_minutes", {"from_level": "8", "minutes": "15,5",
+                                                 "breaks": "1"}) == \
+        ("structure", {"op": "minutes", "from_level": 8, "minutes": 15.5, "breaks": True})
+    for bad in ({"after": "2", "kind": "break"}, {"after": "zwei", "minutes": "10"},
+                {"after": "2", "kind": "nap", "minutes": "10"},
+                {"after": "2", "kind": "level", "minutes": "10", "small_blind": "25"}):
+        with pytest.raises(actions.FormError):
+            actions.command("structure_insert", bad)

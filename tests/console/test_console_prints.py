@@ -97,3 +97,55 @@ def test_signs_are_drawn_not_boxes(chromium, played, tmp_path):
         shots(page, "public-champion-phone", full=False)
         context.close()
     shots.publish()
+
+
+def test_the_structure_from_a_phone(console, chromium, tmp_path):
+    """Issue 28.5 against the real controller: the Struktur tab lists the levels with the
+    one in play marked, inserts a break (the history says it in German) and refuses to
+    change a level already begun, with the controller's reason as a German sentence."""
+    from tests.console.test_console_browser import reply_of
+    from tests.support.controller import start_tournament
+
+    start_tournament(console.broker, 12)
+    shots = Shots(tmp_path / "shots")
+    context = chromium.new_context(viewport=PHONE, locale="de-DE", is_mobile=True,
+                                   has_touch=True)
+    page = sign_in(context, console.url)
+    page.goto(console.url + "/lang/de?next=/")
+    page.click(".tabs button[data-tab='structure']")
+    now = page.locator("#structurelist li.now")
+    now.wait_for()
+    assert now.inner_text().startswith("Level 1:") and "jetzt" in now.inner_text()
+    breaks = page.locator("#structurelist li.break").count()
+
+    page.fill("#structure-insert-form input[name=after]", "2")
+    page.select_option("#structure-insert-form select[name=kind]", "break")
+    page.fill("#structure-insert-form input[name=minutes]", "10")
+    page.click("#structure-insert-form button[type=submit]")
+    assert "Struktur: eine Pause von 10 Min. eingefügt nach Level 2" in reply_of(page)
+    wait_for(lambda: page.locator("#structurelist li.break").count() == breaks + 1, 10,
+             "the new break in the list", every=0.1)
+    third = page.locator("#structurelist li").nth(2)
+    assert third.inner_text().startswith("Pause") and "10 Min." in third.inner_text()
+
+    page.evaluate("document.getElementById('reply').hidden = true")
+    page.fill("#structure-minutes-form input[name=from_level]", "1")
+    page.fill("#structure-minutes-form input[name=minutes]", "25")
+    page.click("#structure-minutes-form button[type=submit]")
+    assert reply_of(page).startswith("Level 1 hat schon begonnen: nur die kommenden Level")
+    page.evaluate("document.getElementById('reply').hidden = true")
+    page.evaluate("window.scrollTo(0, 0)")
+    shots(page, "structure-phone", full=False)
+
+    laptop = chromium.new_context(viewport=LAPTOP, locale="de-DE")
+    page = sign_in(laptop, console.url)
+    page.click(".tabs button[data-tab='structure']")
+    page.locator("#structurelist li.now").wait_for()
+    shots(page, "structure-laptop", full=False)
+    fan = laptop.new_page()
+    fan.goto(console.url + "/p")
+    fan.locator("#structurelist li.now").wait_for()
+    assert fan.locator("form, button, textarea").count() == 0  # read-only
+    context.close()
+    laptop.close()
+    shots.publish()
