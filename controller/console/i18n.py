@@ -127,6 +127,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "addon": ("Add-on", "Add-on"),
     "undo": ("Undo the last command", "Letzten Befehl zurücknehmen"),
     "undo_confirm": ("Undo the last command?", "Den letzten Befehl zurücknehmen?"),
+    # the chime (issue 28.10)
+    "sound_on": ("Chime on", "Gong an"),
+    "sound_off": ("Chime off", "Gong aus"),
     # the floor's tabs and what follows the state (issue 28)
     "tabs": ("Sections", "Bereiche"),
     "tab_tables": ("Tables", "Tische"),

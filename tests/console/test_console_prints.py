@@ -149,3 +149,47 @@ def test_the_structure_from_a_phone(console, chromium, tmp_path):
     context.close()
     laptop.close()
     shots.publish()
+
+
+def test_the_console_chimes_at_a_level_change_and_can_be_muted(console, chromium):
+    """Issue 28.10: the floor sounds (WebAudio) when the level changes and when a break
+    begins; the switch in the clock panel mutes it, and the browser keeps it muted."""
+    from tests.support.controller import director, start_tournament
+
+    start_tournament(console.broker, 12)
+    context = chromium.new_context(viewport=PHONE, locale="de-DE", is_mobile=True,
+                                   has_touch=True)
+    page = sign_in(context, console.url)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(console.url + "/lang/de?next=/")
+    page.wait_for_selector("#clockbox .clock[data-level='0']")
+    page.click(".tabs button[data-tab='clock']")  # a tap: the browser may sound now
+    assert page.inner_text("#sound") == "Gong an"
+
+    def chimes() -> str:
+        return page.evaluate("document.body.dataset.chimes || '0'")
+
+    director(console.broker, "level", {"to": "next"})
+    page.wait_for_selector("body[data-chime='level'][data-chimes='1']")
+    structure = console.console.hub.state["structure"]["levels"]
+    first_break = next(lv["index"] for lv in structure if lv["is_break"])
+    director(console.broker, "level", {"to": structure[first_break + 1]["number"]})
+    page.wait_for_selector("#clockbox .clock[data-break='']")
+    # level numbers skip breaks: going to the level after the first break, then one back
+    director(console.broker, "level", {"to": "prev"})
+    page.wait_for_selector("#clockbox .clock[data-break='1']")
+    assert page.evaluate("document.body.dataset.chime") == "break"
+    assert chimes() == "3"
+
+    page.click("#sound")
+    assert page.inner_text("#sound") == "Gong aus"
+    director(console.broker, "level", {"to": "next"})
+    page.wait_for_selector("#clockbox .clock[data-break='']")
+    assert chimes() == "3"  # muted
+    page.reload()
+    page.click(".tabs button[data-tab='clock']")
+    assert page.inner_text("#sound") == "Gong aus"  # kept in this browser
+    assert errors == []  # the tones were made (WebAudio) without a fault
+    context.close()
+
