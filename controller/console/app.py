@@ -38,7 +38,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from controller.console import actions, auth, club, guard, pages
-from controller.console.hub import Hub
+from controller.console.hub import ANSWER_TIMEOUT, Hub
 from controller.console.i18n import LANGUAGES, field_name, lang_of, tr
 from controller.engine.results import spreadsheet_cell
 from controller.wire import i18n as screen
@@ -339,7 +339,7 @@ class Console:
         try:
             form = await self.form(request)
         except ValueError:
-            return JSONResponse({"ok": False, "reason": "form too large"}, 413)
+            return JSONResponse({"ok": False, "reason": tr("form_too_large", lang)}, 413)
         token = request.headers.get("x-csrf-token") or form.get("csrf")
         if not self.same_origin(request) or not auth.csrf_ok(s, token):
             return JSONResponse({"ok": False, "reason": tr("csrf", lang)}, 403)
@@ -361,6 +361,8 @@ class Console:
                 after = pages.clock_left(self.hub.state.get("clock"), self.hub.now())
                 reply["message"] = tr("time_echo", lang, before=screen.clock(before),
                                       after=screen.clock(after))
+        elif answer.get("no_answer"):  # the hub's own: no template for the wording
+            reply["reason"] = tr("no_answer_command", lang, s=f"{ANSWER_TIMEOUT:.0f}")
         else:
             reply["reason"] = sentence(wording.reason(answer, lang), answer)
         log.info("console %s %s: %s", cmd, args, reply.get("message") or reply.get("reason"))

@@ -302,6 +302,11 @@ LABELS: dict[str, tuple[str, str]] = {
                    "and the printout.",
                    "Die letzten {n} Ausgeschiedenen, bester Platz zuerst. Alle Plätze mit "
                    "Punkten: die Exporte und der Ausdruck."),
+    "no_answer_command": ("The controller did not answer within {s} s: nothing was changed, "
+                          "unless the floor shows it in a moment.",
+                          "Der Controller hat nicht innerhalb von {s} s geantwortet: nichts "
+                          "wurde geändert, außer der Saal zeigt es gleich."),
+    "form_too_large": ("The form is too large.", "Das Formular ist zu groß."),
     "no_answer": ("The controller did not answer; try again.",
                   "Der Controller hat nicht geantwortet; bitte noch einmal versuchen."),
     # replies

@@ -562,8 +562,8 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "action_clock": lambda p: f"Tisch {p['table']}: Action-Clock {p['seconds']} s",
     "chip_race": _chip_race,
     "field_warning": _field_warning,
-    "disqualified": lambda p: f"{p['player']} disqualifiziert, {p['chips']} Chips verlassen das "
-                              f"Spiel" + _why(p),
+    "disqualified": lambda p: f"{p['player']} disqualifiziert, {_num(p['chips'])} Chips "
+                              f"verlassen das Spiel" + _why(p),
     "penalty_warning": lambda p: f"Verwarnung für {p['player']}" + _why(p),
     "penalty_owed_blinds": lambda p: f"{p['player']} schuldet die Blinds (000 4.11)" + _why(p),
     "penalty_sit_out": _sit_out,

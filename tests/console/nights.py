@@ -16,6 +16,9 @@ from controller.service import views
 from tests.support.paths import ROOT
 
 REBUY_NIGHT = ROOT / "config" / "tournaments" / "psc-rebuy-evening.yaml"
+#: what the director types in the nights (a penalty's reason, an announcement): their own
+#: words in any language, left out of the language checks like the names
+TYPED = ["Handy am Tisch", "Karten geworfen", "Chips weitergegeben", "Add-on 10.000"]
 #: the night's start: a Friday evening, 27 November 2026, 19:30 UTC (a sheet's date)
 T0 = 1_795_807_800.0
 NAMES = ["Rüdiger Lauterbach-Schönefeld", "Anna Schmidt", "Ben Meyer", "Cem Yilmaz",
@@ -121,6 +124,13 @@ def nights() -> dict[str, tuple[Tournament, float]]:
     t.execute({"cmd": "time", "op": "add", "seconds": 120}, now + 11)
     t.execute({"cmd": "undo"}, now + 11.5)  # the director's own undo: no "by itself"
     t.execute({"cmd": "time", "op": "add", "seconds": 60}, now + 11.8)
+    # penalties (000 3.6-3.8): a warning, a sit-out, a disqualification
+    t.execute({"cmd": "penalty", "player": table1[4].name, "kind": "warning",
+               "reason": "Handy am Tisch"}, now + 11.6)
+    t.execute({"cmd": "penalty", "player": table1[5].name, "kind": "sit_out", "orbits": 1,
+               "reason": "Karten geworfen"}, now + 11.7)
+    t.execute({"cmd": "disqualify", "player": table1[6].name, "reason": "Chips weitergegeben"},
+              now + 11.8)
     # the structure: a break inserted after level 6, levels from 8 on 15 minutes
     t.execute({"cmd": "structure", "op": "insert", "after": 6,
                "level": {"kind": "break", "minutes": 10}}, now + 11.9)

@@ -23,7 +23,7 @@ from controller.wire import i18n as screen_i18n
 from controller.wire import wording
 from tests.console.conftest import PASSWORD
 from tests.console.nights import NAMES as PEOPLE
-from tests.console.nights import hub_of, nights
+from tests.console.nights import TYPED, hub_of, nights
 
 PAGES = ["/", "/players", "/results", "/p", "/print/seating", "/print/cards",
          "/print/results"]
@@ -114,9 +114,7 @@ def foreign(texts: list[str], lang: str) -> dict[str, set[str]]:
     other = ENGLISH if lang == "de" else GERMAN
     out = {}
     for text in texts:
-        bare = text
-        for name in PEOPLE:
-            bare = bare.replace(name, " ")
+        bare = _bare(text)
         bad = (words(bare) - NAMES) & other
         if bad:
             out[text] = bad
@@ -202,7 +200,7 @@ def rendered(hub: Any, lang: str) -> dict[str, str]:
 
 
 def _bare(text: str) -> str:
-    for name in PEOPLE:
+    for name in [*TYPED, *PEOPLE]:
         text = text.replace(name, " ")
     return text
 
