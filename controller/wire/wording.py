@@ -559,7 +559,7 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "chips_corrected": lambda p: "Chips im Spiel korrigiert um "
     + f"{p['change']:+,}".replace(",", ".") + f" ({p['reason']})",
     "heads_up": lambda p: "Heads-up",
-    "action_clock": lambda p: f"Tisch {p['table']}: Action-Clock {p['seconds']} s",
+    "action_clock": lambda p: f"Tisch {p['table']}: Aktionszeit {p['seconds']} s",
     "chip_race": _chip_race,
     "field_warning": _field_warning,
     "disqualified": lambda p: f"{p['player']} disqualifiziert, {_num(p['chips'])} Chips "

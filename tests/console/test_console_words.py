@@ -237,6 +237,32 @@ def test_every_page_at_every_moment_speaks_one_language(played):
 
 
 # ------------------------------------------------------- the controller's words
+#: values for every phrase of what a command did (controller/engine/history.py)
+SAMPLE = {"player": "Anna Schmidt", "players": ["Anna Schmidt", "Ben Meyer"], "count": 2,
+          "table": 3, "seat": 4, "place": 5, "old": "Ana Schmidt", "name": "Anna Schmidt",
+          "from_table": 1, "from_seat": 2, "to_table": 3, "to_seat": 4, "tables": 2,
+          "missed": True, "op": "start", "on": True, "reason": "director", "hand": 3,
+          "game": 1, "chips": 20000, "change": -500, "seconds": 30, "leaving": 25, "new": 100,
+          "winners": [1, 4], "won": [1, 1], "saved": [6], "min": 6, "max": 10, "hands": 9,
+          "orbits": 1, "minutes": None, "round": 1, "how": "chips", "event": 12,
+          "text": "Pause", "until": None, "level": 3, "is_break": False, "small_blind": 100,
+          "big_blind": 200, "ante": 25, "left": 600.0, "state": "running",
+          "busts": [{"player": "Anna Schmidt", "table": 3, "seat": 4, "place": 5}],
+          "what": {"key": "busted", "params": {"player": "Anna Schmidt", "place": 5,
+                                               "table": 3}, "text": "x"}}
+#: where a phrase takes a value of another kind
+SAMPLE_OF = {"table_opened": {"players": 5}, "addon": {"players": 14},
+             "field_warning": {"players": 5}, "chips_corrected": {"reason": "Zählfehler"},
+             "structure_changed": {"change": "a level 100/200 ante 25 of 20 min inserted "
+                                             "after level 2"}}
+
+
+@pytest.mark.parametrize("key", sorted(wording.PHRASES_DE))
+def test_every_phrase_reads_german_throughout(key):
+    german = wording.phrase({"key": key, "params": {**SAMPLE, **SAMPLE_OF.get(key, {})},
+                             "text": "the English"}, "de")
+    assert german != "the English"  # said, not fallen back
+    assert not foreign([german], "de"), german
 @pytest.mark.parametrize("english, german", [
     ("balancing", "Ausgleich"), ("table 3 breaks", "Tisch 3 wird aufgelöst"),
     ("table 3 breaks (director)", "Tisch 3 wird aufgelöst (Turnierleitung)"),
