@@ -48,6 +48,7 @@ from kiosk.join import Finder
 from kiosk.link import Link
 from kiosk.problems import line as problem_line
 from kiosk.sound import Cues, Sounds
+from kiosk.speech import Sayings, Speaker
 from kiosk.view import Feedback, Problem, Role, ScreenView, clock_now
 
 log = logging.getLogger(__name__)
@@ -210,6 +211,9 @@ class KioskApp:
         self._said: Problem | None = None
         self.sounds = Sounds(config.sounds, clock=clock)
         self.cues = Cues()
+        # the wall speaks (optional: speech: true and espeak-ng); a table screen never
+        self.speaker = Speaker(config.speech and role == "wall")
+        self.sayings = Sayings()
         self.controls: TableControls | None = None
         self.box: ButtonBox | None = None
         if role == "table":
@@ -296,6 +300,7 @@ class KioskApp:
             self.box = None
         self.link.stop()
         self.sounds.close()
+        self.speaker.close()
 
     def __enter__(self) -> KioskApp:
         return self.start()
@@ -549,6 +554,10 @@ class KioskApp:
         if self.link.sync.synced:  # before the first sync view.now is not the controller's
             for cue in self.cues(self.view):
                 self.sounds.play(cue)
+            if self.speaker.enabled:
+                for line in self.sayings(self.view):
+                    self.speaker.say(line, self.view.language)
+        self.speaker.pump()
         t = self.cues.next_due(self.view)
         self._cue_due = math.inf if t is None else now + t + 0.01
 

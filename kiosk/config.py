@@ -101,6 +101,9 @@ class KioskConfig:
     broker: BrokerSettings = field(default_factory=BrokerSettings)
     language: Literal["de", "en"] | None = None
     sounds: Annotated[bool, Strict()] = True
+    #: the wall says announcements, table breaks, moves and hand-for-hand aloud with
+    #: espeak-ng (optional, apt-get install espeak-ng; kiosk/speech.py)
+    speech: Annotated[bool, Strict()] = False
     fullscreen: Annotated[bool, Strict()] = True
     buttons: ButtonConfig = field(default_factory=ButtonConfig)
     #: how often (ms) the idle loop looks for keys and window events; GPIO and network

@@ -116,6 +116,34 @@ def _minutes(form: Form) -> float | None:
     return float(value)
 
 
+def _structure_insert(form: Form) -> dict[str, Any]:
+    """A level or a break inserted after playing level ``after`` (0: before the first),
+    ``minutes`` long; a level with its blinds (and ante)."""
+    minutes = _minutes(form)
+    if minutes is None:
+        raise FormError("missing", field="minutes")
+    kind = form.get("kind") or "level"
+    if kind not in ("level", "break"):
+        raise FormError("bad_choice", field="kind", value=kind)
+    level: dict[str, Any] = {"kind": kind, "minutes": minutes}
+    if kind == "level":
+        level["small_blind"] = _whole(form, "small_blind")
+        level["big_blind"] = _whole(form, "big_blind")
+        ante = _whole(form, "ante", optional=True)
+        if ante:
+            level["ante"] = ante
+    return {"op": "insert", "after": _whole(form, "after"), "level": level}
+
+
+def _structure_minutes(form: Form) -> dict[str, Any]:
+    """The levels from ``from_level`` on ``minutes`` long (the breaks too when ticked)."""
+    minutes = _minutes(form)
+    if minutes is None:
+        raise FormError("missing", field="minutes")
+    return {"op": "minutes", "from_level": _whole(form, "from_level"), "minutes": minutes,
+            "breaks": form.get("breaks") in ("on", "1", "true")}
+
+
 def _announce(form: Form) -> dict[str, Any]:
     args: dict[str, Any] = {"text": _text(form, "text")}
     minutes = _minutes(form)
@@ -230,6 +258,8 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "rename": ("rename", lambda f: {"player": _player(f), "name": _text(f, "new_name")}),
     "unregister": ("unregister", lambda f: {"player": _player(f)}),
     "announce": ("announce", _announce),
+    "structure_insert": ("structure", _structure_insert),
+    "structure_minutes": ("structure", _structure_minutes),
     "chip_race": ("chip_race", _chip_race),
     # counted stacks (at a break, by the director) and a round's end with them (000 4.14,
     # 4.15, 4.19: the engine says which counts a round's end needs)

@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from importlib.resources import files
@@ -37,7 +38,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from controller.console import actions, auth, club, guard, pages
-from controller.console.hub import Hub
+from controller.console.hub import ANSWER_TIMEOUT, Hub
 from controller.console.i18n import LANGUAGES, field_name, lang_of, tr
 from controller.engine.results import spreadsheet_cell
 from controller.wire import i18n as screen
@@ -100,6 +101,7 @@ class Console:
         self.env.filters["num"] = screen.num
         self.env.filters["clock"] = _fmt_seconds
         self.env.filters["hhmm"] = pages.hhmm
+        self.env.filters["move_reason"] = wording.move_reason
         self.env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
 
     # ------------------------------------------------------------------ helpers
@@ -352,7 +354,7 @@ class Console:
         return self.render(f"print_{kind}.html", kind=kind, title=title, seated=seated,
                            by_table=pages.by_table(players),
                            back="/results" if kind == "results" else "/players",
-                           printed=pages.hhmm(self.hub.now()), **ctx)
+                           printed=pages.printed_at(self.hub.now(), lang), **ctx)
 
     async def act(self, request: Request) -> Response:
         s = self.session(request)
@@ -363,7 +365,7 @@ class Console:
         try:
             form = await self.form(request)
         except ValueError:
-            return JSONResponse({"ok": False, "reason": "form too large"}, 413)
+            return JSONResponse({"ok": False, "reason": tr("form_too_large", lang)}, 413)
         token = request.headers.get("x-csrf-token") or form.get("csrf")
         if not self.same_origin(request) or not auth.csrf_ok(s, token):
             return JSONResponse({"ok": False, "reason": tr("csrf", lang)}, 403)
@@ -378,14 +380,17 @@ class Console:
         answer = await self.hub.send(cmd, args)
         reply: dict[str, Any] = {"ok": bool(answer.get("ok")), "cmd": cmd}
         if answer.get("ok"):
-            reply["message"] = wording.message(answer, lang)
+            reply["message"] = wording.capital(wording.message(answer, lang),
+                                               answer.get("phrases"))
             if cmd == "time":
                 # the answer comes after the new clock on the same connection: "after" is it
                 after = pages.clock_left(self.hub.state.get("clock"), self.hub.now())
                 reply["message"] = tr("time_echo", lang, before=screen.clock(before),
                                       after=screen.clock(after))
+        elif answer.get("no_answer"):  # the hub's own: no template for the wording
+            reply["reason"] = tr("no_answer_command", lang, s=f"{ANSWER_TIMEOUT:.0f}")
         else:
-            reply["reason"] = wording.reason(answer, lang)
+            reply["reason"] = sentence(wording.reason(answer, lang), answer)
         log.info("console %s %s: %s", cmd, args, reply.get("message") or reply.get("reason"))
         if wants_json:
             return JSONResponse(reply, headers={"Cache-Control": "no-store"})
@@ -412,15 +417,22 @@ class Console:
             lang = self.language(request, s)
             return Response(tr("no_answer", lang), 503, headers={"Retry-After": "5"})
         kind = request.path_params["kind"]
-        name = "floorman-results"
+        lang = self.language(request, s)
+        name = export_name((self.hub.state.get("summary") or {}).get("name"),
+                           self.hub.now(), tr("results", lang))
         if kind == "json":
             return Response(json.dumps(results, ensure_ascii=False, indent=1),
                             media_type="application/json",
                             headers={"Content-Disposition": f'attachment; filename="{name}.json"'})
         german = request.query_params.get("sep", ";") == ";"
         bom = request.query_params.get("bom", "1" if german else "0") == "1"
+        # the director's file: every name in full (shortened only where the public reads,
+        # 000 5.8), asked at this moment like a printout
+        players = await self.hub.players_now()
+        full = {p["player_id"]: p["name"] for p in players or ()}
         text = results_csv(results["rows"], sep=";" if german else ",", bom=bom,
-                           disqualified=results.get("disqualified", []))
+                           disqualified=results.get("disqualified", []), lang=lang,
+                           names=full)
         return Response(text.encode("utf-8"), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
 
@@ -498,32 +510,79 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
+#: the export's columns: key → (English header, German header)
+CSV_HEADERS: dict[str, tuple[str, str]] = {
+    "place": ("place", "Platz"), "name": ("name", "Name"), "points": ("points", "Punkte"),
+    "knockouts": ("knockouts", "Knockouts"), "knockout_points": ("knockout_points", "KO-Punkte"),
+    "bounty_hits": ("bounty_hits", "Bounty-Treffer"), "prize": ("prize", "Preisgeld"),
+    "member": ("member", "Mitglied"),
+}
+#: a yes or no cell: key → (English, German)
+YES_NO = {True: ("yes", "Ja"), False: ("no", "Nein")}
+
+
 def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True,
-                disqualified: list[dict[str, Any]] | None = None) -> str:
-    """The results as CSV. With ``sep=";"`` (German spreadsheets) points are written with a
-    decimal comma; ``bom``: a UTF-8 byte-order mark first, so Excel reads the umlauts. A
-    name that would start a formula is written as text (``spreadsheet_cell``, issue 27.6).
-    ``disqualified`` players (000 3.8) follow the places with ``DQ`` for a place."""
-    columns = ["place", "name", "points", "knockouts", "knockout_points", "bounty_hits",
-               "prize", "member"]
+                disqualified: list[dict[str, Any]] | None = None, lang: str = "en",
+                names: dict[int, str] | None = None) -> str:
+    """The results as CSV, headers and yes/no in ``lang`` (``Platz``, ``Mitglied``, ``Ja``).
+    With ``sep=";"`` (German spreadsheets) points are written with a decimal comma; ``bom``:
+    a UTF-8 byte-order mark first, so Excel reads the umlauts. ``names``: the full name of
+    each player id (the rows carry the public, shortened ones). A name that would start a
+    formula is written as text (``spreadsheet_cell``, issue 27.6). ``disqualified`` players
+    (000 3.8) follow the places with ``DQ`` for a place."""
+    i = 1 if lang == "de" else 0
+    names = names or {}
+    columns = list(CSV_HEADERS)
     if rows:
         columns = [c for c in columns if c in rows[0]]
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=sep, lineterminator="\r\n")
-    w.writerow(columns)
+    w.writerow([CSV_HEADERS[c][i] for c in columns])
+
+    def name(r: dict[str, Any]) -> Any:
+        full = names.get(r["player_id"]) if isinstance(r.get("player_id"), int) else None
+        return spreadsheet_cell(full or r.get("name", ""))
+
     for r in rows:
         out = []
         for c in columns:
             v = r.get(c)
-            if isinstance(v, float):
+            if c == "name":
+                out.append(name(r))
+                continue
+            if isinstance(v, bool):
+                v = YES_NO[v][i]
+            elif isinstance(v, float):
                 v = int(v) if v.is_integer() else (str(v).replace(".", ",") if sep == ";"
                                                    else v)
             out.append("" if v is None else spreadsheet_cell(v))
         w.writerow(out)
     for d in disqualified or []:  # out of the ranking: no place, no points
-        w.writerow(["DQ" if c == "place" else spreadsheet_cell(d.get("name", ""))
-                    if c == "name" else "" for c in columns])
+        w.writerow(["DQ" if c == "place" else name(d) if c == "name" else ""
+                    for c in columns])
     return ("\ufeff" if bom else "") + buf.getvalue()
+
+
+def export_name(tournament: str | None, at: float, what: str) -> str:
+    """An export's file name, without its ending: the date, the tournament and what it is
+    (``2026-11-27-psc-five-spades-re-buy-add-on-ergebnis``), in letters every system
+    keeps (umlauts written out)."""
+    day = time.strftime("%Y-%m-%d", time.localtime(at))
+    text = f"{tournament or 'floorman'} {what}".lower()
+    for umlaut, plain in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
+        text = text.replace(umlaut, plain)
+    slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:80].rstrip("-")
+    return f"{day}-{slug}"
+
+
+def sentence(text: str, answer: dict[str, Any]) -> str:
+    """A reason as a sentence on its own line: its first letter a capital ("die Uhr läuft
+    schon" → "Die Uhr läuft schon"), unless it begins with a name the controller put in
+    (a player called "de Vries" keeps his name)."""
+    key = str((answer.get("why") or {}).get("key") or "")
+    if not text or not text[0].islower() or key.startswith("{"):
+        return text
+    return text[0].upper() + text[1:]
 
 
 def public_url(host: str, port: int) -> str:

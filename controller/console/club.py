@@ -60,7 +60,8 @@ def standings_page(console: Console) -> Any:
             problem = str(exc)
         return console.render("print_standings.html", kind="standings",
                               title=tr("standings", lang), table=table, problem=problem,
-                              back="/results", printed=pages.hhmm(console.hub.now()), **ctx)
+                              back="/results",
+                              printed=pages.printed_at(console.hub.now(), lang), **ctx)
     return handler
 
 

@@ -34,6 +34,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "controller_offline": ("The controller is offline: commands wait until it is back.",
                            "Der Controller ist offline: Befehle warten, bis er zurück ist."),
     "screens_offline": ("Screens offline: {who}", "Bildschirme offline: {who}"),
+    "screen_wall": ("wall {id}", "Wand {id}"),
+    "screen_director": ("director's screen {id}", "Leitungs-Bildschirm {id}"),
+    "screen_other": ("screen {id}", "Bildschirm {id}"),
     "stream_lost": ("Live updates interrupted: reconnecting…",
                     "Live-Anzeige unterbrochen: verbinde neu …"),
     "no_state": ("Waiting for the controller's state…", "Warte auf den Stand vom Controller …"),
@@ -128,6 +131,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "addon": ("Add-on", "Add-on"),
     "undo": ("Undo the last command", "Letzten Befehl zurücknehmen"),
     "undo_confirm": ("Undo the last command?", "Den letzten Befehl zurücknehmen?"),
+    # the chime (issue 28.10)
+    "sound_on": ("Chime on", "Gong an"),
+    "sound_off": ("Chime off", "Gong aus"),
     # the floor's tabs and what follows the state (issue 28)
     "tabs": ("Sections", "Bereiche"),
     "tab_tables": ("Tables", "Tische"),
@@ -163,6 +169,28 @@ LABELS: dict[str, tuple[str, str]] = {
     "keeps_tables": ("No table breaks while entries are open (until the end of level {n}).",
                      "Kein Tisch wird aufgelöst, solange Einstiege offen sind (bis Ende "
                      "Level {n})."),
+    # the structure (issue 28.5)
+    "structure": ("Structure", "Struktur"),
+    "structure_now": ("now", "jetzt"),
+    "structure_minutes_n": ("{n} min", "{n} Min."),
+    "structure_no_end": ("no end", "ohne Ende"),
+    "structure_insert": ("Insert after level", "Einfügen nach Level"),
+    "structure_insert_hint": ("0: before the first level; only coming levels change",
+                              "0: vor dem ersten Level; nur kommende Level ändern sich"),
+    "kind_level": ("a level", "ein Level"),
+    "kind_break": ("a break", "eine Pause"),
+    "small_blind": ("Small blind", "Small Blind"),
+    "big_blind": ("Big blind", "Big Blind"),
+    "structure_from": ("Levels from", "Level ab"),
+    "structure_length": ("last (minutes)", "dauern (Minuten)"),
+    "structure_minutes": ("Minutes", "Minuten"),
+    "structure_breaks_too": ("breaks too", "Pausen auch"),
+    "field_after": ("the level to insert after", "das Level, nach dem eingefügt wird"),
+    "field_from_level": ("the first level", "das erste Level"),
+    "field_small_blind": ("the small blind", "den Small Blind"),
+    "field_big_blind": ("the big blind", "den Big Blind"),
+    "field_ante": ("the ante", "die Ante"),
+    "field_kind": ("level or break", "Level oder Pause"),
     # the players' list
     "sort_by": ("Sort by", "Sortieren nach"),
     "sort_name": ("by name", "nach Name"),
@@ -195,7 +223,7 @@ LABELS: dict[str, tuple[str, str]] = {
     # announcements
     "announcement": ("Announcement on every screen", "Durchsage auf allen Bildschirmen"),
     "announce_text": ("Text", "Text"),
-    "announce_example": ("Add-on jetzt möglich", "Add-on jetzt möglich"),
+    "announce_example": ("Add-on now", "Add-on jetzt möglich"),
     "minutes": ("Minutes (empty: until cleared)", "Minuten (leer: bis gelöscht)"),
     "announce": ("Show", "Anzeigen"),
     "announce_clear": ("Take down", "Entfernen"),
@@ -278,6 +306,11 @@ LABELS: dict[str, tuple[str, str]] = {
                    "and the printout.",
                    "Die letzten {n} Ausgeschiedenen, bester Platz zuerst. Alle Plätze mit "
                    "Punkten: die Exporte und der Ausdruck."),
+    "no_answer_command": ("The controller did not answer within {s} s: nothing was changed, "
+                          "unless the floor shows it in a moment.",
+                          "Der Controller hat nicht innerhalb von {s} s geantwortet: nichts "
+                          "wurde geändert, außer der Saal zeigt es gleich."),
+    "form_too_large": ("The form is too large.", "Das Formular ist zu groß."),
     "no_answer": ("The controller did not answer; try again.",
                   "Der Controller hat nicht geantwortet; bitte noch einmal versuchen."),
     # replies
@@ -318,6 +351,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "standings": ("Standings", "Rangliste"),
     "tournaments": ("Tournaments", "Turniere"),
     "tournaments_n": ("{n} tournaments", "{n} Turniere"),
+    "tournaments_one": ("1 tournament", "1 Turnier"),
     "club_search": ("From the club list", "Aus der Clubliste"),
     "club_search_hint": ("Type part of a name, pick it: it is added to the list above",
                          "Namensteil tippen, auswählen: er kommt in die Liste oben"),

@@ -15,14 +15,15 @@ LIVE: dict[str, dict[str, str]] = {
     "floor": {"banner": "_banner.html", "clockbox": "_clock.html", "tables": "_tables.html",
               "clockbuttons": "_clock_buttons.html", "floorbuttons": "_floor_buttons.html",
               "moves": "_moves.html", "names": "_names.html", "history": "_history.html",
-              "undobox": "_undo.html", "applies": "_applies.html"},
+              "undobox": "_undo.html", "applies": "_applies.html",
+              "structurelist": "_structure.html"},
     "players": {"banner": "_banner.html", "playerlist": "_players.html", "names": "_names.html",
                 "applies": "_applies.html"},
     "results": {"banner": "_banner.html", "resultlist": "_results.html"},
     # the players' page: no sign-in, only what the public screens show (000 5.8, 001 §14)
     "public": {"pbanner": "_public_banner.html", "clockbox": "_public_clock.html",
                "pseating": "_public_seating.html", "pmoves": "_public_moves.html",
-               "presults": "_results.html"},
+               "presults": "_results.html", "structurelist": "_structure.html"},
 }
 
 
@@ -116,13 +117,26 @@ def history_rows(commands: list[dict[str, Any]], lang: str = "en") -> list[dict[
     when it is pressed."""
     rows = []
     for c in reversed(commands):
+        said = [p for p in c.get("phrases", []) if not _nothing(p)]
+        if not said and c.get("phrases"):
+            continue  # the time found nothing to do: no line for it
+        if len(said) != len(c.get("phrases", [])):
+            c = {**c, "phrases": said, "text": "; ".join(str(p.get("text", "")) for p in said)}
         keys = {p.get("key") for p in c.get("phrases", [])}
         is_undo = "undone" in keys
-        text = wording.message({"message": c.get("text"), "phrases": c.get("phrases")}, lang)
+        text = wording.capital(wording.message({"message": c.get("text"),
+                                                "phrases": c.get("phrases")}, lang),
+                               c.get("phrases"))
         rows.append({**c, "text": text, "is_undo": is_undo,
                      "undoable": not c.get("by_itself") and c.get("undone_by") is None
                      and not is_undo})
     return rows
+
+
+def _nothing(phrase: dict[str, Any]) -> bool:
+    """A phrase that says nothing happened: "0 ghost seats removed" (the ghosts' time came
+    with none left; the rule records it once all the same)."""
+    return phrase.get("key") == "ghosts_removed" and not (phrase.get("params") or {}).get("count")
 
 
 def last_undo(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -191,12 +205,35 @@ def hhmm(at: float | None) -> str:
     return time.strftime("%H:%M", time.localtime(at))
 
 
+def printed_at(at: float, lang: str) -> str:
+    """When a sheet was printed, the day too (a results sheet is kept): ``27.11.2026 21:07``
+    (German) or ``2026-11-27 21:07``."""
+    day = time.strftime("%d.%m.%Y" if lang == "de" else "%Y-%m-%d", time.localtime(at))
+    return f"{day} {hhmm(at)}"
+
+
 def announcement(state: dict[str, dict[str, Any]], now: float) -> dict[str, Any] | None:
     """The banner up at ``now`` (``state/announcement``), or ``None``."""
     a = state.get("announcement") or {}
     if not a.get("text") or (a.get("until") is not None and now >= a["until"]):
         return None
     return a
+
+
+def offline_screens(clients: dict[str, Any], lang: str) -> list[str]:
+    """The screens that are offline in the floor's words ("Tisch 2", "Wand wall-1"), not as
+    client ids: a table's by its number, the others by their role and id."""
+    out = []
+    for key, c in sorted(clients.items()):
+        if c.get("online"):
+            continue
+        if c.get("role") == "table" and c.get("table") is not None:
+            out.append((0, int(c["table"]), tr("table_n", lang, n=c["table"])))
+        else:
+            role = c.get("role")
+            label = f"screen_{role}" if role in ("wall", "director") else "screen_other"
+            out.append((1, 0, tr(label, lang, id=key)))
+    return [text for *_, text in sorted(out)]
 
 
 def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now: float,
@@ -213,7 +250,7 @@ def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now
         "now": now,
         "link_up": link_up,
         "controller_online": controller_online,
-        "screens_offline": sorted(k for k, v in presence.items() if not v.get("online")),
+        "screens_offline": offline_screens(presence, lang),
         "summary": state.get("summary"),
         "clock": clock,
         "left": clock_left(clock, now),
@@ -236,4 +273,24 @@ def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now
         "announcement": announcement(state, now),
         # the registration desk (issue 31): waiting list, seat limit, no-shows
         "desk": desk or {"waiting": [], "seats": None, "no_shows": []},
+        "structure": structure_rows(state.get("structure"), clock, lang),
     }
+
+
+def structure_rows(structure: dict[str, Any] | None, clock: dict[str, Any] | None,
+                   lang: str) -> list[dict[str, Any]]:
+    """The levels and breaks (``state/structure``), each with ``what`` (``Level 3: 100 /
+    200 · Ante 25`` or ``Pause · Chipraise 25``), its minutes, and ``now`` on the one the
+    clock is in, ``past`` on those played."""
+    current = ((clock or {}).get("current") or {}).get("index")
+    started = bool((clock or {}).get("started"))
+    rows = []
+    for lv in (structure or {}).get("levels", []):
+        i = lv.get("index")
+        rows.append({"what": level_text(lv, lang), "is_break": lv.get("is_break"),
+                     "minutes": None if lv.get("seconds") is None else
+                     f"{lv['seconds'] / 60:g}".replace(".", "," if lang == "de" else "."),
+                     "now": started and i == current,
+                     "past": started and current is not None and i is not None
+                     and i < current})
+    return rows

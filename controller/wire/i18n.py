@@ -181,6 +181,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "minutes": ("{m} min", "{m} Min."),
     "starts_soon": ("The tournament starts soon", "Das Turnier beginnt gleich"),
     "page": ("{p}/{n}", "{p}/{n}"),
+    # what the wall says aloud (kiosk/speech.py, ``speech: true``)
+    "say_table_breaks": ("Table {n} breaks.", "Tisch {n} wird aufgelöst."),
+    "say_hfh": ("Hand for hand. Please wait for the other tables after each hand.",
+                "Hand für Hand. Nach jeder Hand bitte auf die anderen Tische warten."),
+    "say_move": ("{name}, please go to table {table}, seat {seat}.",
+                 "{name}, bitte an Tisch {table}, Platz {seat}."),
 }
 
 

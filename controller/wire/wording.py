@@ -12,6 +12,7 @@ reason in the source and asks for its German). Pure Python, no I/O.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -86,15 +87,15 @@ REASONS_DE: dict[str, str] = {
     "the time left cannot be negative": "die Restzeit kann nicht negativ sein",
     "this level has no end": "dieses Level hat kein Ende",
     "time set {time} would end the break; to end the level: level next":
-        "Zeit auf {time} würde die Pause beenden; ein Level beendet: level next",
+        "Zeit auf {time} würde die Pause beenden; sie beendet „nächstes Level“ (Level ▶)",
     "the break has only {time} left: removing {removed} would end it; to end the level: "
-    "level next": "die Pause hat nur noch {time}: {removed} abziehen würde sie beenden; ein "
-                  "Level beendet: level next",
+    "level next": "die Pause hat nur noch {time}: {removed} abziehen würde sie beenden; sie "
+                  "beendet „nächstes Level“ (Level ▶)",
     "time set {time} would end level {level}; to end the level: level next":
-        "Zeit auf {time} würde Level {level} beenden; ein Level beendet: level next",
+        "Zeit auf {time} würde Level {level} beenden; es beendet „nächstes Level“ (Level ▶)",
     "level {level} has only {time} left: removing {removed} would end it; to end the level: "
-    "level next": "Level {level} hat nur noch {time}: {removed} abziehen würde es beenden; ein "
-                  "Level beendet: level next",
+    "level next": "Level {level} hat nur noch {time}: {removed} abziehen würde es beenden; es "
+                  "beendet „nächstes Level“ (Level ▶)",
     "structure insert needs 'after' (a level number, 0 = first) and 'level'":
         "Struktur einfügen braucht 'after' (eine Levelnummer, 0 = zuerst) und 'level'",
     "there is no level {after} (levels 1-{count})": "es gibt kein Level {after} (Level 1-{count})",
@@ -109,7 +110,7 @@ REASONS_DE: dict[str, str] = {
         "es gibt kein Level {from_level} (Level 1-{count})",
     "level {from_level} has already begun: only the coming levels can change (the time left "
     "of this one: time set)": "Level {from_level} hat schon begonnen: nur die kommenden Level "
-                             "können sich ändern (seine Restzeit: time set)",
+                             "können sich ändern (seine Restzeit: „Zeit setzen auf“)",
     "there is no level {to} (levels 1-{count})": "es gibt kein Level {to} (Level 1-{count})",
     # entries
     "give at least one name": "mindestens einen Namen angeben",
@@ -250,11 +251,11 @@ REASONS_DE: dict[str, str] = {
     "event {target} cannot be undone (not the first event of a command, already undone, or "
     "an undo; floorman history lists them)":
         "Ereignis {target} kann nicht zurückgenommen werden (nicht das erste Ereignis eines "
-        "Befehls, schon zurückgenommen, oder selbst eine Rücknahme; floorman history listet sie)",
+        "Befehls, schon zurückgenommen, oder selbst eine Rücknahme; der Verlauf listet sie)",
     "cannot undo the {what} (event {target}): the floor has since acted on it by itself "
     "({done}), which cannot be taken back":
-        "„{what}“ (Ereignis {target}) kann nicht zurückgenommen werden: der Floor hat seitdem "
-        "selbst darauf reagiert ({done}), und das lässt sich nicht zurücknehmen",
+        "„{what}“ (Ereignis {target}) kann nicht zurückgenommen werden: das Turnier hat "
+        "seitdem von selbst darauf reagiert ({done}), und das lässt sich nicht zurücknehmen",
     "cannot undo the {what} (event {target}): later commands depend on it: {steps}. Undo "
     "those first, newest first ({first}), then this one":
         "„{what}“ (Ereignis {target}) kann nicht zurückgenommen werden: spätere Befehle hängen "
@@ -476,6 +477,39 @@ def _leave(p: Mapping[str, Any]) -> str:
     return "" if chips is None else f" ({chips:,} Chips verlassen das Spiel)".replace(",", ".")
 
 
+def _num(n: Any) -> str:
+    """A chip amount the German way: ``20.000``."""
+    return f"{n:,}".replace(",", ".") if isinstance(n, int) else str(n)
+
+
+def _ghosts_removed(p: Mapping[str, Any]) -> str:
+    # the time for it came with no ghost seat left (the rule marks it done all the same)
+    n = p["count"]
+    if not n:
+        return "keine Geisterplätze zu entfernen"
+    return ("1 Geisterplatz" if n == 1 else f"{n} Geisterplätze") + " entfernt" + _leave(p)
+
+
+def _structure_change(text: str) -> str:
+    """What a structure change did, as rules/clock.py words it, in German (a wording it
+    does not know stays English)."""
+    where = r"(?:after level (\d+)|before level 1)"
+    m = re.fullmatch(r"a (?:break|level (\d+)/(\d+)(?: ante (\d+))?) of ([\d.]+) min "
+                     r"inserted " + where, text)
+    if m:
+        sb, bb, ante, minutes, after = m.groups()
+        what = "eine Pause" if sb is None else f"ein Level {sb}/{bb}" + (
+            f" Ante {ante}" if ante else "")
+        at = f"nach Level {after}" if after else "vor Level 1"
+        return f"{what} von {minutes.replace('.', ',')} Min. eingefügt {at}"
+    m = re.fullmatch(r"levels from (\d+) on last ([\d.]+) min( \(breaks too\))?", text)
+    if m:
+        first, minutes, breaks = m.groups()
+        return (f"Level ab {first} dauern {minutes.replace('.', ',')} Min."
+                + (" (Pausen auch)" if breaks else ""))
+    return text
+
+
 def _undone(p: Mapping[str, Any]) -> str:
     text = f"{phrase(p.get('what') or {}, 'de')} zurückgenommen (Ereignis {p['event']})"
     for key, word in (("withdrawn", "zurückgezogen"), ("stays", "bleibt (schon ausgeführt)")):
@@ -536,16 +570,16 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     else f"{p['player']} ist zurück",
     "absent_removed": lambda p: f"nach 2 h Abwesenheit entfernt: {_names(p['players'])}"
     + _leave(p),
-    "addon": lambda p: f"Add-on: je {p['chips']} Chips für {p['players']} Spieler",
-    "ghosts_removed": lambda p: f"{p['count']} Geisterplätze entfernt" + _leave(p),
+    "addon": lambda p: f"Add-on: je {_num(p['chips'])} Chips für {p['players']} Spieler",
+    "ghosts_removed": _ghosts_removed,
     "chips_corrected": lambda p: "Chips im Spiel korrigiert um "
     + f"{p['change']:+,}".replace(",", ".") + f" ({p['reason']})",
     "heads_up": lambda p: "Heads-up",
-    "action_clock": lambda p: f"Tisch {p['table']}: Action-Clock {p['seconds']} s",
+    "action_clock": lambda p: f"Tisch {p['table']}: Aktionszeit {p['seconds']} s",
     "chip_race": _chip_race,
     "field_warning": _field_warning,
-    "disqualified": lambda p: f"{p['player']} disqualifiziert, {p['chips']} Chips verlassen das "
-                              f"Spiel" + _why(p),
+    "disqualified": lambda p: f"{p['player']} disqualifiziert, {_num(p['chips'])} Chips "
+                              f"verlassen das Spiel" + _why(p),
     "penalty_warning": lambda p: f"Verwarnung für {p['player']}" + _why(p),
     "penalty_owed_blinds": lambda p: f"{p['player']} schuldet die Blinds (000 4.11)" + _why(p),
     "penalty_sit_out": _sit_out,
@@ -556,7 +590,7 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "start_stacks": lambda p: f"Startstacks aus Punkten für {p['count']} Spieler",
     "table_decided": lambda p: f"Tisch {p['table']} entschieden: {p['player']}",
     # the change itself is said in English (clock.py builds it from the new level)
-    "structure_changed": lambda p: f"Struktur: {p['change']}",
+    "structure_changed": lambda p: f"Struktur: {_structure_change(str(p['change']))}",
     "time_added": _time_added,
     "time_set": lambda p: f"Zeit auf {mmss(p.get('seconds') or 0)} gesetzt",
     "clock_start": lambda p: "Uhr gestartet",
@@ -609,9 +643,34 @@ REASONS_DE.update({
         "(000 2.7)",
     "cancellations close {hours} h before the start (000 2.6): confirm to take it all the "
     "same":
-        "Absagen sind nur bis {hours} h vor Turnierbeginn möglich (000 2.6): bestätigen, um "
+        "Absagen sind nur bis {hours} Stunden vor Turnierbeginn möglich (000 2.6): bestätigen, um "
         "sie trotzdem anzunehmen",
 })
+#: why a move is due (the engine's ``Move.reason``, rules/seating.py and rules/rounds.py):
+#: a pattern of the English → its German
+MOVE_REASONS_DE: tuple[tuple[str, str], ...] = (
+    (r"balancing", "Ausgleich"),
+    (r"reseat", "Umsetzen durch die Turnierleitung"),
+    (r"table (\d+) breaks", r"Tisch \1 wird aufgelöst"),
+    (r"table (\d+) breaks \(director\)", r"Tisch \1 wird aufgelöst (Turnierleitung)"),
+    (r"table (\d+) opens", r"Tisch \1 öffnet"),
+    (r"final table", "Finaltisch"),
+    (r"final table \(director\)", "Finaltisch (Turnierleitung)"),
+    (r"round (\d+) over: the final tables by points",
+     r"Runde \1 vorbei: die Finaltische nach Punkten"),
+    (r"round (\d+) over: new seats by lot", r"Runde \1 vorbei: neue Plätze per Los"),
+)
+
+
+def move_reason(text: str, lang: str) -> str:
+    """Why a move is due, in ``lang`` (one the module does not know stays as it is)."""
+    if lang != "de":
+        return text
+    for pattern, german in MOVE_REASONS_DE:
+        if re.fullmatch(pattern, text):
+            return re.sub(pattern, german, text)
+    return text
+
 
 #: a reply lists at most this many phrases (as controller.engine.history.line)
 MAX_PHRASES = 6
@@ -639,6 +698,18 @@ def message(answer: Mapping[str, Any], lang: str) -> str:
     if len(texts) > MAX_PHRASES:
         texts = texts[:MAX_PHRASES - 1] + [f"… und {len(texts) - MAX_PHRASES + 1} weitere"]
     return "; ".join(texts) or "ok"
+
+
+def capital(text: str, phrases: Any = None) -> str:
+    """A line as a sentence: the first letter a capital ("angesagt: …" → "Angesagt: …"),
+    unless the line begins with a name a phrase carries (a player called "de Vries")."""
+    if not text or not text[0].islower():
+        return text
+    for p in phrases if isinstance(phrases, list) else ():
+        values = (p.get("params") or {}).values() if isinstance(p, Mapping) else ()
+        if any(isinstance(v, str) and v and text.startswith(v) for v in values):
+            return text
+    return text[0].upper() + text[1:]
 
 
 def reason(answer: Mapping[str, Any], lang: str) -> str:

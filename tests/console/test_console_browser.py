@@ -197,7 +197,7 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         assert "keine Zeit" in act(page, "#time-form button")
         assert page.input_value("#time-form input[name=value]") == "1:75"
         page.fill("#level-form input[name=to]", "40")
-        assert "es gibt kein Level 40" in act(page, "#level-form button")
+        assert "Es gibt kein Level 40" in act(page, "#level-form button")  # a sentence
         assert page.input_value("#level-form input[name=to]") == "40"
         assert status(console.broker)["clock"]["level"] == 0
 
@@ -239,7 +239,7 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         page.fill("#announce-form input[name=text]", "Add-on jetzt möglich")
         page.fill("#announce-form input[name=minutes]", "15")
         assert act(page, "#announce-form button.primary") == \
-            "angesagt: „Add-on jetzt möglich“ für 15:00"
+            "Angesagt: „Add-on jetzt möglich“ für 15:00"
         other.wait_for_selector("#banner .announce:has-text('Add-on jetzt möglich')")
         wait_for(lambda: (table.get("state/announcement") or {}).get("text")
                  == "Add-on jetzt möglich", 5, "the table client has the banner")
@@ -342,7 +342,9 @@ def test_a_night_through_the_console(console, chromium, tmp_path):
         raw = Path(dl.value.path()).read_bytes()
         assert raw.startswith(b"\xef\xbb\xbf")  # the BOM: Excel reads the umlauts right
         text = raw.decode("utf-8-sig").splitlines()
-        assert text[0].startswith("place;name;points")
+        assert text[0].startswith("Platz;Name;Punkte")  # the director's language
+        # the day and the night in the file's name (issue 28.9)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d-.+-ergebnis\.csv", dl.value.suggested_filename)
         assert len(text) == 12 and text[-1].startswith("20;")
         with page.expect_download() as dl:
             page.click("#json")

@@ -5,6 +5,7 @@ broker credential ever reaches a page."""
 from __future__ import annotations
 
 import re
+import time
 
 import httpx
 import pytest
@@ -106,13 +107,32 @@ def test_csv_for_a_german_spreadsheet():
              "knockout_points": 0, "bounty_hits": 0, "prize": None, "member": True},
             {"place": 3, "name": "Anna S.", "points": 9.0, "knockouts": 0,
              "knockout_points": 0, "bounty_hits": 0, "prize": None, "member": False}]
-    text = results_csv(rows, sep=";", bom=True)
-    assert text.startswith("\ufeffplace;name;points")
+    text = results_csv(rows, sep=";", bom=True, lang="de")
+    assert text.startswith("\ufeffPlatz;Name;Punkte;Knockouts;KO-Punkte;Bounty-Treffer;"
+                           "Preisgeld;Mitglied\r\n")
     lines = text[1:].split("\r\n")
-    assert lines[1] == "2;Jörg Müller;12,5;1;0;0;;True"  # a decimal comma after ;
-    assert lines[2].startswith("3;Anna S.;9;")
+    assert lines[1] == "2;Jörg Müller;12,5;1;0;0;;Ja"  # a decimal comma after ;
+    assert lines[2].startswith("3;Anna S.;9;") and lines[2].endswith(";Nein")
     plain = results_csv(rows, sep=",", bom=False)
-    assert plain.split("\r\n")[1].startswith("2,Jörg Müller,12.5,")
+    assert plain.split("\r\n")[0].startswith("place,name,points")
+    assert plain.split("\r\n")[1] == "2,Jörg Müller,12.5,1,0,0,,yes"
+
+
+def test_the_directors_csv_has_full_names_and_its_file_the_date():
+    """Issue 28.9: the rows carry the public names (a guest shortened, 000 5.8); the
+    director's file has them in full, and a file name that says the day and the night."""
+    from controller.console.app import export_name
+
+    rows = [{"place": 1, "player_id": 4, "name": "Anna S.", "member": False}]
+    text = results_csv(rows, sep=";", bom=False, lang="de", names={4: "Anna Schmidt"},
+                       disqualified=[{"player_id": 5, "name": "Tom K."}])
+    assert text.split("\r\n")[1:3] == ["1;Anna Schmidt;Nein", "DQ;Tom K.;"]
+    at = 1796000000.0  # 2026-11-29, a Sunday evening in any time zone of the club's
+    day = time.strftime("%Y-%m-%d", time.localtime(at))
+    assert export_name("PSC Five Spades — Re-Buy/Add-on", at, "Ergebnis") == \
+        f"{day}-psc-five-spades-re-buy-add-on-ergebnis"
+    assert export_name("Großer Preis Köln", at, "Ergebnis") == \
+        f"{day}-grosser-preis-koeln-ergebnis"
 
 
 def test_csv_cells_never_start_a_formula():
@@ -125,9 +145,9 @@ def test_csv_cells_never_start_a_formula():
     text = results_csv(rows, sep=";", bom=True,
                        disqualified=[{"player_id": 9, "name": "@SUM(A1)", "reason": "x"}])
     lines = text[1:].split("\r\n")
-    assert lines[1] == '1;"\'=HYPERLINK(""http://x"",""win"")";-0,5;True'
-    assert lines[2] == "2;'+49 1;2;True"
-    assert lines[3] == "3;'-Zoë;1;False"
+    assert lines[1] == '1;"\'=HYPERLINK(""http://x"",""win"")";-0,5;yes'
+    assert lines[2] == "2;'+49 1;2;yes"
+    assert lines[3] == "3;'-Zoë;1;no"
     assert lines[4] == "DQ;'@SUM(A1);;"
 
 
@@ -400,3 +420,24 @@ def test_the_console_asks_a_big_controller_less_often():
     assert hub.refresh_wait(0.0) == hub.refresh_wait(0.002) == hub.REFRESH_AFTER == 0.05
     assert hub.refresh_wait(0.030) == pytest.approx(0.6)
     assert hub.refresh_wait(16.0) == hub.REFRESH_LONGEST == 5.0
+
+
+def test_structure_forms_become_the_structure_command():
+    """Issue 28.5: the console's two structure forms send what the engine allows."""
+    assert actions.command("structure_insert", {"after": "2", "kind": "break",
+                                                 "minutes": "10"}) == \
+        ("structure", {"op": "insert", "after": 2, "level": {"kind": "break", "minutes": 10.0}})
+    assert actions.command("structure_insert", {"after": "0", "kind": "level", "minutes": "20",
+                                                "small_blind": "25", "big_blind": "50",
+                                                "ante": ""}) == \
+        ("structure", {"op": "insert", "after": 0,
+                       "level": {"kind": "level", "minutes": 20.0, "small_blind": 25,
+                                 "big_blind": 50}})
+    assert actions.command("structure_minutes", {"from_level": "8", "minutes": "15,5",
+                                                 "breaks": "1"}) == \
+        ("structure", {"op": "minutes", "from_level": 8, "minutes": 15.5, "breaks": True})
+    for bad in ({"after": "2", "kind": "break"}, {"after": "zwei", "minutes": "10"},
+                {"after": "2", "kind": "nap", "minutes": "10"},
+                {"after": "2", "kind": "level", "minutes": "10", "small_blind": "25"}):
+        with pytest.raises(actions.FormError):
+            actions.command("structure_insert", bad)

@@ -290,6 +290,65 @@
     });
   }
 
+  // ------------------------------------------------------------ the chime
+  // a level's end and a break's start sound in the director's browser (WebAudio: no file).
+  // A browser lets a page sound only after a tap: the first tap anywhere makes the
+  // context. The switch is kept in this browser (localStorage).
+  const sound = document.getElementById("sound");
+  let audio = null;
+  const soundOn = () => localStorage.getItem("floorman-sound") !== "off";
+  function showSound() {
+    if (!sound) return;
+    sound.textContent = soundOn() ? sound.dataset.on : sound.dataset.off;
+    sound.setAttribute("aria-pressed", String(soundOn()));
+  }
+  if (sound) {
+    sound.addEventListener("click", () => {
+      localStorage.setItem("floorman-sound", soundOn() ? "off" : "on");
+      showSound();
+    });
+    showSound();
+    document.addEventListener("pointerdown", () => {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!audio && Ctx) audio = new Ctx();
+      if (audio && audio.state === "suspended") audio.resume();
+    });
+  }
+  function chime(kind) {
+    if (!soundOn()) return;
+    // what sounded, for the browser test (a headless browser has no ears)
+    document.body.dataset.chimes = String(parseInt(document.body.dataset.chimes || "0") + 1);
+    document.body.dataset.chime = kind;
+    if (!audio) return;
+    // a level: two rising notes; a break: three, down and up again
+    const notes = kind === "break" ? [784, 587, 784] : [659, 988];
+    const t0 = audio.currentTime + 0.05;
+    notes.forEach((hz, i) => {
+      const o = audio.createOscillator();
+      const g = audio.createGain();
+      const at = t0 + i * 0.35;
+      o.type = "sine";
+      o.frequency.value = hz;
+      g.gain.setValueAtTime(0.0001, at);
+      g.gain.exponentialRampToValueAtTime(0.4, at + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, at + 0.9);
+      o.connect(g).connect(audio.destination);
+      o.start(at);
+      o.stop(at + 1);
+    });
+  }
+  const levelNow = () => {
+    const c = document.querySelector("#clockbox .clock[data-level]");
+    return c ? { level: c.dataset.level, isBreak: c.dataset.break === "1" } : null;
+  };
+  let lastLevel = levelNow();
+  function chimeOnChange() {
+    if (!sound) return;
+    const now = levelNow();
+    if (now && lastLevel && now.level !== lastLevel.level) chime(now.isBreak ? "break" : "level");
+    if (now) lastLevel = now;
+  }
+
   // ------------------------------------------------------------ live updates
   if (page && window.EventSource) {
     const es = new EventSource(`/events?page=${encodeURIComponent(page)}`);
@@ -302,6 +361,7 @@
       }
       document.body.dataset.version = (parseInt(document.body.dataset.version || "0") + 1);
       applies();
+      chimeOnChange();
       markFound();
       sortPlayers();
       filter();
