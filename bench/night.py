@@ -1,5 +1,5 @@
 """``floorman night sample``: how long to the console's first page and to a table screen
-showing its table; and how many table clients the embedded broker (amqtt) serves.
+showing its table (how many tables the embedded broker serves: bench/room_broker.py).
 
 For each broker (Mosquitto, the embedded amqtt: ``--embedded``), a fresh state folder (the
 first night of a computer: the accounts are made) and then the same folder again (a

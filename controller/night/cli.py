@@ -52,7 +52,7 @@ def _demo(args: argparse.Namespace) -> int:
     except NoDisplay as exc:
         print(f"floorman demo: {exc}", file=sys.stderr)
         return 1
-    except TimeoutError as exc:
+    except (TimeoutError, RuntimeError) as exc:  # the broker that did not start, say
         print(f"floorman demo: {exc}", file=sys.stderr)
         return 1
     if args.screenshots:

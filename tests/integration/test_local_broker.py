@@ -85,3 +85,16 @@ def test_mosquitto_that_cannot_start_says_why_at_once(tmp_path):
     assert time.monotonic() - t0 < 5  # it noticed the process had ended
     assert "no_such_option" in str(err.value)  # the broker's own words, from its log
     assert not m.running
+
+
+def test_amqtt_that_cannot_start_says_why_at_once():
+    """The port is taken: amqtt's own error, as a RuntimeError the demo and the night say
+    in one line (before, its thread died with a traceback and a look at the port timed
+    out later)."""
+    pytest.importorskip("amqtt")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(RuntimeError, match="the embedded broker did not start"):
+            LocalBroker(port, prefer="amqtt")
