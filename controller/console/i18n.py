@@ -67,6 +67,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "table_n": ("Table {n}", "Tisch {n}"),
     "seat_n": ("Seat {n}", "Platz {n}"),
     "empty": ("free", "frei"),
+    # a seat the draw filled with a ghost (000 9.5: dealt in and folded; not a player)
+    "ghost_seat": ("ghost seat", "Geisterplatz"),
     "button": ("Button", "Button"),
     "waiting": ("waits for the button", "wartet auf den Button"),
     "arriving": ("arriving", "kommt"),
