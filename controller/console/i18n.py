@@ -71,6 +71,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "table_n": ("Table {n}", "Tisch {n}"),
     "seat_n": ("Seat {n}", "Platz {n}"),
     "empty": ("free", "frei"),
+    # a seat the draw filled with a ghost (000 9.5: dealt in and folded; not a player)
+    "ghost_seat": ("ghost", "Geist"),  # short: it fits a seat on a laptop
     "button": ("Button", "Button"),
     "waiting": ("waits for the button", "wartet auf den Button"),
     "arriving": ("arriving", "kommt"),

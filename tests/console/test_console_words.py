@@ -33,7 +33,7 @@ BOTH = {
     "level", "pause", "start", "ante", "blinds", "blind", "button", "rebuy", "rebuys",
     "add-on", "add-ons", "re-entry", "chip", "chips", "race", "text", "name", "export",
     "json", "csv", "knockouts", "m", "ss", "bb", "sb", "dealer", "countdown", "offline",
-    "online", "floorman", "min", "bubble", "heads-up", "final", "ok", "ghost", "mystery",
+    "online", "floorman", "min", "bubble", "heads-up", "final", "ok", "mystery",
     "bounty", "play", "the", "clock", "restart", "cannonball", "landesliga", "tda",
     "orbits", "stack", "stacks", "broker", "controller", "s", "pt", "pts", "hand", "d", "h",
     # poker's own words in German too, a rule's number, a club's word in quotes
