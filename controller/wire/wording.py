@@ -554,7 +554,8 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "table_opened": lambda p: f"Tisch {p['table']} öffnet mit {p['players']} Spielern",
     "table_broken": lambda p: f"Tisch {p['table']} wird aufgelöst",
     "final_table": lambda p: f"Finaltisch an Tisch {p['table']}",
-    "seats_drawn": lambda p: f"Plätze ausgelost: {p['tables']} Tische",
+    "seats_drawn": lambda p: "Plätze ausgelost: "
+    + ("1 Tisch" if p["tables"] == 1 else f"{p['tables']} Tische"),
     "hand_done": _hand_done,
     "hands_left": lambda p: f"noch {p['count']} Hände pro Tisch",
     "time_call": lambda p: f"Tisch {p['table']}: Zeitansage "
