@@ -19,8 +19,11 @@ and 50 tables (9 players a table, preset ``psc-five-spades``). Then:
   ``kiosk.link.Link``: subscribed to its table's and the shared ``state/…`` topics,
   clock sync every 10 s) in processes of their own (250 links each), so they load
   the broker and the controller's fan-out without sharing this process's GIL — on
-  the floor every kiosk is its own Pi. (Full KioskApps for 49 more tables would draw
-  49 screens in one process: a benchmark of this machine's CPU, not of one kiosk.)
+  the floor every kiosk is its own Pi; above 100 other tables they are bare MQTT
+  sockets (``bench/controller.py``'s ``RawSwarm``: their table's view and the
+  summary), as 1,000 paho links would measure this machine's threads. (Full
+  KioskApps for 49 more tables would draw 49 screens in one process: a benchmark of
+  this machine's CPU, not of one kiosk.)
 - **frame time**: :class:`~kiosk.render.Renderer` alone, on a surface of
   1920×1080 and of 800×480, with the state the kiosk above received from the
   controller (the table screen: table 1 of 10 tables; the wall: 50 tables, 450
@@ -157,6 +160,29 @@ class LoadClients:
 #: table links in one load-client process: 1,000 links (2,000 threads) in one
 #: interpreter spend their time fighting for its lock
 LINKS_A_PROCESS = 250
+#: above this many other tables, they are bare MQTT sockets (:class:`RawLoad`): 1,000
+#: kiosk links (paho's thread and the link's pump each, keep-alive 5 s) on this machine's
+#: two cores missed their keep-alives and were disconnected by the broker over and over
+LINKS_AT_MOST = 100
+
+
+class RawLoad:
+    """The other tables as bench/controller.py's table clients (:class:`RawSwarm`: one
+    socket each, subscribed to its table's view and the summary, read by one thread in a
+    process of its own): the broker's and the controller's load of 1,000 screens without
+    2,000 Python threads here. Ready when every one has its table and the summary."""
+
+    def __init__(self, broker: Broker, tables: range, players_left: int) -> None:
+        from bench.controller import SwarmProcess
+
+        self.swarm = SwarmProcess(broker, list(tables))
+        if not self.swarm.ready(players_left, max(60.0, len(tables) / 10)):
+            self.swarm.close()
+            raise RuntimeError("the load clients did not start: not every one has its "
+                               "table and the summary")
+
+    def stop(self) -> None:
+        self.swarm.close()
 
 
 def load_clients_main(address: str, prefix: str, first: int, stop: int) -> int:
@@ -207,8 +233,12 @@ def press_to_screen(tour: Tournament, presses: int, warmup: int = 5
     """(press → answer on screen ms, press → "sent" frame ms, the kiosk's state at the end)."""
     from kiosk.app import MAX_WAIT
 
-    load = LoadClients(tour.broker, range(2, tour.tables + 1),
-                       tour.log.with_name(f"load-{tour.tables}.log")) if tour.tables > 1 else None
+    others = range(2, tour.tables + 1)
+    load: LoadClients | RawLoad | None = None
+    if len(others) > LINKS_AT_MOST:
+        load = RawLoad(tour.broker, others, tour.tables * PER_TABLE)
+    elif others:
+        load = LoadClients(tour.broker, others, tour.log.with_name(f"load-{tour.tables}.log"))
     app, pin = table_app(tour.broker)
     try:
         wait_for(lambda: app.view.online and app.link.sync.synced and "table/1" in app.view.state
