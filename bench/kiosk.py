@@ -483,7 +483,8 @@ def main() -> int:
         print_table(rows, (1,))
     print(f"\nwhole run {time.monotonic() - started:.0f} s; {args.presses} presses per "
           f"tournament (9 players a table), the other tables: kiosk Links in their own "
-          f"processes; Mosquitto and the controller on loopback, CPU: {os.cpu_count()} cores")
+          f"processes (bare MQTT sockets above {LINKS_AT_MOST}); Mosquitto and the "
+          f"controller on loopback, CPU: {os.cpu_count()} cores")
     return 0
 
 
