@@ -180,7 +180,8 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
         return Phrase("final_table", {"table": e["table"]}, f"final table at table {e['table']}")
     if typ == "seats_drawn":
         tables = len({row[1] for row in e["seats"]})
-        return Phrase("seats_drawn", {"tables": tables}, f"seats drawn: {tables} table{'' if tables == 1 else 's'}")
+        return Phrase("seats_drawn", {"tables": tables},
+                      f"seats drawn: {tables} table{'' if tables == 1 else 's'}")
     if typ == "hand_done":
         missed = bool(e.get("missed"))  # a bust caught up the hand done nobody pressed
         return Phrase("hand_done", {"table": e["table"], "missed": missed},

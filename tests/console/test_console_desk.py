@@ -112,7 +112,8 @@ def test_pre_registration_check_in_and_the_no_shows_000_2_2_2_7(
         page.click("nav >> text=Saal")
         page.click(".tabs button[data-tab='actions']")
         answer = act(page, "button:text-is('Plätze losen')")
-        assert answer.startswith("Nicht erschienen (No-Show): Lea Fischer; Plätze ausgelost: 1 Tisch")
+        assert answer.startswith(
+            "Nicht erschienen (No-Show): Lea Fischer; Plätze ausgelost: 1 Tisch")
         page.click("nav >> text=Spieler")
         page.wait_for_selector("#no-shows")
         assert page.inner_text("#no-shows") == "Lea Fischer"
