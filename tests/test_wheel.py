@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-# one worker under xdist: the module's wheel and venv are built once (scripts/test)
-pytestmark = [pytest.mark.wheel, pytest.mark.xdist_group("wheel")]
+pytestmark = pytest.mark.wheel
 
 ROOT = Path(__file__).resolve().parent.parent
 #: what the wheel is built from (no tests, docs or scripts)

@@ -14,18 +14,6 @@ from tests.support.install import install_twice
 from tests.support.paths import ROOT
 from tests.support.secure import OPENSSL, SecureBroker
 
-#: the installs that several tests look at: each is made once per worker (a venv and a
-#: pip install, half a minute and more), so under xdist its tests run on one worker
-SHARED_INSTALLS = ("kiosk_root", "controller_root")
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        for name in SHARED_INSTALLS:
-            if name in getattr(item, "fixturenames", ()):
-                item.add_marker(pytest.mark.xdist_group(name))
-
 
 @pytest.fixture
 def secure_broker(tmp_path: Path) -> Iterator[SecureBroker]:

@@ -56,10 +56,8 @@ from tests.support.hostile import (
 from tests.support.secure import OPENSSL, login
 from tests.support.waiting import wait_for
 
-pytestmark = [pytest.mark.skipif(MOSQUITTO is None or OPENSSL is None,
-                                 reason="mosquitto and openssl are needed"),
-              # one worker under xdist: the module's room (broker, controller) is shared
-              pytest.mark.xdist_group("hostile-room")]
+pytestmark = pytest.mark.skipif(MOSQUITTO is None or OPENSSL is None,
+                                reason="mosquitto and openssl are needed")
 
 
 def answers(room: Any) -> bool:
