@@ -4,6 +4,7 @@ shortened) and the club list the registration searches (names typed once)."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -33,7 +34,10 @@ class Client:
             async with httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app),
                                          base_url="http://console", cookies=self.cookies) as c:
                 return await c.get(url, **kw)
-        return asyncio.run(one())
+        # in a thread of its own: a browser test's Playwright, earlier in this process,
+        # keeps an event loop running in this one, where asyncio.run refuses to start
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, one()).result()
 
 
 @pytest.fixture

@@ -93,14 +93,16 @@ class ControllerFactory:
 # --------------------------------------------------------------------------- the director
 
 
-def floorman_cli(*args: str, env: dict[str, str] | None = None, timeout: float = 30.0
+def floorman_cli(*args: str, env: dict[str, str] | None = None, timeout: float = 60.0
                  ) -> subprocess.CompletedProcess:
-    """``python -m controller ARGS`` to the end, as typed at the floor (output as text)."""
+    """``python -m controller ARGS`` to the end, as typed at the floor (output as text).
+    The timeouts here are generous: under xdist on a loaded machine a process's start
+    alone has taken half a minute; only a failing test waits that long."""
     return subprocess.run([sys.executable, "-m", "controller", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=timeout)
 
 
-def floorman(b: Broker, *args: str, timeout: float = 30.0) -> subprocess.CompletedProcess:
+def floorman(b: Broker, *args: str, timeout: float = 60.0) -> subprocess.CompletedProcess:
     """A director verb against broker ``b`` and its prefix (``--broker``, ``--prefix``)."""
     return floorman_cli(*args, "--broker", str(b), "--prefix", b.prefix, timeout=timeout)
 
@@ -113,7 +115,7 @@ def floorman_json(b: Broker, *args: str) -> dict[str, Any]:
 
 
 def director(b: Broker, cmd: str, args: dict[str, Any] | None = None, *,
-             timeout: float = 30.0, ok: bool | None = True,
+             timeout: float = 60.0, ok: bool | None = True,
              command_id: str | None = None) -> dict[str, Any]:
     """One director command in-process (faster than the command line); the answer, which
     must be ``ok`` unless that is None."""
@@ -127,7 +129,7 @@ def status(b: Broker) -> dict[str, Any]:
     return director(b, "status")["result"]
 
 
-def wait_up(b: Broker, timeout: float = 20.0, *, every: float = 3.0) -> dict[str, Any]:
+def wait_up(b: Broker, timeout: float = 60.0, *, every: float = 3.0) -> dict[str, Any]:
     """Wait until the controller answers a status query; its result. Each query waits at
     most ``every`` seconds for its answer (a controller that is still starting, or still
     in its reconnect backoff, is asked again)."""
