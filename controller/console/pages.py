@@ -23,8 +23,18 @@ LIVE: dict[str, dict[str, str]] = {
     # the players' page: no sign-in, only what the public screens show (000 5.8, 001 §14)
     "public": {"pbanner": "_public_banner.html", "clockbox": "_public_clock.html",
                "pseating": "_public_seating.html", "pmoves": "_public_moves.html",
-               "presults": "_results.html", "structurelist": "_structure.html"},
+               "presults": "_results.html", "structurelist": "_structure.html",
+               "pwaiting": "_public_waiting.html"},
 }
+
+
+def public_waiting(desk: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The waiting list as the players' page shows it (issue 31, 002): the position and
+    the public name (non-members shortened, 000 5.8)."""
+    from controller.engine.points import public_name
+
+    return [{"position": w["position"], "name": public_name(w["name"], w["member"])}
+            for w in (desk or {}).get("waiting", [])]
 
 
 def seating(state: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -274,6 +284,7 @@ def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now
         # the registration desk (issue 31): waiting list, seat limit, no-shows
         "desk": desk or {"waiting": [], "seats": None, "no_shows": []},
         "structure": structure_rows(state.get("structure"), clock, lang),
+        "public_waiting": public_waiting(desk),
     }
 
 

@@ -122,10 +122,11 @@ def summary_view(t: Tournament) -> dict[str, Any]:
 
 
 def _desk(t: Tournament) -> dict[str, Any]:
-    """The registration desk (rules/desk.py): the seat limit (``None``: none), the seats
-    taken, how many wait and how many pre-registered players are still expected (counts
-    only: the summary goes to every screen; the names are in the ``players`` answer)."""
-    return {"seats": desk.limit(t), "taken": t.remaining, "waiting": len(t.desk.waiting),
+    """The registration desk (rules/desk.py): the seat limit (``None``: none; the seats
+    taken are ``players_left``), how many wait and how many pre-registered players are
+    still expected (counts only: the summary goes to every screen; the names are in the
+    ``players`` answer)."""
+    return {"seats": desk.limit(t), "waiting": len(t.desk.waiting),
             "expected": len(desk.expected(t))}
 
 

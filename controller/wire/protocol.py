@@ -439,10 +439,9 @@ SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": boo
                "rebuy_until_level": _INT_OR_NULL, "reentries": int,
                "reentry_until_level": _INT_OR_NULL, "addon_after_level": _INT_OR_NULL,
                "addon_done": bool, "keeps_tables_until": _INT_OR_NULL}),
-           # the registration desk: seat limit, seats taken, waiting, expected (issue 31;
-           # absent: an older controller)
-           "desk": _Optional({"seats": _INT_OR_NULL, "taken": int, "waiting": int,
-                              "expected": int})}
+           # the registration desk: seat limit, waiting, expected (issue 31; absent: an
+           # older controller)
+           "desk": _Optional({"seats": _INT_OR_NULL, "waiting": int, "expected": int})}
 MOVES = {"v": _V, "pending": [_MOVE], "recent": [_MOVE], "plan": _PLAN}
 RESULTS = {"v": _V, "finished": bool, "rows": [(
     # scored (the points system knows this field size) ...

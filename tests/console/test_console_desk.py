@@ -45,6 +45,17 @@ def test_the_desk_runs_a_waiting_list_002(tmp_path, broker, prefix, controller_f
         assert page.inner_text("#seat-limit") == "Plätze: 4 von 4 vergeben"
         assert page.inner_text("#waiting-list li[data-name='fritz'] .pos") == "2."
         shots(page, "desk-waiting-list")
+        # the players' page (no sign-in) shows the line with positions, public names (000 5.8)
+        public = chromium.new_context(viewport={"width": 390, "height": 844}, locale="de-DE",
+                                      is_mobile=True, bypass_csp=True)
+        phone = public.new_page()
+        phone.goto(console.url + "/p")
+        phone.wait_for_selector("#public-waiting li")
+        assert phone.eval_on_selector_all(
+            "#public-waiting li", "els => els.map(e => e.textContent.trim())") == [
+                "1. Emil", "2. Fritz"]
+        shots(phone, "desk-public-waiting")
+        public.close()
         # a cancellation frees a seat: the first in line is called (002, first come first served)
         page.click(".tabs button[data-tab='fix']")
         page.fill("#cancel-form input[name=player]", "Ben")
