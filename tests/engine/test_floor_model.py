@@ -769,8 +769,15 @@ def _steps_played():
 # - test_an_earlier_bust_is_not_undone_under_a_shared_first_place_001_2_iii
 # - test_an_earlier_bust_is_not_undone_under_heads_up_002
 # and tests/engine/test_club_rules.py::test_a_play_day_has_no_final_table_003_6,
-# tests/engine/test_modes.py::test_a_restart_does_not_bring_a_disqualified_player_back_000_3_8;
-# what is the club's to decide stays here, marked xfail:
+# tests/engine/test_modes.py::test_a_restart_does_not_bring_a_disqualified_player_back_000_3_8
+# and ::test_a_multi_round_does_not_bring_a_removed_absent_player_back_000_9_5,
+# tests/engine/test_floor_night.py::
+#   test_same_hand_after_hfh_began_again_joins_the_tables_last_bust_000_9_5
+# (money-runs' "one hand without stacks: the later report first" and psc-mystery-bounty's
+# "a later hand ranked below an earlier one" were this one);
+# a night the model got wrong is played again below (test_an_undone_correction_…);
+# what is the club's to decide stays here, marked xfail (002 halves the levels at heads-up
+# and says nothing of an entry after it):
 
 
 @pytest.mark.xfail(strict=True, reason="found by the floor model (issue 26): heads-up stays "

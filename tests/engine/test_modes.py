@@ -316,3 +316,26 @@ def test_a_restart_does_not_bring_a_disqualified_player_back_000_3_8():
     p = t.players[3]
     assert p.out and p.disqualified and p.table is None and t.remaining == 7
     replay_equal(t)
+
+
+def test_a_multi_round_does_not_bring_a_removed_absent_player_back_000_9_5():
+    """Found by the floor model (psc-multi-round, issue 26): a player who left the
+    tournament and was taken out after the absent time (000 9.5: "aus dem Turnier genommen",
+    ranked at that moment) was seated again by the round's end (000 4.19), while the
+    players' list said removed and the engine counted 15 seated against the list's 14."""
+    from controller.engine.settings import Ghosts
+
+    t = new_tournament(12, mode=Mode(kind="multi_round", rounds=2, round_minutes=60),
+                       players_per_table=6, table_seats=9, final_table_size=6,
+                       ghosts=Ghosts(absent_minutes=20))
+    t.execute({"cmd": "absent", "player": 3}, 5 * MIN)
+    t.execute({"cmd": "tick"}, 30 * MIN)
+    p = t.players[3]
+    assert p.out and p.removed and t.remaining == 11
+    ins = [q.id for q in t.players.values() if not q.out and q.table is not None]
+    counts = [{"player": pid, "chips": t.chips // len(ins)} for pid in ins]
+    counts[0]["chips"] += t.chips - sum(c["chips"] for c in counts)
+    t.execute({"cmd": "end_round", "counts": counts}, 2 + 70 * MIN + 1)
+    assert p.out and p.removed and p.table is None, "the removed player is not seated again"
+    assert t.remaining == 11, "the next round is played by the eleven others"
+    replay_equal(t)

@@ -206,7 +206,9 @@ def _multi_round(t: Tournament, now: float, r: int, seed: int, rng: random.Rando
     places = round_places(t, stacks, decided)
     rows = [[pid, place, multi_round_points(place, won_before_time=decided)]
             for pid, place in sorted(places.items())]
-    players = sorted(p.id for p in t.players.values() if not p.ghost and not p.disqualified)
+    # disqualified (000 3.8) or taken out after leaving (000 9.5): out of it for good
+    players = sorted(p.id for p in t.players.values()
+                     if not p.ghost and not p.disqualified and not p.removed)
     going_on = {pid: chip_counts.start_stack(t, pid) for pid in players}
     per = t.settings.players_per_table
     tables = None
@@ -242,13 +244,13 @@ def _restart_stacks(t: Tournament, stacks: dict[int, int]) -> dict[int, int]:
     """Who plays the next part with how many chips (000 4.14): after the first round
     everybody registered with the start stack; after the second each player's higher
     count, and nobody who is out of both rounds."""
-    if t.rounds.number == 1:  # a disqualified player is out of it for good (000 3.8)
+    if t.rounds.number == 1:  # disqualified (000 3.8) or taken out (000 9.5): for good
         return {p.id: chip_counts.start_stack(t, p.id) for p in t.players.values()
-                if not p.ghost and not p.disqualified}
+                if not p.ghost and not p.disqualified and not p.removed}
     first = t.rounds.counts[0] if t.rounds.counts else {}
     out: dict[int, int] = {}
     for p in t.players.values():
-        if p.ghost or p.disqualified:
+        if p.ghost or p.disqualified or p.removed:
             continue
         best = max(first.get(p.id, 0), stacks.get(p.id, 0))
         if best > 0:
