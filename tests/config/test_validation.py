@@ -77,7 +77,7 @@ def test_unknown_key_without_a_close_match_lists_the_allowed():
     assert (p.line, p.key) == (7, "flavour")
     assert p.message.startswith("unknown key 'flavour'; allowed here: name, structure, "
                                 "start_stack, preset, language,")
-    assert p.message.endswith(", chip_race, play_day, mode, dealing, field_size, club, "
+    assert p.message.endswith(", chip_race, play_day, mode, dealing, field_size, club, money, "
                               "ante_type, level_minutes")
 
 
