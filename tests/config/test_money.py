@@ -66,7 +66,8 @@ def test_a_german_thousands_point_is_refused_not_read_as_ten():
 @pytest.mark.parametrize("text, message", [
     ("buy_in: -5", "money.buy_in: must not be negative, got -5"),
     ("buy_in: lots", "money.buy_in: must be an amount like 100 or 100.50, got 'lots' (text)"),
-    ("buy_in: true", "money.buy_in: must be an amount like 100 or 100.50, got true (a yes/no value)"),
+    ("buy_in: true", "money.buy_in: must be an amount like 100 or 100.50, got true (a yes/no "
+                     "value)"),
     ("buy_in: 0", "money.buy_in: must be more than 0"),
     ("buy_in: 12345678901234", "money.buy_in: must be an amount like 100 or 100.50, got "
                                "12345678901234"),
