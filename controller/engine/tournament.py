@@ -444,6 +444,10 @@ class Tournament:
             # a multi-round final's tables each play for their own places (000 4.19); in a
             # preliminary round nobody is out of the tournament yet (000 4.14, 4.19)
             return 0
+        if self.settings.money is not None:  # the paid places of the payouts (issue 30)
+            from controller.engine.rules.payouts import paid_places
+
+            return paid_places(self.settings.money, self.settings.points, self.entries)
         share = isinstance(self.settings.points.places, str)
         try:
             return scoring_places(self.settings.points,

@@ -1,0 +1,111 @@
+"""The prize pool (002 "Prize Pool: 10.000€"; issue 30): what the entries paid in.
+
+Read from the players as the event log made them, nothing stored of its own: every
+entry pays ``money.buy_in``, every re-entry ``money.reentry`` (the buy-in unless set);
+the house keeps ``money.fee`` of each of them. Every rebuy pays ``money.rebuy`` and
+every add-on ``money.addon``, all of it into the pool. A ghost seat pays nothing; a
+player taken off the list before the draw is no entry; a disqualified player's buy-in
+stays in the pool. The pool is at least ``money.guarantee`` (the house pays the
+"overlay").
+
+The pool grows while players can still buy in (late registration, re-entries, rebuys,
+the add-on) and the paid places with the field; once none of these is open any more
+(:func:`open_for_entries`) both are **final**: the screens stop saying "so far".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from controller.engine.rules import entries, payouts
+
+if TYPE_CHECKING:
+    from controller.engine.tournament import Tournament
+
+
+@dataclass(frozen=True)
+class PrizePool:
+    """The pool and its payouts at one moment. Amounts in cents."""
+
+    currency: str
+    #: what the players paid in all, fees included
+    paid_in: int
+    #: the fees the house kept
+    fees: int
+    #: what goes to the players: paid in less fees, at least the guarantee
+    pool: int
+    #: what the house adds to reach the guarantee (0 when the entries cover it)
+    overlay: int
+    entries: int
+    reentries: int
+    rebuys: int
+    addons: int
+    #: what places 1..n pay (n = the paid places)
+    payouts: tuple[int, ...]
+    #: nobody can buy in any more: the pool and the payouts stay as they are
+    final: bool
+
+    @property
+    def paid_places(self) -> int:
+        return len(self.payouts)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"currency": self.currency, "paid_in": self.paid_in, "fees": self.fees,
+                "pool": self.pool, "overlay": self.overlay, "entries": self.entries,
+                "reentries": self.reentries, "rebuys": self.rebuys, "addons": self.addons,
+                "paid_places": self.paid_places, "payouts": list(self.payouts),
+                "final": self.final}
+
+
+def open_for_entries(t: Tournament, now: float | None) -> bool:
+    """Somebody may still buy in at ``now``: late registration, a re-entry, a rebuy or an
+    add-on still to come. ``now`` None: as far as the log says (the end is final)."""
+    if t.finished:
+        return False
+    if not t.drawn or not t.clock.started:
+        return True
+    if now is None:
+        return True
+    e = t.settings.entries
+    level = t.level_at(now)
+    if entries.late_open(t, now):
+        return True
+    if e.reentries and level <= e.reentry_until_level:
+        return True
+    if e.rebuys and level <= e.rebuy_until_level and not t.addon_done:
+        return True
+    return e.addon_after_level is not None and e.auto_addon_multiplier > 0 and not t.addon_done
+
+
+def prize_pool(t: Tournament, now: float | None = None) -> PrizePool | None:
+    """The pool now, or ``None`` for a tournament that plays for points only."""
+    money = t.settings.money
+    if money is None:
+        return None
+    reentry = money.buy_in if money.reentry is None else money.reentry
+    firsts = reentries = rebuys = addons = 0
+    for p in t.players.values():
+        if p.ghost:
+            continue
+        firsts += 1
+        reentries += p.entries - 1
+        rebuys += p.rebuys
+        addons += 1 if p.addon else 0
+    fees = (firsts + reentries) * money.fee
+    paid_in = (firsts * money.buy_in + reentries * reentry + rebuys * (money.rebuy or 0)
+               + addons * (money.addon or 0))
+    collected = paid_in - fees
+    pool = max(collected, money.guarantee)
+    field = firsts + reentries
+    paid = payouts.paid_places(money, t.settings.points, field)
+    return PrizePool(
+        currency=money.currency, paid_in=paid_in, fees=fees, pool=pool,
+        overlay=pool - collected, entries=field, reentries=reentries, rebuys=rebuys,
+        addons=addons, payouts=tuple(payouts.amounts(pool, paid, money)),
+        final=not open_for_entries(t, now))
+
+
+def player_payouts(t: Tournament, pool: PrizePool) -> dict[int, int]:
+    """Each placed player's payout in cents (shared places split, :func:`payouts.shares`)."""
+    return payouts.shares(t.places(), pool.payouts)
