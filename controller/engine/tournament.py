@@ -559,9 +559,14 @@ class Tournament:
         knockers = {f.eliminated_by for f in finishes if f.eliminated_by is not None}
         playing = sorted(pid for pid in knockers if pid in self.players
                          and not self.players[pid].out and not self.players[pid].ghost)
-        return score(self.settings.points, finishes, entries=self.real_players(),
+        rows = score(self.settings.points, finishes, entries=self.real_players(),
                      drawn_names=self.drawn_names, mystery_lists=self.mystery_lists,
                      playing=playing)
+        if self.settings.money is not None:  # issue 30: every row its payout
+            from controller.engine.rules.prize_pool import with_payouts
+
+            rows = with_payouts(self, rows)
+        return rows
 
     def pending_moves(self) -> list[Move]:
         return list(self.pending.values())

@@ -15,9 +15,11 @@ the add-on) and the paid places with the field; once none of these is open any m
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from controller.engine.results import ResultRow
 from controller.engine.rules import entries, payouts
 
 if TYPE_CHECKING:
@@ -109,3 +111,12 @@ def prize_pool(t: Tournament, now: float | None = None) -> PrizePool | None:
 def player_payouts(t: Tournament, pool: PrizePool) -> dict[int, int]:
     """Each placed player's payout in cents (shared places split, :func:`payouts.shares`)."""
     return payouts.shares(t.places(), pool.payouts)
+
+
+def with_payouts(t: Tournament, rows: list[ResultRow]) -> list[ResultRow]:
+    """The result rows, each with its payout in cents (0 outside the money)."""
+    pool = prize_pool(t)
+    if pool is None:
+        return rows
+    paid = player_payouts(t, pool)
+    return [dataclasses.replace(r, payout=paid.get(r.player_id, 0)) for r in rows]
