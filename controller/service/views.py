@@ -117,7 +117,23 @@ def summary_view(t: Tournament) -> dict[str, Any]:
         "chip_leader": _chip_leader(t),
         "round": _round(t),
         "entry_rules": _entry_rules(t),
+        # a tournament for money only: a points club's screens get no money key at all
+        **({} if t.settings.money is None else {"prize_pool": _prize_pool(t)}),
     }
+
+
+def _prize_pool(t: Tournament) -> dict[str, Any] | None:
+    """A tournament for money (issue 30): the pool, the paid places, the wall's ladder and
+    the place the next player out takes; ``None`` for points only (no money shows)."""
+    from controller.engine.rules.payouts import ladder
+    from controller.engine.rules.prize_pool import prize_pool
+
+    pool = prize_pool(t)  # final or not at the level the log has reached
+    if pool is None:
+        return None
+    return {"currency": pool.currency, "pool": pool.pool, "paid_places": pool.paid_places,
+            "final": pool.final, "next_place": t.remaining if not t.finished else None,
+            "ladder": [list(row) for row in ladder(pool.payouts, t.remaining)]}
 
 
 def _entry_rules(t: Tournament) -> dict[str, Any]:

@@ -78,6 +78,8 @@ EXPECT: dict[str, list[str]] = {
     "table_dealer": ["Dealer: Nils Hoffmann (out)"],
     "table_dealer_button": ["deals", "D"],
     "wall_penalty": ["Seating", "Ben Weber"],
+    # issue 30: the pool, the paid places and the ladder, the winner and the min-cash
+    "wall_money": ["Prize pool", "€10,000", "Places paid", "Payouts", "€3,560", "€390"],
     "wall_running": ["LEVEL 1", "50 / 100", "Players left", "24", "Entries",
                      "27", "Average", "11,250", "Points places", "14", "Moves",
                      "Vera Krüger → Table 2, Seat 8", "Anna Schmidt", "Table", "Seat"],

@@ -124,3 +124,23 @@ def shares(places: Mapping[int, int], paid_amounts: Sequence[int]) -> dict[int, 
         for i, player in enumerate(sorted(players)):
             out[player] = each + (1 if i < left else 0)
     return out
+
+
+#: the most places a ladder shows (the wall's panel; the summary goes to every screen)
+LADDER_ROWS = 12
+
+
+def ladder(paid_amounts: Sequence[int], remaining: int,
+           rows: int = LADDER_ROWS) -> list[tuple[int, int]]:
+    """``(place, cents)`` for the wall's ladder: every paid place when they fit, else the
+    top three and the places next to be paid out (the next player out takes place
+    ``remaining``), best first."""
+    paid = len(paid_amounts)
+    if paid <= rows:
+        chosen = list(range(1, paid + 1))
+    else:
+        frontier = max(rows, min(remaining, paid))
+        top = list(range(1, 4))
+        near = list(range(frontier - (rows - len(top)) + 1, frontier + 1))
+        chosen = sorted(set(top) | set(near))
+    return [(place, paid_amounts[place - 1]) for place in chosen]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from controller.engine.results import ResultRow
-from controller.engine.rules import entries, payouts
+from controller.engine.rules import payouts
 
 if TYPE_CHECKING:
     from controller.engine.tournament import Tournament
@@ -62,16 +62,14 @@ class PrizePool:
 
 def open_for_entries(t: Tournament, now: float | None) -> bool:
     """Somebody may still buy in at ``now``: late registration, a re-entry, a rebuy or an
-    add-on still to come. ``now`` None: as far as the log says (the end is final)."""
+    add-on still to come. ``now`` None: at the level the log has reached."""
     if t.finished:
         return False
     if not t.drawn or not t.clock.started:
         return True
-    if now is None:
-        return True
     e = t.settings.entries
-    level = t.level_at(now)
-    if entries.late_open(t, now):
+    level = t.level_at(now)  # as entries.late_open reads it
+    if level <= e.late_registration_levels:
         return True
     if e.reentries and level <= e.reentry_until_level:
         return True
