@@ -152,9 +152,13 @@ def _print_prize_pool(pool: dict[str, Any]) -> None:
         line += f", overlay {cents_text(pool['overlay'])} (the guarantee)"
     print()
     print(line)
+    tickets = pool.get("tickets", 0)
+    if "ticket" in pool:  # a satellite (002): tickets, the rest in cash
+        print(f"satellite: {tickets} tickets of {cents_text(pool['ticket'])} {cur}")
     print(f"paid places {pool['paid_places']}:")
     for place, cents in enumerate(pool["payouts"], start=1):
-        print(f"  {place:>4}.  {cents_text(cents):>12} {cur}")
+        kind = "  ticket" if place <= tickets else ""
+        print(f"  {place:>4}.  {cents_text(cents):>12} {cur}{kind}")
 
 
 def _controller(args: argparse.Namespace) -> int:

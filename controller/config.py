@@ -656,7 +656,8 @@ class _Shape:
 # percent. ``payouts: [50, 30, 20]`` is one table for that many places.
 
 #: the money keys that are amounts (the settings keep them in cents)
-MONEY_AMOUNTS = ("buy_in", "fee", "reentry", "rebuy", "addon", "guarantee", "rounding")
+MONEY_AMOUNTS = ("buy_in", "fee", "reentry", "rebuy", "addon", "guarantee", "rounding",
+                 "satellite")
 _AMOUNT = re.compile(r"(\d{1,8})(?:[.,](\d{1,2}))?\Z")
 
 
@@ -695,7 +696,7 @@ def _money(shape: _Shape, node: _Node, data: dict[str, Any]) -> dict[str, Any]:
     for key in MONEY_AMOUNTS:
         if key in m and m[key].value is not None:
             data[key] = _hundredths(shape, m[key], _join("money", key), "an amount")
-            if key in ("buy_in", "rounding") and data[key] == 0:
+            if key in ("buy_in", "rounding", "satellite") and data[key] == 0:
                 data[key] = shape.bad(m[key], _join("money", key), "must be more than 0")
     payouts = m.get("payouts")
     if payouts is None or not payouts.is_list:

@@ -117,6 +117,8 @@ class ResultRow:
     #: the payout in cents of a tournament for money (issue 30; 0 outside the paid
     #: places); ``None`` where it plays for points only: no payout column then
     payout: int | None = None
+    #: a satellite's ticket winner: the ticket's value in cents (the target's buy-in)
+    ticket: int | None = None
 
 
 # --------------------------------------------------------------------------
@@ -346,6 +348,7 @@ def _row_dict(row: ResultRow, public: bool, play_day: bool = False) -> dict[str,
         "member": row.member,
         **extra,
         **({} if row.payout is None else {"payout": row.payout}),
+        **({} if row.ticket is None else {"ticket": row.ticket}),
     }
 
 
@@ -381,7 +384,9 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
     rows = list(rows)
     day = _play_day(rows)
     money = any(row.payout is not None for row in rows)
-    columns = CSV_COLUMNS + (PLAY_DAY_COLUMNS if day else ()) + (("payout",) if money else ())
+    tickets = any(row.ticket is not None for row in rows)
+    columns = (CSV_COLUMNS + (PLAY_DAY_COLUMNS if day else ()) + (("payout",) if money else ())
+               + (("ticket",) if tickets else ()))
     buf = io.StringIO()
     writer = csv.writer(buf)  # "\r\n": fields with \r or \n get quoted
     writer.writerow(columns)
@@ -392,6 +397,8 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
         d["member"] = "true" if row.member else "false"
         if day:
             d["game"] = "" if row.game is None else row.game
+        if tickets:
+            d["ticket"] = "" if row.ticket is None else row.ticket
         writer.writerow([spreadsheet_cell(d[c]) for c in columns])
     return buf.getvalue()
 

@@ -655,7 +655,10 @@ class Money:
     payouts are rounded down to this unit, the remainder goes to the winner.
     ``places``: the paid places: a count, a share of the entries ``"15%"``, or a table
     of field sizes; ``None``: ``points.places`` (the bubble's places). ``payouts``: a
-    shipped curve or the director's own tables of percent per place.
+    shipped curve or the director's own tables of percent per place. ``satellite``: the
+    target event's buy-in: the pool buys that many tickets for the top places, what is
+    left is cash for the next place (002 "Top 10 gewinnen Ticket"), and the tournament
+    ends when only the ticket winners are left ("Platz 10 = Platz 1").
     """
 
     __pydantic_config__ = _CONFIG
@@ -672,6 +675,13 @@ class Money:
         AfterValidator(_money_places)] = None
     payouts: PayoutCurve | Annotated[tuple[PayoutTable, ...], Field(
         min_length=1, max_length=MAX_PAID_ROWS), AfterValidator(_payout_tables)] = "standard"
+    satellite: Annotated[Cents | None, Field(ge=1), _rule(_tickets_only)] = None
+
+
+def _tickets_only(ticket: int | None, info: ValidationInfo) -> None:
+    if ticket is not None and info.data.get("places") is not None:
+        raise problem("a satellite pays tickets: as many places as the pool buys tickets "
+                      "(leave out money.places)", at=(), instead=("places",))
 
 
 def _money_fits(money: Money | None, info: ValidationInfo) -> None:

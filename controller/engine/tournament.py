@@ -447,6 +447,11 @@ class Tournament:
         if self.settings.money is not None:  # the paid places of the payouts (issue 30)
             from controller.engine.rules.payouts import paid_places
 
+            if self.settings.money.satellite is not None:  # as many as the pool buys
+                from controller.engine.rules.prize_pool import prize_pool
+
+                pool = prize_pool(self)
+                return 0 if pool is None else pool.paid_places
             return paid_places(self.settings.money, self.settings.points, self.entries)
         share = isinstance(self.settings.points.places, str)
         try:

@@ -128,11 +128,13 @@ def _prize_pool(t: Tournament) -> dict[str, Any] | None:
     from controller.engine.rules.payouts import ladder
     from controller.engine.rules.prize_pool import prize_pool
 
-    pool = prize_pool(t)  # final or not at the level the log has reached
+    pool = prize_pool(t)
     if pool is None:
         return None
+    # no "final" here: it changes with the level, and a level change republishes the
+    # clock and the tables only (entry_rules says until which level the field grows)
     return {"currency": pool.currency, "pool": pool.pool, "paid_places": pool.paid_places,
-            "final": pool.final, "next_place": t.remaining if not t.finished else None,
+            "next_place": t.remaining if not t.finished else None,
             "ladder": [list(row) for row in ladder(pool.payouts, t.remaining)]}
 
 

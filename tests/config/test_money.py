@@ -100,7 +100,7 @@ def test_every_mistake_at_its_line():
         "(40 %)",
         "t.yaml:14: money.payouts[1].percent: the shares add up to 105 %, not 100 %",
         "t.yaml:15: money.tip: unknown key 'tip'; allowed here: buy_in, currency, fee, "
-        "reentry, rebuy, addon, guarantee, rounding, places, payouts",
+        "reentry, rebuy, addon, guarantee, rounding, places, payouts, satellite",
     ]
 
 
@@ -131,3 +131,11 @@ def test_the_settings_with_money_survive_the_log():
 def test_the_shipped_venue_money_sample_loads():
     s = load_tournament(find("tournaments", "venue-faq-prize-pool"))
     assert s.money is not None and s.money.buy_in == 10000
+
+
+def test_a_satellite_names_its_ticket_and_no_paid_places():
+    m = load("money:\n  buy_in: 10\n  satellite: 100\n").money
+    assert m is not None and m.satellite == 10_000
+    assert problems("money:\n  buy_in: 10\n  places: 3\n  satellite: 100\n") == [
+        "t.yaml:8: money.satellite: a satellite pays tickets: as many places as the pool buys "
+        "tickets (leave out money.places)"]

@@ -7,7 +7,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.engine.rules.deals import chip_chop, deal, icm, to_cents
@@ -34,6 +34,7 @@ def test_two_players_icm_by_hand():
     assert [float(e) for e in icm([3000, 1000], [7000, 3000])] == [6000.0, 4000.0]
 
 
+@settings(deadline=None)  # a loaded machine: no time limit per example
 @given(stacks=st.lists(st.integers(1, 10**7), min_size=2, max_size=6),
        data=st.data())
 def test_icm_equals_the_brute_force_over_every_finishing_order(stacks, data):
@@ -48,6 +49,7 @@ def test_icm_equals_the_brute_force_over_every_finishing_order(stacks, data):
     assert sum(to_cents(got, stacks, sum(amounts))) == sum(amounts)
 
 
+@settings(deadline=None)  # a loaded machine: no time limit per example
 @given(stacks=st.lists(st.integers(1, 10**7), min_size=2, max_size=10),
        percent=st.sampled_from([0, 10, 25]), method=st.sampled_from(["icm", "chip_chop"]))
 def test_every_deal_adds_up_to_the_money_left(stacks, percent, method):

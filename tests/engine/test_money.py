@@ -5,7 +5,7 @@ the property tests: every field size 2-2,000 and every curve pays exactly the po
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.engine.rules import payouts
@@ -149,6 +149,7 @@ def test_every_field_size_pays_exactly_the_pool_and_never_rises(curve):
         assert len(got) == paid >= 1
 
 
+@settings(deadline=None)  # a loaded machine: no time limit per example
 @given(pool=st.integers(0, 10**10), paid=st.integers(1, 2_000),
        unit=st.sampled_from([1, 100, 500, 1_000, 2_500]),
        curve=st.sampled_from(payouts.CURVES))
@@ -159,6 +160,7 @@ def test_any_pool_any_unit_pays_exactly(pool, paid, unit, curve):
     assert all(a % unit == 0 for a in got[1:])
 
 
+@settings(deadline=None)  # a loaded machine: no time limit per example
 @given(data=st.data(), pool=st.integers(0, 10**9), paid=st.integers(1, 60),
        curve=st.sampled_from(CURVES))
 def test_shared_places_split_to_the_cent(data, pool, paid, curve):
@@ -186,3 +188,44 @@ def test_shared_places_split_to_the_cent(data, pool, paid, curve):
     ranked = sorted(places, key=lambda x: places[x])
     assert all(got[a] >= got[b] for a, b in zip(ranked, ranked[1:], strict=False)
                if places[a] < places[b])
+
+
+# ------------------------------------------------------------------ satellites (002)
+def test_a_satellite_pays_tickets_and_the_rest_in_cash():
+    assert payouts.satellite(100_000, 10_000) == [10_000] * 10  # 002: 100 × 10 €, 10 tickets
+    assert payouts.satellite(27_000, 10_000) == [10_000, 10_000, 7_000]
+    assert payouts.satellite(5_000, 10_000) == [5_000]
+
+
+def test_a_satellite_ends_when_only_the_ticket_winners_are_left_002():
+    """'Top 10 gewinnen Ticket ... Platz 10 = Platz 1': 27 at 10 € for a 100 € ticket
+    buy 2 tickets and 70 € cash; when two are left both have a ticket and share 1st."""
+    t = new_tournament(27, money=Money(buy_in=1_000, satellite=10_000))
+    pool = prize_pool(t, 10.0)
+    assert pool is not None and (pool.tickets, pool.payouts) == (2, (10_000, 10_000, 7_000))
+    assert t.bubble_places() == 3
+    now = 50.0
+    while not t.finished:
+        first = min(p.id for p in t.players.values() if not p.out and p.table)
+        t.execute({"cmd": "bust", "player": first, "confirm": True}, now)
+        now += 1
+    assert t.remaining == 2 and set(t.co_winners) | {t.winner} == {26, 27}
+    rows = {r.player_id: r for r in t.results()}
+    assert rows[26].place == rows[27].place == 1
+    assert (rows[26].ticket, rows[26].payout) == (10_000, 0)
+    assert (rows[25].place, rows[25].payout, rows[25].ticket) == (3, 7_000, None)
+    assert sum(r.payout or 0 for r in rows.values()) + 2 * 10_000 == pool.pool
+    replay_equal(t)
+
+
+def test_a_satellite_keeps_going_while_the_pool_can_still_grow():
+    t = new_tournament(27, money=Money(buy_in=1_000, satellite=10_000),
+                       entries=Entries(late_registration_levels=2))
+    now = 50.0
+    while t.remaining > 2:
+        first = min(p.id for p in t.players.values() if not p.out and p.table)
+        t.execute({"cmd": "bust", "player": first, "confirm": True}, now)
+        now += 1
+    assert not t.finished  # late registration is open: a late entry may still come
+    t.execute({"cmd": "tick"}, 2.0 + 2 * 600 + 10)  # level 3: registration closed
+    assert t.finished and len(t.co_winners) == 2

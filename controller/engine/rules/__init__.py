@@ -42,6 +42,7 @@ from controller.engine.rules import (
     names,
     penalties,
     play_day,
+    prize_pool,
     qualifier,
     rounds,
     seating,
@@ -59,7 +60,7 @@ Reaction = Callable[["Tournament", float], None]
 #: every rule, in the order their reactions run
 RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
-    clock, ghosts, qualifier, play_day, busts, seating, hand_for_hand, entries, hands,
+    clock, ghosts, qualifier, prize_pool, play_day, busts, seating, hand_for_hand, entries, hands,
     time_calls, undo, names, announcements, chip_counts, rounds, landesliga, penalties,
     field_size, dealing, chip_race,
 )

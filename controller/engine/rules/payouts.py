@@ -75,6 +75,8 @@ def paid_places(money: Money, points: Points, entries: int) -> int:
 
     Never more than the entries, nor than the director's largest payout table has
     shares for; a place whose weight is 0 (a table's 0 %) is no paid place."""
+    if money.satellite is not None:
+        raise ValueError("a satellite's paid places follow from its pool (satellite())")
     rule = money.places if money.places is not None else points.places
     if rule is None:
         paid = 0
@@ -88,6 +90,13 @@ def paid_places(money: Money, points: Points, entries: int) -> int:
         while paid and weights(money.payouts, paid)[-1] == 0:
             paid -= 1
     return paid
+
+
+def satellite(pool: int, ticket: int) -> list[int]:
+    """A satellite's places (002): a ticket (the target event's buy-in) for each place the
+    pool buys one for, what is left in cash for the next place."""
+    tickets, cash = divmod(pool, ticket)
+    return [ticket] * tickets + ([cash] if cash else [])
 
 
 def amounts(pool: int, paid: int, money: Money) -> list[int]:

@@ -11,6 +11,9 @@ stays in the pool. The pool is at least ``money.guarantee`` (the house pays the
 The pool grows while players can still buy in (late registration, re-entries, rebuys,
 the add-on) and the paid places with the field; once none of these is open any more
 (:func:`open_for_entries`) both are **final**: the screens stop saying "so far".
+
+A satellite (002 "Top 10 gewinnen Ticket") pays tickets of the target's buy-in and the
+rest in cash; it ends when only the ticket winners are left (:func:`tickets_won`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from controller.engine import events as ev
 from controller.engine.results import ResultRow
 from controller.engine.rules import payouts
 
@@ -47,6 +51,13 @@ class PrizePool:
     payouts: tuple[int, ...]
     #: nobody can buy in any more: the pool and the payouts stay as they are
     final: bool
+    #: a satellite's ticket (the target event's buy-in); ``None``: cash prizes
+    ticket: int | None = None
+
+    @property
+    def tickets(self) -> int:
+        """How many tickets the pool buys (0 without a satellite)."""
+        return self.pool // self.ticket if self.ticket else 0
 
     @property
     def paid_places(self) -> int:
@@ -57,7 +68,9 @@ class PrizePool:
                 "pool": self.pool, "overlay": self.overlay, "entries": self.entries,
                 "reentries": self.reentries, "rebuys": self.rebuys, "addons": self.addons,
                 "paid_places": self.paid_places, "payouts": list(self.payouts),
-                "final": self.final}
+                "final": self.final,
+                **({} if self.ticket is None else {"ticket": self.ticket,
+                                                   "tickets": self.tickets})}
 
 
 def open_for_entries(t: Tournament, now: float | None) -> bool:
@@ -98,12 +111,16 @@ def prize_pool(t: Tournament, now: float | None = None) -> PrizePool | None:
     collected = paid_in - fees
     pool = max(collected, money.guarantee)
     field = firsts + reentries
-    paid = payouts.paid_places(money, t.settings.points, field)
+    if money.satellite is not None:  # tickets, the rest in cash (002)
+        amounts = payouts.satellite(pool, money.satellite)
+    else:
+        amounts = payouts.amounts(pool, payouts.paid_places(money, t.settings.points, field),
+                                  money)
     return PrizePool(
         currency=money.currency, paid_in=paid_in, fees=fees, pool=pool,
         overlay=pool - collected, entries=field, reentries=reentries, rebuys=rebuys,
-        addons=addons, payouts=tuple(payouts.amounts(pool, paid, money)),
-        final=not open_for_entries(t, now))
+        addons=addons, payouts=tuple(amounts), final=not open_for_entries(t, now),
+        ticket=money.satellite)
 
 
 def player_payouts(t: Tournament, pool: PrizePool) -> dict[int, int]:
@@ -111,10 +128,42 @@ def player_payouts(t: Tournament, pool: PrizePool) -> dict[int, int]:
     return payouts.shares(t.places(), pool.payouts)
 
 
+def ticket_winners(t: Tournament, pool: PrizePool) -> set[int]:
+    """A satellite's players whose place (shared places whole) lies within the tickets; a
+    shared place that covers a ticket and the cash place is split in money."""
+    if not pool.tickets:
+        return set()
+    places = t.places()
+    size: dict[int, int] = {}
+    for place in places.values():
+        size[place] = size.get(place, 0) + 1
+    return {pid for pid, place in places.items() if place + size[place] - 1 <= pool.tickets}
+
+
 def with_payouts(t: Tournament, rows: list[ResultRow]) -> list[ResultRow]:
-    """The result rows, each with its payout in cents (0 outside the money)."""
+    """The result rows, each with its payout in cents (0 outside the money); a
+    satellite's ticket winners with ``ticket`` (its value) and no cash."""
     pool = prize_pool(t)
     if pool is None:
         return rows
     paid = player_payouts(t, pool)
-    return [dataclasses.replace(r, payout=paid.get(r.player_id, 0)) for r in rows]
+    tickets = ticket_winners(t, pool)
+    return [dataclasses.replace(r, payout=0, ticket=pool.ticket) if r.player_id in tickets
+            else dataclasses.replace(r, payout=paid.get(r.player_id, 0)) for r in rows]
+
+
+def tickets_won(t: Tournament, now: float) -> None:
+    """A satellite ends when only ticket winners are left (002 "Platz 10 = Platz 1"): they
+    share first place. Not while somebody may still buy in (the pool may still grow)."""
+    money = t.settings.money
+    if money is None or money.satellite is None or not t.drawn or t.finished:
+        return
+    pool = prize_pool(t, now)
+    if pool is None or pool.tickets < 2 or t.remaining > pool.tickets or not pool.final:
+        return
+    left = sorted(p.id for p in t.players.values() if not p.out and not p.ghost)
+    if len(left) >= 2:
+        t.emit(ev.Finished, now, winner=left[0], shared=left)
+
+
+REACTIONS = (tickets_won,)
