@@ -491,6 +491,13 @@ def wall_money() -> ScreenView:
     return g.view(role="wall")
 
 
+def wall_money_finished() -> ScreenView:
+    """The end of a tournament for money: every place with what it pays."""
+    g = _money_bubble()
+    g.bust_down(1, step=30.0)
+    return g.view(role="wall")
+
+
 def wall_page2() -> ScreenView:
     v = wall_running()
     v.wall_page = 1
@@ -694,6 +701,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_long_names": wall_long_names,
     "wall_announcement": wall_announcement,
     "wall_money": wall_money,
+    "wall_money_finished": wall_money_finished,
     "table_round_end": table_round_end,
     "wall_round_end": wall_round_end,
     "table_restart": table_restart,

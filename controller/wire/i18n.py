@@ -68,6 +68,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "prize_pool": ("Prize pool", "Preisgeld"),
     "places_paid_money": ("Places paid", "Bezahlte Plätze"),
     "payouts": ("Payouts", "Auszahlung"),
+    "ticket": ("Ticket", "Ticket"),
     # chip counts and the rounds of a mode (000 4.14, 4.15, 4.19)
     "chip_leader": ("Chip leader", "Chipleader"),
     "round": ("Round", "Runde"),

@@ -311,7 +311,13 @@ def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
     font = c.fonts.get(COND, size)
     nw = c.fonts.get(BOLD, size).size("00.")[0] + c.px(6)
 
+    cur = (frame.summary.get("prize_pool") or {}).get("currency", "")
+
     def right_of(row: dict[str, Any]) -> str:
+        if row.get("ticket"):  # a satellite's ticket winner (issue 30)
+            return tr("ticket", lang)
+        if row.get("payout"):  # a tournament for money: what the place pays
+            return i18n.money(row["payout"], cur, lang)
         if row.get("prize"):
             return str(row["prize"])
         pts = row.get("points")
