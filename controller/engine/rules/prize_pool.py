@@ -97,14 +97,18 @@ def prize_pool(t: Tournament, now: float | None = None) -> PrizePool | None:
     if money is None:
         return None
     reentry = money.buy_in if money.reentry is None else money.reentry
-    firsts = reentries = rebuys = addons = 0
-    for p in t.players.values():
-        if p.ghost:
-            continue
-        firsts += 1
-        reentries += p.entries - 1
-        rebuys += p.rebuys
-        addons += 1 if p.addon else 0
+    # the tournament counts its players and entries (ghosts are neither): a festival's
+    # summary at every bust does not walk 10,000 players; rebuys and add-ons are counted
+    # where the tournament has them
+    firsts = t.real_players()
+    reentries = t.entries - firsts
+    rebuys = addons = 0
+    e = t.settings.entries
+    if e.rebuys or e.addon_after_level is not None:
+        for p in t.players.values():
+            if not p.ghost:
+                rebuys += p.rebuys
+                addons += 1 if p.addon else 0
     fees = (firsts + reentries) * money.fee
     paid_in = (firsts * money.buy_in + reentries * reentry + rebuys * (money.rebuy or 0)
                + addons * (money.addon or 0))
