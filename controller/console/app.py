@@ -95,6 +95,7 @@ class Console:
                                autoescape=select_autoescape(["html"]), trim_blocks=True,
                                lstrip_blocks=True)
         self.env.filters["num"] = screen.num
+        self.env.filters["money"] = screen.money  # cents, currency, lang (issue 30)
         self.env.filters["clock"] = _fmt_seconds
         self.env.filters["hhmm"] = pages.hhmm
         self.env.filters["json"] = lambda v: json.dumps(v, ensure_ascii=False)
