@@ -480,9 +480,12 @@ def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True,
     name that would start a formula is written as text (``spreadsheet_cell``, issue 27.6).
     ``disqualified`` players (000 3.8) follow the places with ``DQ`` for a place."""
     columns = ["place", "name", "points", "knockouts", "knockout_points", "bounty_hits",
-               "prize", "member"]
+               "prize", "member", "payout", "ticket"]
     if rows:
-        columns = [c for c in columns if c in rows[0]]
+        # a tournament for money (issue 30): payout and ticket in cents, as the results give
+        # them (the JSON export and floorman simulate say the same)
+        columns = [c for c in columns if c in rows[0] or (c == "ticket" and any(
+            c in r for r in rows))]
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=sep, lineterminator="\r\n")
     w.writerow(columns)

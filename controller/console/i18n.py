@@ -56,6 +56,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "prize_pool": ("Prize pool", "Preisgeld"),
     "places_paid_money": ("Places paid", "Bezahlte Plätze"),
     "next_payout": ("Next out gets", "Der Nächste raus erhält"),
+    "payout": ("Payout", "Auszahlung"),
+    "ticket": ("Ticket", "Ticket"),
     "rebuys": ("Rebuys", "Rebuys"),
     "addons": ("Add-ons", "Add-ons"),
     "hfh": ("Hand-for-hand", "Hand für Hand"),

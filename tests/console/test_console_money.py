@@ -8,6 +8,7 @@ from pathlib import Path
 
 import httpx
 
+from controller.console.app import results_csv
 from controller.director import send
 from tests.console.conftest import PASSWORD, start_console
 from tests.support.controller import wait_up
@@ -45,5 +46,19 @@ def test_the_pool_on_the_console_and_the_players_page(tmp_path, broker, prefix,
                       follow_redirects=False).status_code == 303
         floor = c.get("/").text
         assert 'id="prize-pool">10.000 €' in floor and "Bezahlte Plätze" in floor
+        # the results with a payout column: the 17 out so far are outside the money
+        results = c.get("/results").text
+        assert "<th>Auszahlung</th>" in results and results.count('class="payout"') == 17
+        csv = c.get("/results.csv").text
+        assert csv.splitlines()[0].endswith(";member;payout")
     finally:
         rc.stop()
+
+
+def test_the_csv_export_has_the_payouts_and_tickets_in_cents():
+    rows = [{"place": 1, "name": "Anna", "points": 0.0, "member": True, "payout": 0,
+             "ticket": 10_000},
+            {"place": 3, "name": "Ben", "points": 0.0, "member": True, "payout": 7_000}]
+    text = results_csv(rows, sep=";", bom=False)
+    assert text.splitlines() == ["place;name;points;member;payout;ticket",
+                                 "1;Anna;0;True;0;10000", "3;Ben;0;True;7000;"]
