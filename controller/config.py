@@ -1028,8 +1028,25 @@ def main_check(path: str, as_preset: bool | None = None) -> int:
         print(f"{path}: OK — {', '.join(parts)}; a tournament file using it must set {need}")
         return 0
     n = sum(1 for lvl in s.structure if not lvl.is_break)
-    print(f"{path}: OK — {s.name}, {n} levels, preset {s.preset or 'none'}")
+    print(f"{path}: OK — {s.name}, {n} levels, preset {s.preset or 'none'}{_money_line(s)}")
     return 0
+
+
+def _money_line(s: TournamentSettings) -> str:
+    """What ``floorman check`` says of the money (issue 30); nothing for points only."""
+    from controller.engine.settings import cents_text
+
+    m = s.money
+    if m is None:
+        return ""
+    line = f", buy-in {cents_text(m.buy_in)} {m.currency}"
+    if m.fee:
+        line += f" (fee {cents_text(m.fee)})"
+    if m.guarantee:
+        line += f", {cents_text(m.guarantee)} guaranteed"
+    if m.satellite is not None:
+        line += f", satellite for {cents_text(m.satellite)} tickets"
+    return line
 
 
 # The loader's parts other file formats build on (kiosk/config.py checks the kiosk file with

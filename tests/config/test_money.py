@@ -139,3 +139,12 @@ def test_a_satellite_names_its_ticket_and_no_paid_places():
     assert problems("money:\n  buy_in: 10\n  places: 3\n  satellite: 100\n") == [
         "t.yaml:8: money.satellite: a satellite pays tickets: as many places as the pool buys "
         "tickets (leave out money.places)"]
+
+
+def test_floorman_check_says_the_money(capsys):
+    from controller.config import main_check
+
+    path = find("tournaments", "venue-faq-prize-pool")
+    assert path is not None and main_check(str(path)) == 0
+    assert capsys.readouterr().out.rstrip().endswith(
+        "preset venue-faq, buy-in 100 EUR, 10000 guaranteed")
