@@ -132,10 +132,33 @@ def _simulate(args: argparse.Namespace) -> int:
         keys += ("hands_done_forgotten", "hands_done_caught_up")
     for key in keys:
         print(f"  {key.replace('_', ' '):<{width}}  {s[key]}")
+    if "prize_pool" in s:
+        _print_prize_pool(s["prize_pool"])
     print()
     rows = sim.results[: args.top] if args.top else sim.results
     print(results_csv(rows).rstrip("\n"))
     return 0
+
+
+def _print_prize_pool(pool: dict[str, Any]) -> None:
+    """The pool and each paid place's amount (issue 30), for ``floorman simulate``."""
+    from controller.engine.settings import cents_text
+
+    cur = pool["currency"]
+    line = (f"prize pool {cents_text(pool['pool'])} {cur}: {pool['entries']} entries "
+            f"({pool['reentries']} re-entries), {pool['rebuys']} rebuys, {pool['addons']} "
+            f"add-ons; paid in {cents_text(pool['paid_in'])}, fees {cents_text(pool['fees'])}")
+    if pool["overlay"]:
+        line += f", overlay {cents_text(pool['overlay'])} (the guarantee)"
+    print()
+    print(line)
+    tickets = pool.get("tickets", 0)
+    if "ticket" in pool:  # a satellite (002): tickets, the rest in cash
+        print(f"satellite: {tickets} tickets of {cents_text(pool['ticket'])} {cur}")
+    print(f"paid places {pool['paid_places']}:")
+    for place, cents in enumerate(pool["payouts"], start=1):
+        kind = "  ticket" if place <= tickets else ""
+        print(f"  {place:>4}.  {cents_text(cents):>12} {cur}{kind}")
 
 
 def _controller(args: argparse.Namespace) -> int:

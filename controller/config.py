@@ -117,6 +117,8 @@ class _Node:
     file: str
     line: int | None
     key_line: int | None = None
+    #: a scalar as written (money reads "10.000" apart from "10.0", issue 30)
+    text: str | None = None
 
     @property
     def is_map(self) -> bool:
@@ -182,7 +184,7 @@ class _Reader:
                 self.convert(item, f"{path}[{i}]", inner) for i, item in enumerate(node.value)
             ]
             return _Node(items, self.file, line)
-        return _Node(self.scalar(node, path), self.file, line)
+        return _Node(self.scalar(node, path), self.file, line, text=str(node.value))
 
     def mapping(self, node: yaml.MappingNode, path: str, stack: frozenset[int]) -> dict:
         out: dict[str, _Node] = {}
@@ -533,6 +535,8 @@ class _Shape:
         final = data.get("final_table_size")
         if isinstance(final, str) and re.sub(r"\s+", "", final.lower()) == "mode+1":
             del data["final_table_size"]  # resolved once the table sizes are known
+        if "money" in m and m["money"].is_map:
+            data["money"] = _money(self, m["money"], data["money"])
         return data
 
     def minutes(self, node: _Node, path: str, unlimited_ok: bool) -> Any:
@@ -644,10 +648,86 @@ class _Shape:
                                    "in blinds (SB/BB/ante)", on_key=True)
 
 
+# --------------------------------------------------------------------------- money (issue 30)
+#
+# The file writes money in the currency's units, ``buy_in: 100`` or ``100.50`` (or
+# "100,50"), at most two decimals and without thousands separators; the settings keep
+# whole cents. Percent shares likewise: ``[50, 30, 20]`` or ``12.5`` → hundredths of a
+# percent. ``payouts: [50, 30, 20]`` is one table for that many places.
+
+#: the money keys that are amounts (the settings keep them in cents)
+MONEY_AMOUNTS = ("buy_in", "fee", "reentry", "rebuy", "addon", "guarantee", "rounding",
+                 "satellite")
+_AMOUNT = re.compile(r"(\d{1,8})(?:[.,](\d{1,2}))?\Z")
+
+
+def _hundredths(shape: _Shape, node: _Node, path: str, what: str) -> Any:
+    """A number with at most two decimals → hundredths (100.50 → 10050), or a problem.
+
+    A YAML float is read from its text: ``10.000`` is refused (a German "ten thousand"
+    would otherwise be 10), not taken as 10."""
+    v = node.value
+    if v is _BAD:
+        return _BAD
+    text: str | None = None
+    if isinstance(v, bool) or v is None:
+        text = None
+    elif isinstance(v, int):
+        text = str(v)
+    elif isinstance(v, float):
+        text = (node.text or repr(v)).strip().replace("_", "")
+    elif isinstance(v, str):
+        text = v.strip()
+    found = _AMOUNT.match(text) if text is not None else None
+    if text is not None and text.startswith("-"):
+        return shape.bad(node, path, f"must not be negative, got {text}")
+    if found is None:
+        if text is not None and re.fullmatch(r"\d+[.,]\d{3,}", text):
+            return shape.bad(node, path, f"has more than two decimals: {text} (write "
+                             f"thousands without a separator: 10000, cents after a point: "
+                             f"100.50)")
+        return shape.bad(node, path, f"must be {what} like 100 or 100.50, got {_show(v)}")
+    return int(found.group(1)) * 100 + int((found.group(2) or "0").ljust(2, "0"))
+
+
+def _money(shape: _Shape, node: _Node, data: dict[str, Any]) -> dict[str, Any]:
+    """The money section's amounts → cents, its percent → hundredths of a percent."""
+    m: dict[str, _Node] = node.value
+    for key in MONEY_AMOUNTS:
+        if key in m and m[key].value is not None:
+            data[key] = _hundredths(shape, m[key], _join("money", key), "an amount")
+            if key in ("buy_in", "rounding", "satellite") and data[key] == 0:
+                data[key] = shape.bad(m[key], _join("money", key), "must be more than 0")
+    payouts = m.get("payouts")
+    if payouts is None or not payouts.is_list:
+        return data
+    path = "money.payouts"
+    rows = payouts.value
+    if rows and not any(r.is_map for r in rows):  # [50, 30, 20]: one table
+        data["payouts"] = [{"paid": len(rows), "percent": _shares(shape, rows, path)}]
+        shape.where[("money", "payouts", 0)] = (payouts, path)
+        shape.where[("money", "payouts", 0, "paid")] = (payouts, path)
+        shape.where[("money", "payouts", 0, "percent")] = (payouts, path)
+        for i, r in enumerate(rows):
+            shape.where[("money", "payouts", 0, "percent", i)] = (r, f"{path}[{i}]")
+        return data
+    for i, row in enumerate(rows):
+        if row.is_map and "percent" in row.value and row.value["percent"].is_list:
+            data["payouts"][i]["percent"] = _shares(shape, row.value["percent"].value,
+                                                    f"{path}[{i}].percent")
+    return data
+
+
+def _shares(shape: _Shape, rows: list[_Node], path: str) -> list[Any]:
+    return [_hundredths(shape, r, f"{path}[{i}]", "a percent") for i, r in enumerate(rows)]
+
+
 def _is_branch(loc: Loc, i: int, where: dict[Loc, Any]) -> bool:
     # pydantic names a union member in the loc ("literal['highest','lowest']", "tuple[...]")
     part = loc[i]
-    return isinstance(part, str) and "[" in part and part != "[key]" and loc[:i + 1] not in where
+    tagged = "[" in part and part != "[key]" if isinstance(part, str) else False
+    plain = part in ("int", "str") and i > 0  # Int | Text | a table (money.places)
+    return (tagged or plain) and loc[:i + 1] not in where
 
 
 def _mismatch(err: Any) -> bool:
@@ -680,9 +760,21 @@ def _keys(cls: Any, loc: Loc) -> list[str]:
     """The fields of the dataclass at ``loc`` below ``cls`` (none if it is no dataclass)."""
     for part in loc:
         cls = typing.get_type_hints(cls).get(part) if isinstance(part, str) else None
+        cls = _dataclass_in(cls)
         if not dataclasses.is_dataclass(cls):
             return []
     return [f.name for f in dataclasses.fields(cls)]
+
+
+def _dataclass_in(hint: Any) -> Any:
+    """The dataclass in an optional or annotated hint (``Money | None``), else the hint."""
+    if dataclasses.is_dataclass(hint):
+        return hint
+    for arg in typing.get_args(hint):
+        found = _dataclass_in(arg)
+        if dataclasses.is_dataclass(found):
+            return found
+    return hint
 
 
 def _path(loc: Loc) -> str:
@@ -936,8 +1028,25 @@ def main_check(path: str, as_preset: bool | None = None) -> int:
         print(f"{path}: OK — {', '.join(parts)}; a tournament file using it must set {need}")
         return 0
     n = sum(1 for lvl in s.structure if not lvl.is_break)
-    print(f"{path}: OK — {s.name}, {n} levels, preset {s.preset or 'none'}")
+    print(f"{path}: OK — {s.name}, {n} levels, preset {s.preset or 'none'}{_money_line(s)}")
     return 0
+
+
+def _money_line(s: TournamentSettings) -> str:
+    """What ``floorman check`` says of the money (issue 30); nothing for points only."""
+    from controller.engine.settings import cents_text
+
+    m = s.money
+    if m is None:
+        return ""
+    line = f", buy-in {cents_text(m.buy_in)} {m.currency}"
+    if m.fee:
+        line += f" (fee {cents_text(m.fee)})"
+    if m.guarantee:
+        line += f", {cents_text(m.guarantee)} guaranteed"
+    if m.satellite is not None:
+        line += f", satellite for {cents_text(m.satellite)} tickets"
+    return line
 
 
 # The loader's parts other file formats build on (kiosk/config.py checks the kiosk file with

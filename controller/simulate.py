@@ -24,6 +24,7 @@ from typing import Any
 
 from controller.engine.results import ResultRow, results_json, score
 from controller.engine.rules import chip_counts, entries, rounds
+from controller.engine.rules.prize_pool import prize_pool
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Event, Tournament
 from controller.log.floor import Floor
@@ -79,6 +80,8 @@ class Simulation:
             "levels_reached": t.level_number(),
             "events": len(self.events),
             "champion": t.players[t.winner].name if t.winner else None,
+            # issue 30: only a tournament for money has one (amounts in cents)
+            **({} if (pool := prize_pool(t)) is None else {"prize_pool": pool.as_dict()}),
         }
 
     def as_json(self) -> dict[str, Any]:

@@ -99,6 +99,7 @@ class Console:
                                autoescape=select_autoescape(["html"]), trim_blocks=True,
                                lstrip_blocks=True)
         self.env.filters["num"] = screen.num
+        self.env.filters["money"] = screen.money  # cents, currency, lang (issue 30)
         self.env.filters["clock"] = _fmt_seconds
         self.env.filters["hhmm"] = pages.hhmm
         self.env.filters["move_reason"] = wording.move_reason
@@ -516,6 +517,8 @@ CSV_HEADERS: dict[str, tuple[str, str]] = {
     "knockouts": ("knockouts", "Knockouts"), "knockout_points": ("knockout_points", "KO-Punkte"),
     "bounty_hits": ("bounty_hits", "Bounty-Treffer"), "prize": ("prize", "Preisgeld"),
     "member": ("member", "Mitglied"),
+    # a tournament for money (issue 30): in cents, as the results give them
+    "payout": ("payout", "Auszahlung"), "ticket": ("ticket", "Ticket"),
 }
 #: a yes or no cell: key → (English, German)
 YES_NO = {True: ("yes", "Ja"), False: ("no", "Nein")}
@@ -532,9 +535,12 @@ def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True,
     (000 3.8) follow the places with ``DQ`` for a place."""
     i = 1 if lang == "de" else 0
     names = names or {}
-    columns = list(CSV_HEADERS)
+    columns = list(CSV_HEADERS)  # payout and ticket only where the results have them
     if rows:
-        columns = [c for c in columns if c in rows[0]]
+        # a tournament for money (issue 30): payout and ticket in cents, as the results give
+        # them (the JSON export and floorman simulate say the same)
+        columns = [c for c in columns if c in rows[0] or (c == "ticket" and any(
+            c in r for r in rows))]
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=sep, lineterminator="\r\n")
     w.writerow([CSV_HEADERS[c][i] for c in columns])

@@ -59,6 +59,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "average": ("Average stack", "Durchschnitt"),
     "chips": ("Chips in play", "Chips im Spiel"),
     "places_paid": ("Points places", "Punkteplätze"),
+    # money (issue 30): only a tournament with a money section shows these
+    "prize_pool": ("Prize pool", "Preisgeld"),
+    "places_paid_money": ("Places paid", "Bezahlte Plätze"),
+    "next_payout": ("Next out gets", "Der Nächste raus erhält"),
+    "payout": ("Payout", "Auszahlung"),
+    "ticket": ("Ticket", "Ticket"),
     "rebuys": ("Rebuys", "Rebuys"),
     "addons": ("Add-ons", "Add-ons"),
     "hfh": ("Hand-for-hand", "Hand für Hand"),

@@ -99,7 +99,7 @@ class ResultRow:
     A play day (003 6) has two kinds of rows: a table game's (``game`` its
     number, ``points`` 2 / 1 / 0.5) and the day's (``game`` ``None``,
     ``attendance`` the attendance point, ``tables_played``, ``points`` the
-    table points plus attendance).
+    table points plus attendance). ``payout``: cents, for money only.
     """
 
     place: int
@@ -114,6 +114,11 @@ class ResultRow:
     game: int | None = None
     attendance: int = 0
     tables_played: int = 0
+    #: the payout in cents of a tournament for money (issue 30; 0 outside the paid
+    #: places); ``None`` where it plays for points only: no payout column then
+    payout: int | None = None
+    #: a satellite's ticket winner: the ticket's value in cents (the target's buy-in)
+    ticket: int | None = None
 
 
 # --------------------------------------------------------------------------
@@ -342,6 +347,8 @@ def _row_dict(row: ResultRow, public: bool, play_day: bool = False) -> dict[str,
         "prize": row.prize,
         "member": row.member,
         **extra,
+        **({} if row.payout is None else {"payout": row.payout}),
+        **({} if row.ticket is None else {"ticket": row.ticket}),
     }
 
 
@@ -371,11 +378,15 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
     ``public=True``: non-members' names shortened (000 5.8, "Anna S.").
     Points without trailing zeros ("13", "0.5", "7.33"); ``prize`` empty if
     none; ``member`` ``true`` / ``false``. A play day's rows add the columns
-    :data:`PLAY_DAY_COLUMNS` (``game`` empty on the day's own rows).
+    :data:`PLAY_DAY_COLUMNS` (``game`` empty on the day's own rows); a tournament for
+    money the column ``payout`` (cents, issue 30).
     """
     rows = list(rows)
     day = _play_day(rows)
-    columns = CSV_COLUMNS + (PLAY_DAY_COLUMNS if day else ())
+    money = any(row.payout is not None for row in rows)
+    tickets = any(row.ticket is not None for row in rows)
+    columns = (CSV_COLUMNS + (PLAY_DAY_COLUMNS if day else ()) + (("payout",) if money else ())
+               + (("ticket",) if tickets else ()))
     buf = io.StringIO()
     writer = csv.writer(buf)  # "\r\n": fields with \r or \n get quoted
     writer.writerow(columns)
@@ -386,6 +397,8 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
         d["member"] = "true" if row.member else "false"
         if day:
             d["game"] = "" if row.game is None else row.game
+        if tickets:
+            d["ticket"] = "" if row.ticket is None else row.ticket
         writer.writerow([spreadsheet_cell(d[c]) for c in columns])
     return buf.getvalue()
 
@@ -394,7 +407,8 @@ def results_json(rows: Iterable[ResultRow], *, public: bool = False) -> list[dic
     """The rows as JSON-ready dicts with the :data:`CSV_COLUMNS` keys.
 
     ``public=True``: non-members' names shortened (000 5.8). A play day's rows
-    also carry ``game``, ``attendance`` and ``tables_played``.
+    also carry ``game``, ``attendance`` and ``tables_played``; a tournament for money's
+    rows ``payout`` (cents, issue 30).
     """
     rows = list(rows)
     day = _play_day(rows)

@@ -575,6 +575,172 @@ def _prefix(text: str) -> str:
     return text
 
 
+# ------------------------------------------------------------- money (002; issue 30)
+#
+# Every amount here is in whole **cents** (never a float): the tournament file writes
+# the currency's units ("100" or "100.50"), the loader turns them into cents
+# (controller/config.py ``_Shape.money``), and the log keeps the cents. Percent
+# shares are kept in hundredths of a percent ("basis points": 30 % = 3000).
+
+#: the payout curves Floorman ships, weighed by :mod:`controller.engine.rules.payouts`
+PayoutCurve = Literal["standard", "flat", "top_heavy"]
+#: the largest amount (cents): 100 million in the currency, far above any club's pool
+MAX_CENTS = 10_000_000_000
+#: every share of a payout table together: 100 % in hundredths of a percent
+ALL_PERCENT = 10_000
+#: the longest payout table or paid-places table (rows / places)
+MAX_PAID_ROWS = 1_000
+Cents = Annotated[int, Strict(), Field(ge=0, le=MAX_CENTS)]
+BasisPoints = Annotated[int, Strict(), Field(ge=0, le=ALL_PERCENT)]
+
+
+@dataclass(frozen=True)
+class PaidPlaces:
+    """One row of a club's printed table: from ``players`` entries on, ``paid`` places."""
+
+    __pydantic_config__ = _CONFIG
+    players: Positive
+    paid: Count
+
+
+@dataclass(frozen=True)
+class PayoutTable:
+    """The director's own curve for ``paid`` places: ``percent`` per place, best first, in
+    hundredths of a percent, adding up to 100 % and never rising down the places."""
+
+    __pydantic_config__ = _CONFIG
+    paid: Annotated[int, Strict(), Field(ge=1, le=MAX_PAID_ROWS)]
+    percent: Annotated[tuple[BasisPoints, ...], Field(min_length=1, max_length=MAX_PAID_ROWS),
+                       _rule(_payout_percents)]
+
+
+def _percent(bp: int) -> str:
+    return f"{bp / 100:g} %"
+
+
+def _payout_percents(shares: tuple[int, ...], info: ValidationInfo) -> None:
+    paid = info.data.get("paid")
+    if paid is not None and len(shares) != paid:
+        raise problem(f"gives {len(shares)} shares for {paid} paid places")
+    for i in range(1, len(shares)):
+        if shares[i] > shares[i - 1]:
+            raise problem(f"place {i + 1} would get more ({_percent(shares[i])}) than place "
+                          f"{i} ({_percent(shares[i - 1])})", at=(i,))
+    if sum(shares) != ALL_PERCENT:
+        raise problem(f"the shares add up to {_percent(sum(shares))}, not 100 %")
+
+
+def _paid_rows(rows: tuple[PaidPlaces, ...]) -> tuple[PaidPlaces, ...]:
+    for i in range(1, len(rows)):
+        if rows[i].players <= rows[i - 1].players:
+            raise problem(f"the field sizes must rise: {rows[i].players} after "
+                          f"{rows[i - 1].players}", at=(i, "players"))
+        if rows[i].paid < rows[i - 1].paid:
+            raise problem(f"a bigger field pays no fewer places: {rows[i].paid} after "
+                          f"{rows[i - 1].paid}", at=(i, "paid"))
+    return rows
+
+
+def _money_places(value: Any) -> Any:
+    if isinstance(value, int | str):
+        return _places(value)
+    return value
+
+
+def _payout_tables(tables: tuple[PayoutTable, ...]) -> tuple[PayoutTable, ...]:
+    for i in range(1, len(tables)):
+        if tables[i].paid <= tables[i - 1].paid:
+            raise problem(f"the tables must be for rising numbers of paid places: "
+                          f"{tables[i].paid} after {tables[i - 1].paid}", at=(i, "paid"))
+    return tables
+
+
+def _below_buy_in(fee: int, info: ValidationInfo) -> None:
+    buy_in = info.data.get("buy_in")
+    if buy_in is not None and fee > buy_in:
+        raise problem(f"the fee ({cents_text(fee)}) is more than the buy-in "
+                      f"({cents_text(buy_in)}); the fee is the part of it the house keeps")
+
+
+def _reentry_fee(price: int | None, info: ValidationInfo) -> None:
+    fee = info.data.get("fee")
+    if price is not None and fee is not None and price < fee:
+        raise problem(f"a re-entry pays the fee too: it must be at least the fee "
+                      f"({cents_text(fee)}), got {cents_text(price)}")
+
+
+def _currency(code: str) -> str:
+    if re.fullmatch(r"[A-Z]{3}", code) is None:
+        raise problem(f"must be a currency code of three capital letters (EUR, CHF, USD), "
+                      f"got {code!r}")
+    return code
+
+
+def cents_text(cents: int) -> str:
+    """Cents as the file writes them: 10050 → "100.50", 10000 → "100"."""
+    whole, part = divmod(abs(cents), 100)
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{whole}" if part == 0 else f"{sign}{whole}.{part:02d}"
+
+
+@dataclass(frozen=True)
+class Money:
+    """What the players pay and how the prize pool is paid out (002; docs/config.md).
+
+    ``None`` in :class:`TournamentSettings` (the default): the tournament plays for
+    points only and no money shows anywhere (000, 001, 003, 004).
+
+    Amounts in cents. ``buy_in``: what a player pays to enter; ``fee``: the part of it
+    the house keeps (the rest goes to the pool). ``reentry``: the price of a re-entry
+    (``None``: the buy-in), the same ``fee`` kept of it. ``rebuy`` / ``addon``: the
+    prices of a rebuy and an add-on, all of it to the pool (needed when
+    ``entries`` allows them). ``guarantee``: the pool is at least this. ``rounding``:
+    payouts are rounded down to this unit, the remainder goes to the winner.
+    ``places``: the paid places: a count, a share of the entries ``"15%"``, or a table
+    of field sizes; ``None``: ``points.places`` (the bubble's places). ``payouts``: a
+    shipped curve or the director's own tables of percent per place. ``satellite``: the
+    target event's buy-in: the pool buys that many tickets for the top places, what is
+    left is cash for the next place (002 "Top 10 gewinnen Ticket"), and the tournament
+    ends when only the ticket winners are left ("Platz 10 = Platz 1").
+    """
+
+    __pydantic_config__ = _CONFIG
+    buy_in: Annotated[Cents, Field(ge=1)]
+    currency: Annotated[str, Strict(), AfterValidator(_currency)] = "EUR"
+    fee: Annotated[Cents, _rule(_below_buy_in)] = 0
+    reentry: Annotated[Cents | None, _rule(_reentry_fee)] = None
+    rebuy: Cents | None = None
+    addon: Cents | None = None
+    guarantee: Cents = 0
+    rounding: Annotated[Cents, Field(ge=1)] = 100
+    places: Annotated[Int | Text | Annotated[tuple[PaidPlaces, ...], Field(
+        min_length=1, max_length=MAX_PAID_ROWS), AfterValidator(_paid_rows)] | None,
+        AfterValidator(_money_places)] = None
+    payouts: PayoutCurve | Annotated[tuple[PayoutTable, ...], Field(
+        min_length=1, max_length=MAX_PAID_ROWS), AfterValidator(_payout_tables)] = "standard"
+    satellite: Annotated[Cents | None, Field(ge=1), _rule(_tickets_only)] = None
+
+
+def _tickets_only(ticket: int | None, info: ValidationInfo) -> None:
+    if ticket is not None and info.data.get("places") is not None:
+        raise problem("a satellite pays tickets: as many places as the pool buys tickets "
+                      "(leave out money.places)", at=(), instead=("places",))
+
+
+def _money_fits(money: Money | None, info: ValidationInfo) -> None:
+    """The prices the entries need: a rebuy's when rebuys are allowed, an add-on's when
+    there is an add-on phase."""
+    entries = info.data.get("entries")
+    if money is None or not isinstance(entries, Entries):
+        return
+    if entries.rebuys > 0 and money.rebuy is None:
+        raise problem("give the price of a rebuy (money.rebuy): entries.rebuys allows "
+                      f"{entries.rebuys}", at=("rebuy",))
+    if entries.addon_after_level is not None and money.addon is None:
+        raise problem("give the price of an add-on (money.addon): entries.addon_after_level "
+                      "has an add-on phase", at=("addon",))
+
+
 @dataclass(frozen=True)
 class TournamentSettings:
     """Everything the engine needs to run one tournament.
@@ -615,6 +781,8 @@ class TournamentSettings:
     club: Club = field(default_factory=Club)
     #: the registration desk: seat limit, waiting list, pre-registration (issue 31)
     desk: Desk = field(default_factory=Desk)
+    #: money (002): ``None`` plays for points only, no money shows (issue 30)
+    money: Annotated[Money | None, _rule(_money_fits)] = None
 
 
 def _start_stack(stack: int, info: ValidationInfo) -> None:

@@ -453,6 +453,15 @@ class Tournament:
             # a multi-round final's tables each play for their own places (000 4.19); in a
             # preliminary round nobody is out of the tournament yet (000 4.14, 4.19)
             return 0
+        if self.settings.money is not None:  # the paid places of the payouts (issue 30)
+            from controller.engine.rules.payouts import paid_places
+
+            if self.settings.money.satellite is not None:  # as many as the pool buys
+                from controller.engine.rules.prize_pool import prize_pool
+
+                pool = prize_pool(self)
+                return 0 if pool is None else pool.paid_places
+            return paid_places(self.settings.money, self.settings.points, self.entries)
         share = isinstance(self.settings.points.places, str)
         try:
             return scoring_places(self.settings.points,
@@ -564,9 +573,14 @@ class Tournament:
         knockers = {f.eliminated_by for f in finishes if f.eliminated_by is not None}
         playing = sorted(pid for pid in knockers if pid in self.players
                          and not self.players[pid].out and not self.players[pid].ghost)
-        return score(self.settings.points, finishes, entries=self.real_players(),
+        rows = score(self.settings.points, finishes, entries=self.real_players(),
                      drawn_names=self.drawn_names, mystery_lists=self.mystery_lists,
                      playing=playing)
+        if self.settings.money is not None:  # issue 30: every row its payout
+            from controller.engine.rules.prize_pool import with_payouts
+
+            rows = with_payouts(self, rows)
+        return rows
 
     def pending_moves(self) -> list[Move]:
         return list(self.pending.values())

@@ -31,6 +31,7 @@ from kiosk.view import Feedback, FeedbackKind, Role, ScreenView
 
 SAMPLE = resources.sample_tournament()
 BB_ANTE = resources.folder("tournaments") / "venue-faq-main-event.yaml"
+MONEY = resources.folder("tournaments") / "venue-faq-prize-pool.yaml"
 SIZES = ((1920, 1080), (800, 480))
 MONO = 1000.0
 #: the worst name the screens must survive
@@ -465,6 +466,38 @@ def wall_long_names() -> ScreenView:
     return _long(g.view(now=START + 1.0, role="wall"))
 
 
+def _money_bubble() -> Game:
+    """002 for money (issue 30): the venue's sample, 60 players at 100 € (6,000 €, the
+    guarantee makes it 10,000 €), 15 % paid: 9 places; the ninth, the min-cash, is the
+    next player out's."""
+    names = NAMES + [f"{first} {last}" for first, last in zip(
+        ["Adam", "Bea", "Carl", "Dana", "Erik", "Fina", "Gero", "Hilde", "Ivo", "Jule",
+         "Kai", "Lina", "Max", "Nora", "Otto", "Pia", "Rolf", "Sara", "Timo", "Ute", "Veit",
+         "Wanda", "Yann", "Zora", "Arne", "Bodo", "Cora", "Dirk", "Elke", "Finn", "Gina",
+         "Hugo", "Inga"],
+        ["Albers", "Brandt", "Conrad", "Dietz", "Engel", "Frank", "Graf", "Haas", "Jung",
+         "Keller", "Lorenz", "Marx", "Nagel", "Ott", "Pohl", "Rau", "Sauer", "Thiel", "Ulrich",
+         "Voigt", "Winter", "Busch", "Kraus", "Lenz", "Moser", "Peters", "Ritter", "Stein",
+         "Vogt", "Walter", "Ziegler", "Arndt", "Berger"], strict=True)]
+    g = Game(names=names, config=MONEY, registration_closed=True)
+    g.start()
+    g.bust_down(9, step=30.0)
+    return g
+
+
+def wall_money() -> ScreenView:
+    """The pool, the paid places and the ladder, the next player out's place in gold."""
+    g = _money_bubble()
+    return g.view(role="wall")
+
+
+def wall_money_finished() -> ScreenView:
+    """The end of a tournament for money: every place with what it pays."""
+    g = _money_bubble()
+    g.bust_down(1, step=30.0)
+    return g.view(role="wall")
+
+
 def wall_page2() -> ScreenView:
     v = wall_running()
     v.wall_page = 1
@@ -667,6 +700,8 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_finished_long": wall_finished_long,
     "wall_long_names": wall_long_names,
     "wall_announcement": wall_announcement,
+    "wall_money": wall_money,
+    "wall_money_finished": wall_money_finished,
     "table_round_end": table_round_end,
     "wall_round_end": wall_round_end,
     "table_restart": table_restart,

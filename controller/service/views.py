@@ -118,6 +118,8 @@ def summary_view(t: Tournament) -> dict[str, Any]:
         "round": _round(t),
         "entry_rules": _entry_rules(t),
         "desk": _desk(t),
+        # a tournament for money only: a points club's screens get no money key at all
+        **({} if t.settings.money is None else {"prize_pool": _prize_pool(t)}),
     }
 
 
@@ -128,6 +130,22 @@ def _desk(t: Tournament) -> dict[str, Any]:
     ``players`` answer)."""
     return {"seats": desk.limit(t), "waiting": len(t.desk.waiting),
             "expected": len(desk.expected(t))}
+
+
+def _prize_pool(t: Tournament) -> dict[str, Any] | None:
+    """A tournament for money (issue 30): the pool, the paid places, the wall's ladder and
+    the place the next player out takes; ``None`` for points only (no money shows)."""
+    from controller.engine.rules.payouts import ladder
+    from controller.engine.rules.prize_pool import prize_pool
+
+    pool = prize_pool(t)
+    if pool is None:
+        return None
+    # no "final" here: it changes with the level, and a level change republishes the
+    # clock and the tables only (entry_rules says until which level the field grows)
+    return {"currency": pool.currency, "pool": pool.pool, "paid_places": pool.paid_places,
+            "next_place": t.remaining if not t.finished else None,
+            "ladder": [list(row) for row in ladder(pool.payouts, t.remaining)]}
 
 
 def _entry_rules(t: Tournament) -> dict[str, Any]:

@@ -64,6 +64,11 @@ LABELS: dict[str, tuple[str, str]] = {
     "entries": ("Entries", "Teilnehmer"),
     "average": ("Average", "Durchschnitt"),
     "places_paid": ("Points places", "Punkteplätze"),
+    # money (issue 30): only a tournament with a money section shows these
+    "prize_pool": ("Prize pool", "Preisgeld"),
+    "places_paid_money": ("Places paid", "Bezahlte Plätze"),
+    "payouts": ("Payouts", "Auszahlung"),
+    "ticket": ("Ticket", "Ticket"),
     # chip counts and the rounds of a mode (000 4.14, 4.15, 4.19)
     "chip_leader": ("Chip leader", "Chipleader"),
     "round": ("Round", "Runde"),
@@ -209,6 +214,25 @@ def num(n: float | int | None, lang: str) -> str:
         return "–"
     s = f"{round(n):,}"
     return s.replace(",", ".") if lang_of(lang) == "de" else s
+
+
+#: how a currency shows (en before the amount, de after it); others as their code
+CURRENCY_SIGNS = {"EUR": "€", "USD": "$", "GBP": "£", "CHF": "CHF"}
+
+
+def money(cents: int | None, currency: str, lang: str) -> str:
+    """An amount of money (issue 30): ``€3,045`` / ``3.045 €``, the cents only when there
+    are some (``€45.50`` / ``45,50 €``)."""
+    if cents is None:
+        return "–"
+    whole, part = divmod(abs(cents), 100)
+    text = f"{whole:,}" + (f".{part:02d}" if part else "")
+    sign = CURRENCY_SIGNS.get(currency, currency)
+    minus = "-" if cents < 0 else ""
+    if lang_of(lang) == "de":
+        text = text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
+        return f"{minus}{text} {sign}"
+    return f"{minus}{sign}{text}" if len(sign) == 1 else f"{minus}{sign} {text}"
 
 
 def number_list(numbers: list[int], lang: str) -> str:

@@ -441,12 +441,18 @@ SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": boo
                "addon_done": bool, "keeps_tables_until": _INT_OR_NULL}),
            # the registration desk: seat limit, waiting, expected (issue 31; absent: an
            # older controller)
-           "desk": _Optional({"seats": _INT_OR_NULL, "waiting": int, "expected": int})}
+           "desk": _Optional({"seats": _INT_OR_NULL, "waiting": int, "expected": int}),
+           # a tournament for money (issue 30), amounts in cents; absent: points only
+           "prize_pool": _Optional(({
+               "currency": str, "pool": int, "paid_places": int,
+               "next_place": _INT_OR_NULL, "ladder": [[int]]}, None))}
 MOVES = {"v": _V, "pending": [_MOVE], "recent": [_MOVE], "plan": _PLAN}
 RESULTS = {"v": _V, "finished": bool, "rows": [(
     # scored (the points system knows this field size) ...
     {"place": int, "player_id": int, "name": str, "points": float, "knockouts": int,
-     "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool},
+     "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool,
+     # a tournament for money: the payout in cents; a satellite's ticket's value (issue 30)
+     "payout": _Optional(int), "ticket": _Optional(int)},
     # ... a play day's (003 6): the day's rows (game null), then each table game's ...
     {"place": int, "player_id": int, "name": str, "points": float, "knockouts": int,
      "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool,

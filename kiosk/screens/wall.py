@@ -211,8 +211,13 @@ def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         rows.append((tr("entries", lang), i18n.num(s.get("entries"), lang)))
         if s.get("average_stack"):
             rows.append((tr("average", lang), i18n.num(s.get("average_stack"), lang)))
+        money = s.get("prize_pool")
+        if money:  # a tournament for money (issue 30): the pool as it grows
+            rows.append((tr("prize_pool", lang),
+                         i18n.money(money.get("pool"), money.get("currency", ""), lang)))
         if s.get("places_paid"):
-            rows.append((tr("places_paid", lang), i18n.num(s.get("places_paid"), lang)))
+            label = "places_paid_money" if money else "places_paid"
+            rows.append((tr(label, lang), i18n.num(s.get("places_paid"), lang)))
         lead = s.get("chip_leader")
         if lead:  # the last counts (chip_counts, a round's end): the count, the name below
             rows.append((tr("chip_leader", lang), i18n.num(lead["chips"], lang)))
@@ -222,7 +227,10 @@ def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         if rnd:
             rows.append((tr("round", lang), common.round_text(rnd, lang)))
     res = (frame.state.get("results") or {}).get("rows") or []
-    specs = [(c.px(70), 1.0)] * len(rows) + ([(c.px(190), 2.2)] if res else [])
+    pool = s.get("prize_pool") if s else None
+    steps = (pool or {}).get("ladder") or []
+    lower = bool(steps or res)  # money: the ladder in place of the last players out
+    specs = [(c.px(70), 1.0)] * len(rows) + ([(c.px(190), 2.2)] if lower else [])
     parts = stack(inner, specs, c.px(6)) if specs else []
     if rows:
         rh = min(p.height for p in parts[: len(rows)])
@@ -242,8 +250,43 @@ def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
                    size=max(lsize, c.min_size))
             c.text(value, pygame.Rect(r.x + lw, r.y, r.width - lw, r.height), colour=FG,
                    bg=PANEL, align="right", size=max(vsize, c.min_size))
-    if res:
+    if steps:
+        ladder(c, parts[-1], frame, pool or {})
+    elif res:
         results(c, parts[-1], frame, final=False, bg=PANEL)
+
+
+def ladder(c: Canvas, rect: pygame.Rect, frame: Frame, pool: dict[str, Any]) -> None:
+    """What each paid place pays (issue 30): the top places and those next to be paid out,
+    the place the next player out takes in gold, in columns side by side. Where they do
+    not all fit (a small screen), the winner's and the places next to be paid out."""
+    lang = frame.lang
+    steps = pool.get("ladder") or []
+    cur = pool.get("currency", "")
+    nxt = pool.get("next_place")
+    title_h = max(c.min_size + 8, min(c.px(56), rect.height // 4))
+    c.text(tr("payouts", lang), pygame.Rect(rect.x, rect.y, rect.width, title_h),
+           colour=GOLD, bg=PANEL, max_size=round(title_h * 0.75))
+    area = pygame.Rect(rect.x, rect.y + title_h, rect.width, rect.height - title_h)
+    lh = max(c.min_size + 8, min(c.px(46), area.height // 3))
+    size = max(c.min_size, round(lh * 0.62))
+    font = c.fonts.get(BOLD, size)
+    nw = font.size(f"{max(p for p, _ in steps)}.")[0] + c.px(6)
+    aw = max(font.size(i18n.money(cents, cur, lang))[0] for _, cents in steps)
+    gap = c.px(40)
+    need = nw + c.px(12) + aw  # one place and its amount, never cut
+    per_col = max(1, area.height // lh)
+    cols = max(1, min(3, (area.width + gap) // (need + gap), -(-len(steps) // per_col)))
+    fit = per_col * cols
+    shown = steps if len(steps) <= fit else steps[:1] + steps[len(steps) - fit + 1:]
+    col_w = (area.width - gap * (cols - 1)) // cols
+    for i, (place, cents) in enumerate(shown):
+        col, k = divmod(i, per_col)
+        r = pygame.Rect(area.x + col * (col_w + gap), area.y + k * lh, col_w, lh)
+        c.text(f"{place}.", pygame.Rect(r.x, r.y, nw, lh), colour=DIM, bg=PANEL,
+               align="right", size=size)
+        c.text(i18n.money(cents, cur, lang), pygame.Rect(r.right - aw, r.y, aw, lh),
+               colour=GOLD if place == nxt else FG, bg=PANEL, align="right", size=size)
 
 
 def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
@@ -268,7 +311,13 @@ def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
     font = c.fonts.get(COND, size)
     nw = c.fonts.get(BOLD, size).size("00.")[0] + c.px(6)
 
+    cur = (frame.summary.get("prize_pool") or {}).get("currency", "")
+
     def right_of(row: dict[str, Any]) -> str:
+        if row.get("ticket"):  # a satellite's ticket winner (issue 30)
+            return tr("ticket", lang)
+        if row.get("payout"):  # a tournament for money: what the place pays
+            return i18n.money(row["payout"], cur, lang)
         if row.get("prize"):
             return str(row["prize"])
         pts = row.get("points")

@@ -78,6 +78,7 @@ def test_unknown_key_without_a_close_match_lists_the_allowed():
     assert p.message.startswith("unknown key 'flavour'; allowed here: name, structure, "
                                 "start_stack, preset, language,")
     assert p.message.endswith(", chip_race, play_day, mode, dealing, field_size, club, desk, "
+                              "money, "
                               "ante_type, level_minutes")
 
 

@@ -78,6 +78,10 @@ EXPECT: dict[str, list[str]] = {
     "table_dealer": ["Dealer: Nils Hoffmann (out)"],
     "table_dealer_button": ["deals", "D"],
     "wall_penalty": ["Seating", "Ben Weber"],
+    # issue 30: the pool, the paid places and the ladder, the winner and the min-cash
+    "wall_money": ["Prize pool", "€10,000", "Places paid", "Payouts", "€3,560", "€390"],
+    # the end: each place with what it pays; the bubble's two share the 9th place's 390 €
+    "wall_money_finished": ["CHAMPION", "€3,560", "€1,765", "€195"],
     "wall_running": ["LEVEL 1", "50 / 100", "Players left", "24", "Entries",
                      "27", "Average", "11,250", "Points places", "14", "Moves",
                      "Vera Krüger → Table 2, Seat 8", "Anna Schmidt", "Table", "Seat"],
@@ -138,7 +142,7 @@ CLOCK_MOMENTS = [n for n in shots.MOMENTS
                               # the colour-up break's chip race takes the table over
                               "table_break", "table_chip_race_entry",
                               "table_chip_race_result", "table_broken", "table_finished",
-                              "wall_finished", "wall_finished_long",
+                              "wall_finished", "wall_finished_long", "wall_money_finished",
                               "wall_standings_finished")]
 
 
@@ -217,7 +221,8 @@ def test_every_moment(name, size, tmp_path):
         # the arriving players' names are whole, not cut ("Player…")
         assert {"Lars Neumann", "Vera Krüger"} <= set(drawn)
     if name.startswith("wall") and name not in ("wall_finished", "wall_finished_long",
-                                                 "wall_standings_finished"):
+                                                 "wall_standings_finished",
+                                                 "wall_money_finished"):
         page = view.wall_page + 1
         assert any(t.startswith(f"Seating  {page}/") or t == "Seating" for t in drawn)
     if name in CLOCK_MOMENTS:

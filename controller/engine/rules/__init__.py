@@ -43,6 +43,7 @@ from controller.engine.rules import (
     names,
     penalties,
     play_day,
+    prize_pool,
     qualifier,
     reseat,
     rounds,
@@ -61,7 +62,7 @@ Reaction = Callable[["Tournament", float], None]
 #: every rule, in the order their reactions run
 RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
-    clock, ghosts, qualifier, play_day, busts, seating, hand_for_hand, entries, hands,
+    clock, ghosts, qualifier, prize_pool, play_day, busts, seating, hand_for_hand, entries, hands,
     time_calls, undo, names, announcements, chip_counts, rounds, landesliga, penalties,
     field_size, dealing, chip_race, reseat,
     desk,  # the registration desk (issue 31): a seat that came free calls the next in line

@@ -1,0 +1,173 @@
+"""The prize pool (002 "Prize Pool: 10.000€"; issue 30): what the entries paid in.
+
+Read from the players as the event log made them, nothing stored of its own: every
+entry pays ``money.buy_in``, every re-entry ``money.reentry`` (the buy-in unless set);
+the house keeps ``money.fee`` of each of them. Every rebuy pays ``money.rebuy`` and
+every add-on ``money.addon``, all of it into the pool. A ghost seat pays nothing; a
+player taken off the list before the draw is no entry; a disqualified player's buy-in
+stays in the pool. The pool is at least ``money.guarantee`` (the house pays the
+"overlay").
+
+The pool grows while players can still buy in (late registration, re-entries, rebuys,
+the add-on) and the paid places with the field; once none of these is open any more
+(:func:`open_for_entries`) both are **final**: the screens stop saying "so far".
+
+A satellite (002 "Top 10 gewinnen Ticket") pays tickets of the target's buy-in and the
+rest in cash; it ends when only the ticket winners are left (:func:`tickets_won`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from controller.engine import events as ev
+from controller.engine.results import ResultRow
+from controller.engine.rules import payouts
+
+if TYPE_CHECKING:
+    from controller.engine.tournament import Tournament
+
+
+@dataclass(frozen=True)
+class PrizePool:
+    """The pool and its payouts at one moment. Amounts in cents."""
+
+    currency: str
+    #: what the players paid in all, fees included
+    paid_in: int
+    #: the fees the house kept
+    fees: int
+    #: what goes to the players: paid in less fees, at least the guarantee
+    pool: int
+    #: what the house adds to reach the guarantee (0 when the entries cover it)
+    overlay: int
+    entries: int
+    reentries: int
+    rebuys: int
+    addons: int
+    #: what places 1..n pay (n = the paid places)
+    payouts: tuple[int, ...]
+    #: nobody can buy in any more: the pool and the payouts stay as they are
+    final: bool
+    #: a satellite's ticket (the target event's buy-in); ``None``: cash prizes
+    ticket: int | None = None
+
+    @property
+    def tickets(self) -> int:
+        """How many tickets the pool buys (0 without a satellite)."""
+        return self.pool // self.ticket if self.ticket else 0
+
+    @property
+    def paid_places(self) -> int:
+        return len(self.payouts)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"currency": self.currency, "paid_in": self.paid_in, "fees": self.fees,
+                "pool": self.pool, "overlay": self.overlay, "entries": self.entries,
+                "reentries": self.reentries, "rebuys": self.rebuys, "addons": self.addons,
+                "paid_places": self.paid_places, "payouts": list(self.payouts),
+                "final": self.final,
+                **({} if self.ticket is None else {"ticket": self.ticket,
+                                                   "tickets": self.tickets})}
+
+
+def open_for_entries(t: Tournament, now: float | None) -> bool:
+    """Somebody may still buy in at ``now``: late registration, a re-entry, a rebuy or an
+    add-on still to come. ``now`` None: at the level the log has reached."""
+    if t.finished:
+        return False
+    if not t.drawn or not t.clock.started:
+        return True
+    e = t.settings.entries
+    level = t.level_at(now)  # as entries.late_open reads it
+    if level <= e.late_registration_levels:
+        return True
+    if e.reentries and level <= e.reentry_until_level:
+        return True
+    if e.rebuys and level <= e.rebuy_until_level and not t.addon_done:
+        return True
+    return e.addon_after_level is not None and e.auto_addon_multiplier > 0 and not t.addon_done
+
+
+def prize_pool(t: Tournament, now: float | None = None) -> PrizePool | None:
+    """The pool now, or ``None`` for a tournament that plays for points only."""
+    money = t.settings.money
+    if money is None:
+        return None
+    reentry = money.buy_in if money.reentry is None else money.reentry
+    # the tournament counts its players and entries (ghosts are neither): a festival's
+    # summary at every bust does not walk 10,000 players; rebuys and add-ons are counted
+    # where the tournament has them
+    firsts = t.real_players()
+    reentries = t.entries - firsts
+    rebuys = addons = 0
+    e = t.settings.entries
+    if e.rebuys or e.addon_after_level is not None:
+        for p in t.players.values():
+            if not p.ghost:
+                rebuys += p.rebuys
+                addons += 1 if p.addon else 0
+    fees = (firsts + reentries) * money.fee
+    paid_in = (firsts * money.buy_in + reentries * reentry + rebuys * (money.rebuy or 0)
+               + addons * (money.addon or 0))
+    collected = paid_in - fees
+    pool = max(collected, money.guarantee)
+    field = firsts + reentries
+    if money.satellite is not None:  # tickets, the rest in cash (002)
+        amounts = payouts.satellite(pool, money.satellite)
+    else:
+        amounts = payouts.amounts(pool, payouts.paid_places(money, t.settings.points, field),
+                                  money)
+    return PrizePool(
+        currency=money.currency, paid_in=paid_in, fees=fees, pool=pool,
+        overlay=pool - collected, entries=field, reentries=reentries, rebuys=rebuys,
+        addons=addons, payouts=tuple(amounts), final=not open_for_entries(t, now),
+        ticket=money.satellite)
+
+
+def player_payouts(t: Tournament, pool: PrizePool) -> dict[int, int]:
+    """Each placed player's payout in cents (shared places split, :func:`payouts.shares`)."""
+    return payouts.shares(t.places(), pool.payouts)
+
+
+def ticket_winners(t: Tournament, pool: PrizePool) -> set[int]:
+    """A satellite's players whose place (shared places whole) lies within the tickets; a
+    shared place that covers a ticket and the cash place is split in money."""
+    if not pool.tickets:
+        return set()
+    places = t.places()
+    size: dict[int, int] = {}
+    for place in places.values():
+        size[place] = size.get(place, 0) + 1
+    return {pid for pid, place in places.items() if place + size[place] - 1 <= pool.tickets}
+
+
+def with_payouts(t: Tournament, rows: list[ResultRow]) -> list[ResultRow]:
+    """The result rows, each with its payout in cents (0 outside the money); a
+    satellite's ticket winners with ``ticket`` (its value) and no cash."""
+    pool = prize_pool(t)
+    if pool is None:
+        return rows
+    paid = player_payouts(t, pool)
+    tickets = ticket_winners(t, pool)
+    return [dataclasses.replace(r, payout=0, ticket=pool.ticket) if r.player_id in tickets
+            else dataclasses.replace(r, payout=paid.get(r.player_id, 0)) for r in rows]
+
+
+def tickets_won(t: Tournament, now: float) -> None:
+    """A satellite ends when only ticket winners are left (002 "Platz 10 = Platz 1"): they
+    share first place. Not while somebody may still buy in (the pool may still grow)."""
+    money = t.settings.money
+    if money is None or money.satellite is None or not t.drawn or t.finished:
+        return
+    pool = prize_pool(t, now)
+    if pool is None or pool.tickets < 2 or t.remaining > pool.tickets or not pool.final:
+        return
+    left = sorted(p.id for p in t.players.values() if not p.out and not p.ghost)
+    if len(left) >= 2:
+        t.emit(ev.Finished, now, winner=left[0], shared=left)
+
+
+REACTIONS = (tickets_won,)
