@@ -71,7 +71,11 @@ class ClockSync:
 
     @property
     def best(self) -> Sample | None:
-        return min(self.samples, key=lambda s: s.delay) if self.samples else None
+        # a copy first: the link's network thread appends while the screen's loop reads,
+        # and min() with a key runs Python between its steps ("deque mutated during
+        # iteration" took down a demo on a loaded machine); tuple() copies in one C step
+        samples = tuple(self.samples)
+        return min(samples, key=lambda s: s.delay) if samples else None
 
     def now(self) -> float:
         """The controller's time now, as well as we know it (local time before the first sync)."""
