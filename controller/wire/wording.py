@@ -65,7 +65,7 @@ REASONS_DE: dict[str, str] = {
         "gleicht die Tische nicht aus",
     "a reseat needs a reason (it is kept in the log)":
         "Umsetzen braucht einen Grund (er steht im Protokoll)",
-    "{player} is a ghost: nobody to reseat": "{player} ist ein Ghost: niemand zum Umsetzen",
+    "{player} is a ghost: nobody to reseat": "{player} ist ein Geisterplatz: niemand zum Umsetzen",
     "table {table} has no free seat": "Tisch {table} hat keinen freien Platz",
     "{player} already sits at table {table} seat {seat}":
         "{player} sitzt schon an Tisch {table} Platz {seat}",
