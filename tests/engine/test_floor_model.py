@@ -768,6 +768,7 @@ def _steps_played():
 # - test_an_earlier_bust_is_not_undone_under_the_champion
 # - test_an_earlier_bust_is_not_undone_under_a_shared_first_place_001_2_iii
 # - test_an_earlier_bust_is_not_undone_under_heads_up_002
+# - test_the_champions_late_entry_is_not_undone_under_the_end
 # and tests/engine/test_club_rules.py::test_a_play_day_has_no_final_table_003_6,
 # tests/engine/test_modes.py::test_a_restart_does_not_bring_a_disqualified_player_back_000_3_8
 # and ::test_a_multi_round_does_not_bring_a_removed_absent_player_back_000_9_5,

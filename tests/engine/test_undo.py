@@ -209,6 +209,22 @@ def test_an_earlier_bust_is_not_undone_under_the_champion():
     assert not t.finished and t.remaining == 3 and t.places() == {}
 
 
+def test_the_champions_late_entry_is_not_undone_under_the_end():
+    """Found by the floor model (ace-of-spades-championship, issue 26): the late entry of
+    the player who then won was undone; the tournament stayed over with a winner who no
+    longer existed (places named a player the field did not have). The end stands on it."""
+    t = new_tournament(3)
+    late = t.execute({"cmd": "late", "name": "Late 1", "force": True}, 10.0)[0]["group"]
+    for i, pid in enumerate((1, 2, 3)):
+        t.execute({"cmd": "bust", "player": pid}, 20.0 + 10 * i)
+        if not t.finished:
+            t.execute({"cmd": "hand_done", "table": 1}, 25.0 + 10 * i)
+    assert t.finished and t.winner == 4
+    with pytest.raises(Rejected, match="later commands depend on it: #[0-9]+ bust of Player 3"):
+        t.execute({"cmd": "undo", "target": late}, 60.0)
+    assert t.finished and t.winner == 4 and t.places()[4] == 1
+
+
 def test_an_earlier_bust_is_not_undone_under_a_shared_first_place_001_2_iii():
     """The same for a qualifier of 9 whose last two share place 1 (found by the model)."""
     from controller.config import load_tournament

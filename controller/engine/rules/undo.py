@@ -236,7 +236,10 @@ def _ends_without(t: Tournament, without: Tournament, target: int) -> list[int]:
                      and e["group"] > target and e["group"] not in skip), [])
 
     found: list[int] = []
-    if without.finished and without.remaining > max(1, len(without.co_winners)) \
+    # the winner's own entry undone: the end names a player the state does not have
+    gone = any(w not in without.players for w in (without.winner, *without.co_winners)
+               if w is not None)
+    if without.finished and (without.remaining > max(1, len(without.co_winners)) or gone) \
             and rounds.kind(without) not in (rounds.PLAY_THE_CLOCK, rounds.MULTI_ROUND):
         found += last("finished")
     if without.heads_up and without.remaining > 2:
