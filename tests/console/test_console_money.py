@@ -50,7 +50,7 @@ def test_the_pool_on_the_console_and_the_players_page(tmp_path, broker, prefix,
         results = c.get("/results").text
         assert "<th>Auszahlung</th>" in results and results.count('class="payout"') == 17
         csv = c.get("/results.csv").text
-        assert csv.splitlines()[0].endswith(";member;payout")
+        assert csv.splitlines()[0].endswith(";Mitglied;Auszahlung")  # the console's German
     finally:
         rc.stop()
 
@@ -61,4 +61,6 @@ def test_the_csv_export_has_the_payouts_and_tickets_in_cents():
             {"place": 3, "name": "Ben", "points": 0.0, "member": True, "payout": 7_000}]
     text = results_csv(rows, sep=";", bom=False)
     assert text.splitlines() == ["place;name;points;member;payout;ticket",
-                                 "1;Anna;0;True;0;10000", "3;Ben;0;True;7000;"]
+                                 "1;Anna;0;yes;0;10000", "3;Ben;0;yes;7000;"]
+    german = results_csv(rows, sep=";", bom=False, lang="de")
+    assert german.splitlines()[0] == "Platz;Name;Punkte;Mitglied;Auszahlung;Ticket"

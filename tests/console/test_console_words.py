@@ -37,7 +37,7 @@ BOTH = {
     "bounty", "play", "the", "clock", "restart", "cannonball", "landesliga", "tda",
     "orbits", "stack", "stacks", "broker", "controller", "s", "pt", "pts", "hand", "d", "h",
     # poker's own words in German too, a rule's number, a club's word in quotes
-    "small", "big", "bytes", "so", "u", "go", "deck", "iii", "vi", "chipraise",
+    "small", "big", "bytes", "so", "u", "go", "deck", "iii", "vi", "chipraise", "ticket",
 }
 
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß][A-Za-zÄÖÜäöüß'\-]*")
