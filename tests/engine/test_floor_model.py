@@ -482,6 +482,8 @@ class Floor(RuleBasedStateMachine):
         total = max(0, total + off)
         cuts = sorted(rng.randrange(total + 1) for _ in range(len(players) - 1))
         chips = [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
+        if 0 in chips:
+            return None  # a seated player has a chip at least: no count says 0 (psc-cannonball)
         counts: list[dict[str, Any]] = []
         for p, c in zip(players, chips, strict=True):
             if rng.random() < 0.5:
