@@ -776,6 +776,8 @@ def _steps_played():
 # and ::test_a_multi_round_does_not_bring_a_removed_absent_player_back_000_9_5,
 # tests/engine/test_floor_night.py::
 #   test_same_hand_after_hfh_began_again_joins_the_tables_last_bust_000_9_5
+# and tests/engine/test_undo.py::
+#   test_a_bust_that_caught_up_a_hand_done_stays_under_the_busts_of_that_hand_000_9_5
 # (money-runs' "one hand without stacks: the later report first" and psc-mystery-bounty's
 # "a later hand ranked below an earlier one" were this one);
 # a night the model got wrong is played again below (test_an_undone_correction_…);

@@ -255,3 +255,33 @@ def test_an_earlier_bust_is_not_undone_under_heads_up_002():
     t.execute({"cmd": "undo", "target": last}, 40.0)
     t.execute({"cmd": "undo", "target": first}, 41.0)
     assert t.remaining == 4 and not t.heads_up and not t.clock.halved
+
+
+def test_a_bust_that_caught_up_a_hand_done_stays_under_the_busts_of_that_hand_000_9_5():
+    """Found by the floor model (psc-mystery-bounty, issue 26): A out at table 1; B out there
+    without "same hand" (a new hand: the forgotten HAND DONE is caught up); C out in B's hand.
+    Undoing B took the caught-up hand done with it: table 1 was back in A's hand, and the next
+    player out, D, joined it and was ranked by stack with A — below A, though D went out two
+    hands later. The undo of B is refused while C's bust stands in the hand B began (undo C
+    first); then B's undo is taken, and D ranks above A."""
+    t = new_tournament(18)
+    seats = sorted(t.tables[1].occupant)
+    who = {s: t.tables[1].occupant[s] for s in seats}
+    t.execute({"cmd": "bust", "table": 1, "seat": seats[0], "stack": 20000}, 10.0)
+    b = t.execute({"cmd": "bust", "table": 1, "seat": seats[1], "stack": 3000}, 20.0)
+    assert b[0]["type"] == "hand_done" and b[0].get("missed")  # caught up
+    c = t.execute({"cmd": "bust", "table": 1, "seat": seats[2], "stack": 4000,
+                   "same_hand": True}, 30.0)
+    reason = ""
+    try:
+        t.execute({"cmd": "undo", "target": b[0]["group"]}, 40.0)
+    except Rejected as why:
+        reason = str(why)
+    assert f"undo --event {c[0]['group']}" in reason, reason
+    t.execute({"cmd": "undo", "target": c[0]["group"]}, 41.0)
+    t.execute({"cmd": "undo", "target": b[0]["group"]}, 42.0)
+    t.execute({"cmd": "bust", "table": 1, "seat": seats[3], "stack": 5000}, 50.0)
+    places = {r.player_id: r.place for r in t.results()}
+    # D went out after A, in a later hand: D's place is better, whatever the stacks
+    assert places[who[seats[3]]] < places[who[seats[0]]], places
+    assert Tournament.replay(t.log).fingerprint() == t.fingerprint()

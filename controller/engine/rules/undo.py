@@ -213,11 +213,26 @@ def dependents(t: Tournament, target: int) -> tuple[list[int], Tournament | None
                 if m["seq"] in moves.withdrawn:
                     continue
                 (moves.withdrawn if _on_the_way(t, m) else moves.stays).add(m["seq"])
+    found += _in_hands_it_began(t, target, skip | set(found))
     if not found:
         found += _ends_without(t, without, target)
     if found:
         return sorted(set(found), reverse=True), None, Moves()
     return [], without, moves
+
+
+def _in_hands_it_began(t: Tournament, target: int, skip: set[int]) -> list[int]:
+    """The later busts in a hand that group ``target`` began (its hand done, or the missed
+    one a bust caught up): undone, the table would be back in the hand before, and a bust
+    after them would join that earlier hand and be ranked by stack with its busts instead
+    of above them (000 9.5 ranks by hand; found by the floor model, psc-mystery-bounty)."""
+    began = {e["seq"] for e in history.group(t, target) if e["type"] == "hand_done"}
+    if not began:
+        return []
+    return sorted({e["group"] for e in t.log[target:]
+                   if e["type"] == "busted" and e["group"] != target and e["group"] not in skip
+                   and isinstance(e.get("hand"), list) and len(e["hand"]) == 3
+                   and e["hand"][0] == "table" and e["hand"][2] in began}, reverse=True)
 
 
 def _ends_without(t: Tournament, without: Tournament, target: int) -> list[int]:
