@@ -37,8 +37,13 @@ from kiosk.view import Problem
 
 #: seconds between resends of an unanswered press
 RESEND = 2.0
-#: seconds between time requests while no request has been answered yet
+#: seconds until an unanswered time request is asked again, doubled each time up to the
+#: link's ``sync_every`` (a controller that is down is not asked twice a second by every screen)
 UNSYNCED_RETRY = 0.5
+#: round trips taken one after the other when a screen connects: the clock uses the one with
+#: the shortest delay. Each next one is asked when the last is answered, so a room of 120
+#: screens joining at once sends 120 requests, not 360 (and none while the answers queue)
+FIRST_SAMPLES = 3
 #: longest wait for the broker to take the ``offline`` presence when a link stops (s)
 GOODBYE = 1.0
 #: the ``state/…`` topics a table screen leaves out: the other tables' views (it has its
@@ -73,6 +78,8 @@ class Link:
         self.notify = notify or (lambda kind, data: None)
         self.sync = ClockSync(local)
         self.sync_every = sync_every
+        self._next_sync = 0.0  # time.monotonic() of the next time request (the pump's)
+        self._retry = UNSYNCED_RETRY  # the wait after the next unanswered one (s)
         self.state: dict[str, dict[str, Any]] = {}
         self.answers: dict[str, dict[str, Any]] = {}
         self.outbox: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -138,17 +145,24 @@ class Link:
         self.mqtt.publish(self.topics.table_cmd(self.table), payload, 1)
 
     def _pump(self) -> None:
-        next_sync = 0.0
         while not self._stop.wait(0.25):
             self._flush()
-            if self.connected.is_set() and time.monotonic() >= next_sync:
-                # not synced yet (the controller was down when we connected: nobody
-                # answered): ask again soon, the screen shows no clock until then
-                next_sync = time.monotonic() + (self.sync_every if self.sync.synced
-                                                else UNSYNCED_RETRY)
+            if self.connected.is_set() and time.monotonic() >= self._next_sync:
+                # synced: a fresh sample now and then; not yet (the controller was down
+                # when we connected: nobody answered): ask again, less often each time —
+                # the screen shows no clock until then
                 self.request_time()
 
+    def _schedule_sync(self) -> None:
+        if self.sync.synced:
+            self._retry = UNSYNCED_RETRY
+            self._next_sync = time.monotonic() + self.sync_every
+        else:
+            self._next_sync = time.monotonic() + self._retry
+            self._retry = min(self._retry * 2, max(self.sync_every, UNSYNCED_RETRY))
+
     def request_time(self) -> None:
+        self._schedule_sync()
         self.mqtt.publish(self.topics.time_request(self.client_id),
                           protocol.dumps(self.sync.request()), 0)
 
@@ -180,8 +194,8 @@ class Link:
                      (f"{p}/console/public", 1)])
         c.publish(self.topics.presence(self.client_id), self._presence(True), 1, True)
         self.connected.set()
-        for _ in range(3):
-            self.request_time()
+        self._retry = UNSYNCED_RETRY
+        self.request_time()
         self._flush(force=True)
         self.notify("online", True)
 
@@ -211,6 +225,10 @@ class Link:
         if topic == self.topics.time_response(self.client_id):
             if self.sync.response(data) is not None:
                 self.notify("synced", self.sync.best)
+                if len(self.sync.samples) < FIRST_SAMPLES:
+                    self.request_time()  # the next of the first round trips
+                else:
+                    self._schedule_sync()
             return
         if topic == self.topics.ack(self.reply_to):
             cid = data.get("id")

@@ -81,3 +81,49 @@ def test_three_walls_agree_on_the_time_left(broker, prefix, controller_factory):
     finally:
         for link in links.values():
             link.stop()
+
+
+def test_a_screen_asks_the_time_once_then_each_after_an_answer(broker, prefix, controller_factory):
+    """On connecting a screen sends one time request and the next of its first round trips
+    only when the last is answered: 120 screens joining a room no longer send 360 requests at
+    once (plus one each every 0.5 s) ahead of the first director command (issue 32's note)."""
+    controller_factory()
+    b = broker.for_prefix(prefix)
+    top = Topics(prefix)
+    ask, answer = top.time_request("wall-chained"), top.time_response("wall-chained")
+    probe = Probe(broker.address, (ask, answer))
+    link = Link(b, name="wall-chained", sync_every=600)  # no periodic sample in this test
+    link.start()
+    try:
+        wait_for(lambda: len(link.sync.samples) >= 3, 30, "three samples from the chain")
+        wait_for(lambda: sum(t == answer for t, _, _ in probe.messages) >= 3, 30,
+                 "the three answers seen")
+        seen = ["ask" if t == ask else "answer" for t, _, _ in probe.messages]
+        # requests before the controller listened go unanswered (asked again after 0.5 s);
+        # from the first answer on, each answer brings the one next request (three at once
+        # before, then their three answers)
+        chain = seen[seen.index("answer"):]
+        if max(s.delay for s in link.sync.samples) < 0.4:  # no answer waited for the retry
+            assert chain[:5] == ["answer", "ask", "answer", "ask", "answer"], seen
+    finally:
+        link.stop()
+        probe.close()
+
+
+def test_a_screen_without_a_controller_asks_less_and_less_often(broker, prefix):
+    """Nobody answers (the controller is down): the screen asks again after 0.5, 1, 2 s …
+    (up to its ``sync_every``), not three at once and then twice a second."""
+    b = broker.for_prefix(prefix)
+    top = Topics(prefix)
+    probe = Probe(broker.address, (top.time_request("wall-alone"),))
+    link = Link(b, name="wall-alone", sync_every=10)
+    link.start()
+    try:
+        wait_for(lambda: len(probe.messages) >= 4, 60, "four unanswered time requests")
+        first, fourth = probe.arrived[0], probe.arrived[3]
+        # asked at 0, 0.5, 1.5 and 3.5 s; a request held up on the way makes a gap look
+        # shorter, hence 1 s of slack (three at once and one more made it ~0.25 s before)
+        assert fourth - first >= 2.5, [round(t - first, 2) for t in probe.arrived]
+    finally:
+        link.stop()
+        probe.close()
