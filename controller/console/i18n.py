@@ -171,6 +171,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "entry_late": ("Late registration until the end of level {n}",
                    "Nachmeldung bis Ende Level {n}"),
     "entry_rebuy": ("Rebuys until the end of level {n}", "Rebuys bis Ende Level {n}"),
+    # in the break after that level (its entries stay open through the break)
+    "entry_late_break": ("Late registration until the end of this break",
+                         "Nachmeldung bis Ende dieser Pause"),
+    "entry_rebuy_break": ("Rebuys until the end of this break", "Rebuys bis Ende dieser Pause"),
+    "entry_reentry_break": ("Re-entries until the end of this break",
+                            "Re-Entry bis Ende dieser Pause"),
     "entry_reentry": ("Re-entries until the end of level {n}", "Re-Entry bis Ende Level {n}"),
     "entry_addon": ("Add-on at the break after level {n}", "Add-on in der Pause nach Level {n}"),
     "entry_addon_done": ("Add-on given", "Add-on ausgegeben"),

@@ -166,21 +166,29 @@ def entry_state(summary: dict[str, Any] | None, clock: dict[str, Any] | None
                            "addon": False, "keeps_tables": None}
     if not rules or not summary or summary.get("finished"):
         return out
-    level = ((clock or {}).get("current") or {}).get("number") or 1
+    current = (clock or {}).get("current") or {}
+    level = current.get("number") or 1
+    # a break carries the level before it, and the entries of that level stay open through
+    # it (rules/entries.py level_at): in the break after the last one, "until the end of
+    # level 4" would name a level already over
+    last_break = bool(current.get("is_break"))
 
     def still(until: int | None) -> bool:
         return until is not None and level <= until
+
+    def line(key: str, until: int) -> tuple[str, dict[str, Any]]:
+        return (f"{key}_break", {}) if last_break and level == until else (key, {"n": until})
 
     out["late"] = still(rules.get("late_until_level"))
     out["rebuy"] = bool(rules.get("rebuys")) and still(rules.get("rebuy_until_level")) \
         and not rules.get("addon_done")
     out["reentry"] = bool(rules.get("reentries")) and still(rules.get("reentry_until_level"))
     if out["late"]:
-        out["lines"].append(("entry_late", {"n": rules["late_until_level"]}))
+        out["lines"].append(line("entry_late", rules["late_until_level"]))
     if out["rebuy"]:
-        out["lines"].append(("entry_rebuy", {"n": rules["rebuy_until_level"]}))
+        out["lines"].append(line("entry_rebuy", rules["rebuy_until_level"]))
     if out["reentry"]:
-        out["lines"].append(("entry_reentry", {"n": rules["reentry_until_level"]}))
+        out["lines"].append(line("entry_reentry", rules["reentry_until_level"]))
     if rules.get("addon_after_level") is not None:
         out["addon"] = not rules.get("addon_done")
         out["lines"].append(("entry_addon", {"n": rules["addon_after_level"]})
