@@ -336,8 +336,7 @@ REASONS_DE: dict[str, str] = {
         "{amount} {currency} ausgespielt ist mehr, als der erste Platz zahlt ({first} "
         "{currency}): es wird von ihm abgezogen",
     "amounts are for a custom deal (method custom); {method} computes them":
-        "Beträge gibt es nur für eine eigene Aufteilung (method custom); {method} rechnet sie "
-        "selbst",
+        "Beträge gibt es nur für eine eigene Aufteilung; {method} rechnet sie selbst",
     "no deal: {reason}": "kein Deal: {reason}",
     "{player} is not among the players left": "{player} ist nicht unter den verbliebenen Spielern",
     "{player} is named twice in the deal": "{player} ist im Deal doppelt genannt",
