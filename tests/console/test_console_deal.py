@@ -12,6 +12,7 @@ from __future__ import annotations
 from controller.director import send
 from controller.engine.rules import deals
 from controller.wire import i18n as screen
+from controller.wire import protocol
 from tests.console.conftest import start_console
 from tests.console.test_console_browser import LAPTOP, PHONE, Shots, reply_of, sign_in
 from tests.support.controller import wait_up
@@ -123,7 +124,9 @@ def test_a_deal_at_the_final_table_from_the_console(tmp_path, broker, prefix,
         page.wait_for_selector("#undo .what:has-text('Deal (ICM)')")
         page.once("dialog", lambda d: d.accept())
         assert "zurückgenommen" in act(page, "#undo")
-        assert send(b, "deal_proposal")["ok"]  # no deal stands: a new one can be made
+        proposed = send(b, "deal_proposal")  # no deal stands: a new one can be made
+        assert proposed["ok"] and protocol.validate_ack(proposed)
+        assert [r["chip_chop"] for r in proposed["result"]["players"]] == list(chop.shares)
 
         # ------------------------------------------------ the laptop: chip chop
         desk = sign_in(laptop, rc.url)
@@ -158,3 +161,85 @@ def test_a_deal_at_the_final_table_from_the_console(tmp_path, broker, prefix,
         phone.close()
         laptop.close()
         rc.stop()
+
+
+# ------------------------------------------------------------ the dialog's content, no browser
+def _signed_in(t, lang: str):
+    """A console on the state of engine tournament ``t`` whose controller answers
+    ``deal_proposal`` (as the service does) and records the commands it is sent."""
+    from typing import Any, cast
+
+    from starlette.testclient import TestClient
+
+    from controller.broker.accounts import hash_password
+    from controller.console.app import Console, make_app
+    from controller.engine.commands import Rejected
+    from controller.engine.rules import final_deal
+    from controller.log.floor import refusal
+    from tests.console.conftest import PASSWORD
+    from tests.console.nights import hub_of
+
+    sent: list[tuple[str, dict]] = []
+
+    def answer(cmd: str, args: dict) -> dict:
+        sent.append((cmd, args))
+        if cmd != "deal_proposal":
+            return {"ok": True, "events": [], "message": "ok"}
+        try:
+            return {"ok": True, "result": {"v": 1, **final_deal.proposal(t)}}
+        except Rejected as exc:
+            return refusal(exc)
+
+    hub = hub_of(t, 100.0)
+    hub.answer = answer
+    client = TestClient(make_app(Console(cast(Any, hub), hash_password(PASSWORD, iterations=1000)),
+                                 start_hub=False), base_url="http://127.0.0.1")
+    assert client.post("/login", data={"password": PASSWORD}, follow_redirects=False,
+                       headers={"Origin": "http://127.0.0.1"}).status_code == 303
+    client.get(f"/lang/{lang}", follow_redirects=False)
+    return client, sent
+
+
+def test_the_dialog_in_english_recomputes_and_says_why_not():
+    from controller.engine.settings import Money
+    from tests.support.settings import new_tournament
+
+    t = new_tournament(5, money=Money(buy_in=10_000, fee=1_000, rounding=100, places=3))
+    t.execute({"cmd": "bust", "player": 5}, 20.0)
+    client, sent = _signed_in(t, "en")
+    page = client.get("/deal").text
+    assert "Count the stacks of the players left first" in page and "deal-form" not in page
+    t.execute({"cmd": "chip_counts", "counts": [{"player": p, "chips": c} for p, c in
+                                                 [(1, 20_000), (2, 12_000), (3, 10_000),
+                                                  (4, 8_000)]]}, 30.0)
+    page = client.get("/deal").text
+    amounts = [24_700, 12_200, 8_100]  # 450 €: 1/i rounded down to the euro, +2 € to the 1st
+    icm = deals.deal([20_000, 12_000, 10_000, 8_000], amounts, "icm", 10)
+    assert "Deal at the final table" in page and "Accept chip chop" in page
+    assert 'value="45"' in page  # 10 % of 450 € played for, as typed in the currency
+    assert screen.money(icm.shares[0], "EUR", "en") in page
+    page = client.get("/deal?played_for=0").text
+    nothing = deals.deal([20_000, 12_000, 10_000, 8_000], amounts, "icm")
+    assert screen.money(nothing.shares[0], "EUR", "en") in page
+    assert "must be an amount" in client.get("/deal?played_for=abc").text
+    assert "more than the first place pays" in client.get("/deal?played_for=300").text
+    # the buttons send the deal as typed: the part played for and an own split in cents
+    form = {"played_for": "45,50", "amount_1": "150", "amount_2": "120.25", "amount_3": "80",
+            "amount_4": "54.25"}
+    headers = {"Origin": "http://127.0.0.1", "Accept": "application/json",
+               "X-CSRF-Token": _csrf(client)}
+    assert client.post("/act/deal_custom", data=form, headers=headers).json()["ok"]
+    assert sent[-1] == ("deal", {"method": "custom", "played_for": 4_550, "amounts": [
+        {"player": 1, "amount": 15_000}, {"player": 2, "amount": 12_025},
+        {"player": 3, "amount": 8_000}, {"player": 4, "amount": 5_425}]})
+    assert client.post("/act/deal_icm", data={"played_for": "45"},
+                       headers=headers).json()["ok"]
+    assert sent[-1] == ("deal", {"method": "icm", "played_for": 4_500})
+    bad = client.post("/act/deal_chip_chop", data={"played_for": "4x"}, headers=headers).json()
+    assert not bad["ok"] and "must be an amount" in bad["reason"]
+
+
+def _csrf(client) -> str:
+    import re
+
+    return re.search(r'name="csrf" content="([^"]+)"', client.get("/").text).group(1)
