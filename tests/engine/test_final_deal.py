@@ -6,6 +6,8 @@ takes the part played for, and the results pay the deal."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.engine import events as ev
 from controller.engine.rules import final_deal
@@ -153,3 +155,29 @@ def test_a_deal_event_that_does_not_fit_the_players_left_is_refused_on_replay():
     deal["shares"] = deal["shares"][:3]
     with pytest.raises(ev.InvalidEvent):
         Tournament.replay(log, check=False)
+
+
+@settings(deadline=None, max_examples=40)  # a loaded machine: no time limit per example
+@given(data=st.data(), left=st.integers(2, 6), percent=st.integers(0, 30),
+       method=st.sampled_from(["icm", "chip_chop"]))
+def test_whatever_the_stacks_and_the_order_out_the_results_pay_exactly_the_pool(
+        data, left, percent, method):
+    t = new_tournament(8, money=MONEY)
+    for pid in range(left + 1, 9):
+        _out(t, pid, 20.0)
+    chips = t.chips
+    cuts = sorted(data.draw(st.lists(st.integers(1, chips - 1), min_size=left - 1,
+                                     max_size=left - 1, unique=True), label="cuts"))
+    stacks = [b - a for a, b in zip([0, *cuts], [*cuts, chips], strict=True)]
+    _counted(t, dict(zip(range(1, left + 1), stacks, strict=True)))
+    t.execute({"cmd": "deal", "method": method, "percent": percent}, 60.0)
+    d = t.deal
+    assert sum(c for _, _, c in d.shares) + d.played_for == d.open
+    order = data.draw(st.permutations(range(1, left + 1)), label="order out")
+    for i, pid in enumerate(order[:-1]):
+        _out(t, pid, 70.0 + i)
+    assert t.finished and t.winner == order[-1]
+    pool = prize_pool(t)
+    assert pool is not None
+    assert sum(r.payout or 0 for r in t.results()) == pool.pool
+    replay_equal(t)
