@@ -2,8 +2,9 @@
 verbleibenden Preispools müssen ausgespielt werden"; issue 30).
 
 Pure functions of the counted stacks and the payouts of the places still to be played
-(cents); no event, no clock. What the director proposes and accepts is the console's
-and the log's business; this module only computes the split.
+(cents); no event, no clock. What the director proposes and accepts, the ``deal``
+command and its event, is :mod:`~controller.engine.rules.final_deal`; this module only
+computes the split.
 
 * **ICM** (Malmuth-Harville, :func:`icm`): a player's chance to finish first is their
   share of the chips; the chance to finish k-th follows from the players left after the
