@@ -41,7 +41,35 @@ def main() -> int:
         worst = max(times)
         goal = ("ok" if worst < GOAL_MS else "SLOW") if n <= 10 else "-"
         print(f"{n:>7}  {statistics.median(times):>9.1f}  {worst:>8.1f}  {goal}")
+    proposal(args.runs)
     return 0
+
+
+def proposal(runs: int) -> None:
+    """The console's question (the ``deal_proposal`` query, issue 30): ICM and chip chop
+    side by side for a final table of 10 with 10 % played for, the checks included (a
+    tournament for money of 20 players, 10 out, every stack counted)."""
+    from controller.engine.rules.final_deal import proposal as propose
+    from controller.engine.settings import Money
+    from tests.support.settings import new_tournament
+
+    t = new_tournament(20, money=Money(buy_in=10_000, fee=1_000, places=10), table_seats=10,
+                       players_per_table=10, final_table_size=10)
+    for pid in range(11, 21):
+        t.execute({"cmd": "bust", "player": pid}, 10.0)
+    stacks = [40_000, 30_000, 25_000, 20_000, 20_000, 18_000, 15_000, 12_000, 11_000, 9_000]
+    t.execute({"cmd": "chip_counts", "counts": [{"player": pid, "chips": c} for pid, c
+                                                 in zip(range(1, 11), stacks, strict=True)]},
+              20.0)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        propose(t)
+        times.append((time.perf_counter() - start) * 1000)
+    worst = max(times)
+    print(f"\nthe deal_proposal query, 10 players left: median "
+          f"{statistics.median(times):.1f} ms, worst {worst:.1f} ms "
+          f"({'ok' if worst < GOAL_MS else 'SLOW'})")
 
 
 if __name__ == "__main__":

@@ -362,6 +362,8 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         return "announce", a
     if v == "penalty":
         return "penalty", _penalty_args(args)
+    if v == "deal":
+        return "deal", _deal_args(args)
     if v == "disqualify":
         a = {"player": _player(args.name)}
         if args.stack is not None:
@@ -470,6 +472,34 @@ def _names_file(path: str) -> list[str]:
     except UnicodeDecodeError:
         raise ValueError(f"{path} is not UTF-8 text") from None
     return [n.strip() for n in lines if n.strip() and not n.strip().startswith("#")]
+
+
+def _money_cents(text: str) -> int:
+    """``250``, ``250.50`` or ``250,50`` (the currency's units) → cents."""
+    body = text.strip().replace(",", ".")
+    whole, _, part = body.partition(".")
+    if not whole.isdigit() or not (part == "" or (part.isdigit() and len(part) <= 2)):
+        raise ValueError(f"{text!r} is not an amount: give it as 250 or 250.50")
+    return int(whole) * 100 + int(part.ljust(2, "0") or 0)
+
+
+def _deal_args(args: argparse.Namespace) -> dict:
+    """``deal icm|chip-chop [--percent N | --played-for AMOUNT]``, ``deal custom --share
+    NAME=AMOUNT …`` (issue 30): amounts in the currency's units, sent in cents."""
+    a: dict = {"method": args.method.replace("-", "_")}
+    if args.percent is not None:
+        a["percent"] = args.percent
+    if args.played_for is not None:
+        a["played_for"] = _money_cents(args.played_for)
+    if args.share:
+        amounts = []
+        for item in args.share:
+            who, sep, amount = item.rpartition("=")
+            if not sep or not who.strip():
+                raise ValueError(f"--share {item!r}: give NAME=AMOUNT (or #ID=AMOUNT)")
+            amounts.append({"player": _player([who.strip()]), "amount": _money_cents(amount)})
+        a["amounts"] = amounts
+    return a
 
 
 def _penalty_args(args: argparse.Namespace) -> dict:
@@ -910,6 +940,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     d.add_argument("--owed-blinds", action="store_true",
                    help="dodged the blinds on a move: owes them (000 4.11)")
     d.add_argument("--reason", help="why, as said at the table")
+    director("deal-proposal", "the deal at the final table now: ICM and chip chop for the "
+             "players left from their counts, 10 % played for (changes nothing)")
+    d = director("deal", "accept a deal at the final table (002): deal icm|chip-chop "
+                 "[--percent N | --played-for AMOUNT], or deal custom --share NAME=AMOUNT …")
+    d.add_argument("method", choices=["icm", "chip-chop", "custom"])
+    d.add_argument("--percent", type=int, help="percent of the money open still played for "
+                   "(default 10, 002)")
+    d.add_argument("--played-for", help="the amount still played for instead (e.g. 150)")
+    d.add_argument("--share", action="append", metavar="NAME=AMOUNT",
+                   help="custom: a player's part (each player left once)")
     d = director("disqualify", "disqualify NAME [--stack N] [--reason TEXT]: out of the "
                  "ranking, the chips leave play (000 3.8)")
     d.add_argument("name", nargs="+", help="the player (NAME or #ID)")

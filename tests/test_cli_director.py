@@ -94,3 +94,21 @@ def test_the_results_list_the_disqualified(capsys):
                     "disqualified": [{"player_id": 3, "name": "Jan", "reason": "chips"}]},
                    csv=False)
     assert capsys.readouterr().out.splitlines() == ["   9. Anna", "  DQ  Jan (chips)"]
+
+
+def test_the_deal_verbs_issue_30():
+    """The deal at the final table: the proposal changes nothing; amounts are typed in the
+    currency's units and sent in cents."""
+    assert _cmd("deal-proposal") == ("deal_proposal", {})
+    assert _cmd("deal", "icm") == ("deal", {"method": "icm"})
+    assert _cmd("deal", "chip-chop", "--percent", "0") == (
+        "deal", {"method": "chip_chop", "percent": 0})
+    assert _cmd("deal", "icm", "--played-for", "150,50") == (
+        "deal", {"method": "icm", "played_for": 15_050})
+    assert _cmd("deal", "custom", "--share", "Ben Meier=250", "--share", "#4=199.5") == (
+        "deal", {"method": "custom", "amounts": [{"player": "Ben Meier", "amount": 25_000},
+                                                 {"player": 4, "amount": 19_950}]})
+    with pytest.raises(ValueError, match="is not an amount"):
+        _cmd("deal", "icm", "--played-for", "1.234")
+    with pytest.raises(ValueError, match="NAME=AMOUNT"):
+        _cmd("deal", "custom", "--share", "250")

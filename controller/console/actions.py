@@ -291,6 +291,41 @@ ACTIONS.update({
                                     "force": f.get("force") in ("on", "1", "true")}),
 })
 
+# ------------------------------------------------- the deal at the final table (issue 30)
+def cents(text: str, field: str) -> int:
+    """An amount as typed, in the currency's units: ``450``, ``450,50``, ``450.5``,
+    ``1.450,50`` or ``1,450.50`` → cents; :class:`FormError`."""
+    t = re.sub(r"[\s'’€$£]|CHF|EUR", "", text)
+    m = re.fullmatch(r"([0-9]{1,3}(?:([.,])[0-9]{3})*|[0-9]{1,12})(?:([.,])([0-9]{1,2}))?", t)
+    if m is None or (m.group(2) and m.group(3) == m.group(2)):
+        raise FormError("not_an_amount", field=field, value=text)
+    whole = re.sub(r"[.,]", "", m.group(1))
+    return int(whole) * 100 + int((m.group(4) or "0").ljust(2, "0"))
+
+
+def _deal(method: str) -> Callable[[Form], dict[str, Any]]:
+    """A deal as the dialog shows it: ``played_for`` in the currency's units; a custom
+    split each player's ``amount_<id>``."""
+    def make(form: Form) -> dict[str, Any]:
+        args: dict[str, Any] = {"method": method,
+                                "played_for": cents(_text(form, "played_for"), "played_for")}
+        if method == "custom":
+            args["amounts"] = [{"player": int(key[7:]), "amount": cents(value, "amount")}
+                               for key, value in form.items()
+                               if key.startswith("amount_") and key[7:].isdigit()]
+            if not args["amounts"]:
+                raise FormError("missing", field="amount")
+        return args
+    return make
+
+
+ACTIONS.update({
+    "deal_icm": ("deal", _deal("icm")),
+    "deal_chip_chop": ("deal", _deal("chip_chop")),
+    "deal_custom": ("deal", _deal("custom")),
+})
+
+
 def command(action: str, form: Form) -> tuple[str, dict[str, Any]]:
     """The command of console action ``action`` with ``form``; :class:`FormError`."""
     if action not in ACTIONS:

@@ -399,6 +399,41 @@ class Console:
         return RedirectResponse(back if back.startswith("/") and not back.startswith("//")
                                 else "/", 303)
 
+    async def deal(self, request: Request) -> Response:
+        """The deal dialog's content (issue 30): ICM and chip chop side by side from the
+        controller's ``deal_proposal``, for the amount played for the director typed
+        (``?played_for=``, the currency's units; the query's 10 % without it); or why no
+        deal can be made now. Nothing changes: the dialog's buttons send ``deal``."""
+        from controller.engine.commands import Rejected
+        from controller.engine.rules import final_deal
+
+        s = self.session(request)
+        if s is None:
+            return Response("", 401)
+        lang = self.language(request, s)
+        answer = await self.hub.send("deal_proposal")
+        reason = None
+        proposed = answer.get("result") if answer.get("ok") else None
+        if proposed is None:
+            reason = (tr("no_answer_command", lang, s=f"{ANSWER_TIMEOUT:.0f}")
+                      if answer.get("no_answer") else sentence(wording.reason(answer, lang),
+                                                               answer))
+        typed = (request.query_params.get("played_for") or "").strip()
+        if proposed is not None and typed:
+            try:
+                played = actions.cents(typed, "played_for")
+                names = {r["player_id"]: r["name"] for r in proposed["players"]}
+                seats = {r["player_id"]: r["seat"] for r in proposed["players"]}
+                proposed = final_deal.split(final_deal.table_of(proposed), names, seats,
+                                            played_for=played)
+            except actions.FormError as exc:
+                reason = tr(exc.key, lang, field=field_name("played_for", lang), value=typed)
+            except Rejected as exc:
+                refused = {"reason": str(exc), "why": exc.as_dict()}
+                reason = sentence(wording.reason(refused, lang), refused)
+        return self.render("_deal.html", lang=lang, csrf=s.csrf, deal=proposed,
+                           reason=reason, typed=typed)
+
     async def whole_results(self) -> dict[str, Any] | None:
         """Every place, scored: the retained topic's, or the controller's answer while the
         topic has only the last players out (``complete`` false: a festival's field);
@@ -519,6 +554,7 @@ CSV_HEADERS: dict[str, tuple[str, str]] = {
     "member": ("member", "Mitglied"),
     # a tournament for money (issue 30): in cents, as the results give them
     "payout": ("payout", "Auszahlung"), "ticket": ("ticket", "Ticket"),
+    "deal": ("deal", "Deal"),  # what a deal at the final table gave (within the payout)
 }
 #: a yes or no cell: key → (English, German)
 YES_NO = {True: ("yes", "Ja"), False: ("no", "Nein")}
@@ -539,7 +575,7 @@ def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True,
     if rows:
         # a tournament for money (issue 30): payout and ticket in cents, as the results give
         # them (the JSON export and floorman simulate say the same)
-        columns = [c for c in columns if c in rows[0] or (c == "ticket" and any(
+        columns = [c for c in columns if c in rows[0] or (c in ("ticket", "deal") and any(
             c in r for r in rows))]
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=sep, lineterminator="\r\n")
@@ -643,6 +679,7 @@ def make_app(console: Console, *, start_hub: bool = True) -> Starlette:
         Route("/lang/{code:str}", c.set_language),
         Route("/events", c.events),
         Route("/act/{action:str}", c.act, methods=["POST"]),
+        Route("/deal", c.deal),  # the deal dialog's content (issue 30)
         Mount("/static", StaticFiles(directory=static), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,

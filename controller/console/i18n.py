@@ -408,6 +408,36 @@ LABELS.update({
 })
 
 
+# ------------------------------------------------- the deal at the final table (issue 30)
+LABELS.update({
+    "deal_button": ("Deal…", "Deal…"),
+    "deal_title": ("Deal at the final table", "Deal am Finaltisch"),
+    "deal_open": ("{amount} still open in the places of the {n} players left.",
+                  "{amount} offen in den Plätzen der {n} verbliebenen Spieler."),
+    "deal_played_for": ("Played for (the winner takes it)", "Ausgespielt (bekommt der Sieger)"),
+    "deal_recompute": ("Recompute", "Neu rechnen"),
+    "deal_stack": ("Chips", "Chips"),
+    "chip_chop": ("Chip chop", "Chip Chop"),
+    "deal_own": ("Own split", "Eigene"),
+    "deal_hint": ("From the last count of every player left. The own split must add up to "
+                  "the money open less the part played for. The places still decide who "
+                  "takes the part played for; undo takes the deal back.",
+                  "Aus der letzten Zählung aller verbliebenen Spieler. Die eigene Aufteilung "
+                  "muss die offene Summe abzüglich des ausgespielten Teils ergeben. Wer den "
+                  "ausgespielten Teil bekommt, entscheiden weiter die Plätze; Rückgängig "
+                  "nimmt den Deal zurück."),
+    "deal_accept_icm": ("Accept ICM", "ICM annehmen"),
+    "deal_accept_chip_chop": ("Accept chip chop", "Chip Chop annehmen"),
+    "deal_accept_custom": ("Accept own split", "Eigene annehmen"),
+    "deal_close": ("Close", "Schließen"),
+    "deal_made": ("Deal", "Deal"),
+    "not_an_amount": ("{field} must be an amount such as 450 or 450.50, not “{value}”.",
+                      "{field} muss ein Betrag wie 450 oder 450,50 sein, nicht „{value}“."),
+    "field_played_for": ("the part played for", "den ausgespielten Teil"),
+    "field_amount": ("the own split", "die eigene Aufteilung"),
+})
+
+
 def lang_of(text: str | None) -> str:
     return text if text in LANGUAGES else "en"
 

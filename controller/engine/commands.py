@@ -518,6 +518,28 @@ class Cancel(Command):
     player: PlayerRef
     force: bool = False
 
+# ------------------------------------------------- the deal at the final table (issue 30)
+class DealAmount(BaseModel):
+    """A player's part of a director's own deal (``method: custom``): cents."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    player: PlayerRef
+    amount: Annotated[int, Field(ge=0, le=10**13, description="cents")]
+
+
+class Deal(Command):
+    summary: ClassVar[str] = ("a deal at the final table (002): the players left split the "
+                              "money of the places still open by `method` (`icm`, "
+                              "`chip_chop` from their counted stacks, or `custom` "
+                              "`amounts`); `percent` of it (or `played_for` cents) stays to "
+                              "be played for: the winner takes it")
+    cmd: Literal["deal"] = "deal"
+    method: Literal["icm", "chip_chop", "custom"] = "icm"
+    percent: Annotated[int, Field(ge=0, le=100)] | None = None
+    played_for: Annotated[int, Field(ge=0, le=10**13, description="cents")] | None = None
+    amounts: Annotated[list[DealAmount], Field(max_length=12)] = []
+
+
 ALL: tuple[type[Command], ...] = (
     Register, Late, Draw, Start, Pause, Resume, Level, Time, Structure, Tick, HandDone, Bust,
     MoveApply, Seated, Reseat, BreakTable, FinalTable, Rebuy, Reentry, Addon, HandForHand,
@@ -526,6 +548,7 @@ ALL: tuple[type[Command], ...] = (
     Announce, ChipCounts, ChipCorrection, EndRound, LandesligaPoints, Penalty, Disqualify, ChipRace,
 )
 ALL += (Capacity, Preregister, CheckIn, Cancel)  # the registration desk (issue 31)
+ALL += (Deal,)  # the deal at the final table (issue 30)
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}
 

@@ -557,6 +557,20 @@ class Bumped(Event):
     player: int
 
 
+class DealMade(Event):
+    """A deal at the final table (issue 30, 002): ``shares`` ``[player, stack, cents]`` for
+    every player left (the counted stack it was made from, what the player takes now);
+    ``played_for``: cents still played for (the winner takes them); ``open``: the money of
+    the places still to be paid that the deal split (cents); ``method``: icm, chip_chop or
+    custom."""
+
+    type: Literal["deal"] = "deal"
+    method: Literal["icm", "chip_chop", "custom"]
+    shares: list[tuple[int, int, int]]
+    played_for: int
+    open: int
+
+
 DESK: tuple[type[Event], ...] = (Waitlisted, WaitingCalled, WaitingLeft, CapacitySet, Expected,
                                  CheckedIn, NoShows, Bumped)
 
@@ -571,6 +585,7 @@ ALL: tuple[type[Event], ...] = (
     TableDecided, Penalty, Disqualified, FieldWarning, ChipRaced,
 )
 ALL += DESK  # the registration desk (issue 31)
+ALL += (DealMade,)  # the deal at the final table (issue 30)
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}
 _ADAPTERS: dict[str, TypeAdapter[Event]] = {t: TypeAdapter(c) for t, c in BY_TYPE.items()}

@@ -258,6 +258,17 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
         chips = sum(e["chips"]) if e.get("chips") is not None else None
         return Phrase("ghosts_removed", {"count": len(e["players"]), "chips": chips},
                       f"{len(e['players'])} ghost seats removed" + _leave(chips))
+    if typ == "deal":  # a deal at the final table (rules/final_deal.py)
+        from controller.engine.settings import cents_text
+
+        n = len(e["shares"])
+        money = t.settings.money
+        cur = money.currency if money is not None else ""
+        how = {"icm": "ICM", "chip_chop": "chip chop"}.get(e["method"], "own split")
+        return Phrase("deal", {"players": n, "method": e["method"], "currency": cur,
+                               "played_for": cents_text(e["played_for"])},
+                      f"deal ({how}) of {n} players, {cents_text(e['played_for'])} {cur} "
+                      "played for")
     if typ == "chips_corrected":
         return Phrase("chips_corrected", {"change": e["change"], "reason": e["reason"]},
                       f"chips in play corrected by {e['change']:+,} ({e['reason']})")

@@ -119,6 +119,8 @@ class ResultRow:
     payout: int | None = None
     #: a satellite's ticket winner: the ticket's value in cents (the target's buy-in)
     ticket: int | None = None
+    #: a deal at the final table: what the player took by it (cents, within ``payout``)
+    deal: int | None = None
 
 
 # --------------------------------------------------------------------------
@@ -349,6 +351,7 @@ def _row_dict(row: ResultRow, public: bool, play_day: bool = False) -> dict[str,
         **extra,
         **({} if row.payout is None else {"payout": row.payout}),
         **({} if row.ticket is None else {"ticket": row.ticket}),
+        **({} if row.deal is None else {"deal": row.deal}),
     }
 
 
@@ -385,8 +388,9 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
     day = _play_day(rows)
     money = any(row.payout is not None for row in rows)
     tickets = any(row.ticket is not None for row in rows)
+    dealt = any(row.deal is not None for row in rows)
     columns = (CSV_COLUMNS + (PLAY_DAY_COLUMNS if day else ()) + (("payout",) if money else ())
-               + (("ticket",) if tickets else ()))
+               + (("ticket",) if tickets else ()) + (("deal",) if dealt else ()))
     buf = io.StringIO()
     writer = csv.writer(buf)  # "\r\n": fields with \r or \n get quoted
     writer.writerow(columns)
@@ -399,6 +403,8 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
             d["game"] = "" if row.game is None else row.game
         if tickets:
             d["ticket"] = "" if row.ticket is None else row.ticket
+        if dealt:
+            d["deal"] = "" if row.deal is None else row.deal
         writer.writerow([spreadsheet_cell(d[c]) for c in columns])
     return buf.getvalue()
 

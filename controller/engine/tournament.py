@@ -149,6 +149,8 @@ class Tournament:
         self.rounds = RoundsState()
         #: the registration desk: seat limit, waiting list, check-in (rules/desk.py)
         self.desk = DeskState()
+        #: the deal at the final table, while it stands (rules/final_deal.py)
+        self.deal: ev.DealMade | None = None
         self.log: list[Record] = []
         #: the hash chain's value after the last event (:mod:`~controller.engine.chain`)
         self._chain = chain.GENESIS
@@ -624,4 +626,5 @@ class Tournament:
             "announcement": None if self.announcement is None else asdict(self.announcement),
             "rounds": asdict(self.rounds),
             "desk": {**asdict(self.desk), "expected": sorted(self.desk.expected)},
+            "deal": None if self.deal is None else self.deal.record(),
         }

@@ -35,7 +35,7 @@ from controller.club.intake import banned, club_path, is_over, standings_view, t
 from controller.engine import clock as clk
 from controller.engine import history
 from controller.engine.commands import Rejected
-from controller.engine.rules import chip_race, hands
+from controller.engine.rules import chip_race, final_deal, hands
 from controller.engine.settings import TournamentSettings
 from controller.engine.tournament import Event, Tournament
 from controller.log import lock, snapshot
@@ -757,6 +757,13 @@ class ControllerService:
             mv = views.moves_view(t)
             return {"ok": True, "result": mv,
                     "message": f"{len(mv['pending'])} moves pending, plan: {mv['plan']}"}
+        if cmd == "deal_proposal":  # a deal at the final table, proposed (issue 30)
+            try:
+                proposed = final_deal.proposal(t)
+            except Rejected as exc:
+                return refusal(exc)
+            return {"ok": True, "result": {"v": views.SCHEMA, **proposed},
+                    "message": deal_lines(proposed)}
         if cmd == "history":
             rows = history.recent(t, HISTORY)
             return {"ok": True, "result": {"v": views.SCHEMA, "commands": rows},
@@ -1220,6 +1227,20 @@ def _envelope(payload: bytes) -> tuple[str | None, str | None]:
     except Exception:  # noqa: BLE001 - anything unreadable simply has no envelope
         pass
     return None, None
+
+
+def deal_lines(proposed: dict[str, Any]) -> str:
+    """``floorman deal-proposal``: ICM and chip chop side by side, one player a line."""
+    from controller.engine.settings import cents_text
+
+    cur = proposed["currency"]
+    lines = [f"{'player':<24} {'stack':>12} {'ICM':>12} {'chip chop':>12}"]
+    for r in proposed["players"]:
+        lines.append(f"{r['name'][:24]:<24} {r['stack']:>12,} {cents_text(r['icm']):>12} "
+                     f"{cents_text(r['chip_chop']):>12}")
+    lines.append(f"played for (the winner takes it): {cents_text(proposed['played_for'])} {cur}"
+                 f" of the {cents_text(proposed['open'])} {cur} still open")
+    return "\n".join(lines)
 
 
 def history_lines(rows: list[dict[str, Any]]) -> str:

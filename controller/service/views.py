@@ -144,7 +144,9 @@ def _prize_pool(t: Tournament) -> dict[str, Any] | None:
     # no "final" here: it changes with the level, and a level change republishes the
     # clock and the tables only (entry_rules says until which level the field grows)
     return {"currency": pool.currency, "pool": pool.pool, "paid_places": pool.paid_places,
-            "next_place": t.remaining if not t.finished else None,
+            # after a deal at the final table each player left has their amount: the next
+            # player out no longer takes the ladder's place amount (rules/final_deal.py)
+            "next_place": t.remaining if not t.finished and t.deal is None else None,
             "ladder": [list(row) for row in ladder(pool.payouts, t.remaining)]}
 
 

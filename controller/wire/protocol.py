@@ -51,7 +51,7 @@ TABLE_ACTIONS = ("bust", "time", "time_cancel", "time_expire", "hand_done", "sea
                  "chip_race")
 
 #: read-only director queries (answered by the service, never the engine)
-READ_ONLY = ("status", "results", "moves", "history", "players")
+READ_ONLY = ("status", "results", "moves", "history", "players", "deal_proposal")
 #: engine commands only the controller itself sends
 CONTROLLER_ONLY = ("tick",)
 #: director verbs the controller accepts: every engine command and the queries
@@ -452,7 +452,8 @@ RESULTS = {"v": _V, "finished": bool, "rows": [(
     {"place": int, "player_id": int, "name": str, "points": float, "knockouts": int,
      "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool,
      # a tournament for money: the payout in cents; a satellite's ticket's value (issue 30)
-     "payout": _Optional(int), "ticket": _Optional(int)},
+     "payout": _Optional(int), "ticket": _Optional(int),
+     "deal": _Optional(int)},  # a deal at the final table: the part of the payout
     # ... a play day's (003 6): the day's rows (game null), then each table game's ...
     {"place": int, "player_id": int, "name": str, "points": float, "knockouts": int,
      "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool,
@@ -538,12 +539,18 @@ _PHRASE = {"key": str, "params": _Map(object), "text": str}
 HISTORY_RESULT = {"v": _V, "commands": [{"event": int, "at": float, "by_itself": bool,
                                           "undone_by": _INT_OR_NULL, "text": str,
                                           "phrases": [_PHRASE]}]}
+#: the answer of ``deal_proposal`` (issue 30): ICM and chip chop for the players left, by
+#: stack, in cents; ``amounts``: the places still open, best first
+DEAL_PROPOSAL = {"v": _V, "currency": str, "open": int, "played_for": int,
+                 "percent": _INT_OR_NULL, "amounts": [int],
+                 "players": [{"player_id": int, "name": str, "seat": _INT_OR_NULL,
+                              "stack": int, "icm": int, "chip_chop": int}]}
 _ANSWER_ID = str
 #: ``phrases``: what ``message`` says, one phrase each, for a screen in another language
 ACK_OK_EVENTS = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)), "events": [int],
                  "message": str, "phrases": _Optional([_PHRASE])}
 ACK_OK_RESULT = {"v": _V, "id": _ANSWER_ID, "ok": _Enum((True,)),
-                 "result": (STATUS_RESULT, RESULTS, MOVES, HISTORY_RESULT, PLAYERS),
+                 "result": (STATUS_RESULT, RESULTS, MOVES, HISTORY_RESULT, PLAYERS, DEAL_PROPOSAL),
                  "message": str}
 #: a refusal: ``reason`` in English; ``why`` its template and values (controller.wire.wording),
 #: absent only in answers stored before there was one

@@ -304,6 +304,48 @@ REASONS_DE: dict[str, str] = {
         "eine Zählung braucht einen Spieler oder Tisch und Platz",
     "seat {seat} at table {table} is empty: nobody there to count":
         "Platz {seat} an Tisch {table} ist frei: dort ist niemand zu zählen",
+    # the deal at the final table (final_deal.py, issue 30)
+    "this tournament plays for points: there is no money to deal":
+        "dieses Turnier spielt um Punkte: es gibt kein Geld aufzuteilen",
+    "a satellite pays tickets: they are not dealt":
+        "ein Satellite zahlt Tickets: sie werden nicht aufgeteilt",
+    "a deal stands already (event {event}): undo it first to make another":
+        "ein Deal steht schon (Ereignis {event}): erst ihn zurücknehmen, dann einen neuen",
+    "players can still buy in (late registration, re-entries, rebuys or the add-on): the "
+    "prize pool is not final, no deal yet":
+        "es kann sich noch eingekauft werden (Nachmeldung, Re-Entry, Rebuy oder Add-on): der "
+        "Preispool steht noch nicht fest, noch kein Deal",
+    "a ghost seat is still in play: no deal before the ghosts are gone":
+        "ein Geisterplatz ist noch im Spiel: kein Deal, bevor die Geister weg sind",
+    "a deal needs two players left at least": "ein Deal braucht mindestens zwei Spieler",
+    "{count} players are left: a deal is made at the final table":
+        "{count} Spieler sind noch dabei: ein Deal wird am Finaltisch gemacht",
+    "the players left sit at {count} tables: a deal is made at the final table":
+        "die verbliebenen Spieler sitzen an {count} Tischen: ein Deal wird am Finaltisch "
+        "gemacht",
+    "count the stacks of the players left first (chip_counts): {players} not counted since "
+    "their last buy-in":
+        "erst die Stacks der verbliebenen Spieler zählen (chip_counts): {players} seit dem "
+        "letzten Einkauf nicht gezählt",
+    "no paid place is left among the players left: nothing to deal":
+        "unter den verbliebenen Spielern ist kein bezahlter Platz mehr: nichts aufzuteilen",
+    "give the part played for in percent or in cents, not both":
+        "den ausgespielten Teil in Prozent oder in Cent angeben, nicht beides",
+    "{amount} {currency} played for is more than the first place pays ({first} {currency}): "
+    "it is taken off it":
+        "{amount} {currency} ausgespielt ist mehr, als der erste Platz zahlt ({first} "
+        "{currency}): es wird von ihm abgezogen",
+    "amounts are for a custom deal (method custom); {method} computes them":
+        "Beträge gibt es nur für eine eigene Aufteilung; {method} rechnet sie selbst",
+    "no deal: {reason}": "kein Deal: {reason}",
+    "{player} is not among the players left": "{player} ist nicht unter den verbliebenen Spielern",
+    "{player} is named twice in the deal": "{player} ist im Deal doppelt genannt",
+    "a deal gives every player left their part: {players} missing":
+        "ein Deal gibt jedem verbliebenen Spieler seinen Teil: {players} fehlt",
+    "the deal adds up to {total} {currency}, but {dealt} {currency} are dealt (the {open} of "
+    "the places open less {played} played for)":
+        "der Deal ergibt {total} {currency}, aufgeteilt werden aber {dealt} {currency} (die "
+        "{open} der offenen Plätze abzüglich {played} ausgespielt)",
     # modes (landesliga.py, rounds.py)
     "{command} belongs to {what} (mode.kind: {kind}); this tournament is {mode}":
         "{command} gehört zu {what} (mode.kind: {kind}); dieses Turnier ist {mode}",
@@ -585,6 +627,9 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "penalty_owed_blinds": lambda p: f"{p['player']} schuldet die Blinds (000 4.11)" + _why(p),
     "penalty_sit_out": _sit_out,
     "chips_counted": lambda p: f"{p['count']} Stacks gezählt",
+    "deal": lambda p: "Deal ("
+    + {"icm": "ICM", "chip_chop": "Chip Chop"}.get(p["method"], "eigene Aufteilung")
+    + f") von {p['players']} Spielern, {p['played_for']} {p['currency']} werden ausgespielt",
     "round_ended": lambda p: f"Runde {p['round']} vorbei: " + {
         "chips": "die Chips entscheiden", "points": "die Finaltische nach Punkten",
         "lot": "neue Plätze per Los"}.get(p.get("how", ""), "neu gesetzt"),

@@ -38,6 +38,8 @@ BOTH = {
     "orbits", "stack", "stacks", "broker", "controller", "s", "pt", "pts", "hand", "d", "h",
     # poker's own words in German too, a rule's number, a club's word in quotes
     "small", "big", "bytes", "so", "u", "go", "deck", "iii", "vi", "chipraise", "ticket",
+    # the deal at the final table (issue 30): poker's words in German too
+    "deal", "icm", "satellite", "tickets",
 }
 
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß][A-Za-zÄÖÜäöüß'\-]*")
@@ -253,6 +255,7 @@ SAMPLE = {"player": "Anna Schmidt", "players": ["Anna Schmidt", "Ben Meyer"], "c
 #: where a phrase takes a value of another kind
 SAMPLE_OF = {"table_opened": {"players": 5}, "addon": {"players": 14},
              "field_warning": {"players": 5}, "chips_corrected": {"reason": "Zählfehler"},
+             "deal": {"players": 6, "method": "icm", "currency": "EUR", "played_for": "108"},
              "structure_changed": {"change": "a level 100/200 ante 25 of 20 min inserted "
                                              "after level 2"}}
 

@@ -184,6 +184,43 @@
     }
   });
 
+  // ------------------------------------------------------------ the deal dialog (issue 30)
+  // its content comes from /deal (ICM and chip chop from the last counts), asked again for
+  // the amount played for the director typed; Enter there recomputes, it accepts nothing
+  const dealDialog = document.getElementById("deal-dialog");
+  async function loadDeal(playedFor) {
+    const box = document.getElementById("deal-box");
+    const q = playedFor ? "?played_for=" + encodeURIComponent(playedFor) : "";
+    try {
+      const r = await fetch("/deal" + q, { credentials: "same-origin" });
+      if (r.status === 401) { window.location = "/login"; return; }
+      box.innerHTML = await r.text();
+    } catch (e) {
+      show(false, String(e));
+    }
+  }
+  if (dealDialog) {
+    document.addEventListener("click", (e) => {
+      if (!e.target.closest) return;
+      if (e.target.closest("#deal-open")) {
+        document.getElementById("deal-box").innerHTML = "";
+        dealDialog.showModal();
+        loadDeal("");
+      } else if (e.target.closest("#deal-recompute")) {
+        loadDeal(document.getElementById("deal-played-for").value);
+      }
+    });
+    dealDialog.addEventListener("change", (e) => {
+      if (e.target.id === "deal-played-for") loadDeal(e.target.value);
+    });
+    dealDialog.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && e.target.id === "deal-played-for") {
+        e.preventDefault();
+        loadDeal(e.target.value);
+      }
+    });
+  }
+
   // ------------------------------------------------------------ find and bust by name
   const find = document.getElementById("find-form");
   function seatsMatching(q) {

@@ -36,6 +36,7 @@ from controller.engine.rules import (
     desk,
     entries,
     field_size,
+    final_deal,
     ghosts,
     hand_for_hand,
     hands,
@@ -66,6 +67,7 @@ RULES: tuple[ModuleType, ...] = (
     time_calls, undo, names, announcements, chip_counts, rounds, landesliga, penalties,
     field_size, dealing, chip_race, reseat,
     desk,  # the registration desk (issue 31): a seat that came free calls the next in line
+    final_deal,  # the deal at the final table (issue 30)
 )
 
 

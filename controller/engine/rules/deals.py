@@ -2,8 +2,9 @@
 verbleibenden Preispools müssen ausgespielt werden"; issue 30).
 
 Pure functions of the counted stacks and the payouts of the places still to be played
-(cents); no event, no clock. What the director proposes and accepts is the console's
-and the log's business; this module only computes the split.
+(cents); no event, no clock. What the director proposes and accepts, the ``deal``
+command and its event, is :mod:`~controller.engine.rules.final_deal`; this module only
+computes the split.
 
 * **ICM** (Malmuth-Harville, :func:`icm`): a player's chance to finish first is their
   share of the chips; the chance to finish k-th follows from the players left after the
@@ -133,10 +134,11 @@ class Deal:
 
 
 def deal(stacks: Sequence[int], amounts: Sequence[int], method: str = "icm",
-         play_for_percent: int = 0) -> Deal:
+         play_for_percent: int = 0, played_for: int | None = None) -> Deal:
     """The deal for ``stacks`` on the remaining paid places ``amounts`` (cents, best
     first). ``play_for_percent`` (0-100, 002: 10) of the remaining money, rounded down to
-    the cent, is taken off the first place before the split and played for."""
+    the cent, is taken off the first place before the split and played for; or
+    ``played_for``, an amount in cents, instead."""
     _check(stacks, amounts)
     if method not in METHODS:
         raise ValueError(f"unknown deal method {method!r}; one of {', '.join(METHODS)}")
@@ -144,10 +146,13 @@ def deal(stacks: Sequence[int], amounts: Sequence[int], method: str = "icm",
         raise ValueError(f"the share played for is 0-100 %, got {play_for_percent}")
     if not amounts:
         raise ValueError("no paid place is left to deal")
-    played_for = sum(amounts) * play_for_percent // 100
+    if played_for is None:
+        played_for = sum(amounts) * play_for_percent // 100
+    elif played_for < 0:
+        raise ValueError("the amount played for cannot be negative")
     if played_for > amounts[0]:
-        raise ValueError(f"{play_for_percent} % of the money left is more than the first "
-                         "place pays: it cannot be taken off it")
+        raise ValueError("the amount played for is more than the first place pays: it "
+                         "cannot be taken off it")
     rest = [amounts[0] - played_for, *amounts[1:]]
     equities: Sequence[Fraction | Decimal] = (
         icm(stacks, rest) if method == "icm" else chip_chop(stacks, rest))

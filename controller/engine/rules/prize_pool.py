@@ -150,10 +150,13 @@ def with_payouts(t: Tournament, rows: list[ResultRow]) -> list[ResultRow]:
     pool = prize_pool(t)
     if pool is None:
         return rows
-    paid = player_payouts(t, pool)
+    from controller.engine.rules.final_deal import dealt_payouts
+
+    paid, dealt = dealt_payouts(t, player_payouts(t, pool))  # a deal at the final table
     tickets = ticket_winners(t, pool)
     return [dataclasses.replace(r, payout=0, ticket=pool.ticket) if r.player_id in tickets
-            else dataclasses.replace(r, payout=paid.get(r.player_id, 0)) for r in rows]
+            else dataclasses.replace(r, payout=paid.get(r.player_id, 0),
+                                     deal=dealt.get(r.player_id)) for r in rows]
 
 
 def tickets_won(t: Tournament, now: float) -> None:
