@@ -119,6 +119,9 @@ class ResultRow:
     payout: int | None = None
     #: a satellite's ticket winner: the ticket's value in cents (the target's buy-in)
     ticket: int | None = None
+    #: the money bounties the player won, in cents (rules/bounties.py); ``None``: the
+    #: tournament plays no money bounties
+    bounties: int | None = None
 
 
 # --------------------------------------------------------------------------
@@ -349,6 +352,7 @@ def _row_dict(row: ResultRow, public: bool, play_day: bool = False) -> dict[str,
         **extra,
         **({} if row.payout is None else {"payout": row.payout}),
         **({} if row.ticket is None else {"ticket": row.ticket}),
+        **({} if row.bounties is None else {"bounties": row.bounties}),
     }
 
 
@@ -385,8 +389,9 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
     day = _play_day(rows)
     money = any(row.payout is not None for row in rows)
     tickets = any(row.ticket is not None for row in rows)
+    bounties = any(row.bounties is not None for row in rows)
     columns = (CSV_COLUMNS + (PLAY_DAY_COLUMNS if day else ()) + (("payout",) if money else ())
-               + (("ticket",) if tickets else ()))
+               + (("ticket",) if tickets else ()) + (("bounties",) if bounties else ()))
     buf = io.StringIO()
     writer = csv.writer(buf)  # "\r\n": fields with \r or \n get quoted
     writer.writerow(columns)
@@ -399,6 +404,8 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
             d["game"] = "" if row.game is None else row.game
         if tickets:
             d["ticket"] = "" if row.ticket is None else row.ticket
+        if bounties:
+            d["bounties"] = row.bounties or 0
         writer.writerow([spreadsheet_cell(d[c]) for c in columns])
     return buf.getvalue()
 

@@ -452,7 +452,7 @@ RESULTS = {"v": _V, "finished": bool, "rows": [(
     {"place": int, "player_id": int, "name": str, "points": float, "knockouts": int,
      "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool,
      # a tournament for money: the payout in cents; a satellite's ticket's value (issue 30)
-     "payout": _Optional(int), "ticket": _Optional(int)},
+     "payout": _Optional(int), "ticket": _Optional(int), "bounties": _Optional(int)},
     # ... a play day's (003 6): the day's rows (game null), then each table game's ...
     {"place": int, "player_id": int, "name": str, "points": float, "knockouts": int,
      "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool,

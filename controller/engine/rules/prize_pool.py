@@ -1,11 +1,15 @@
 """The prize pool (002 "Prize Pool: 10.000€"; issue 30): what the entries paid in.
 
 Read from the players as the event log made them, nothing stored of its own: every
-entry pays ``money.buy_in``, every re-entry ``money.reentry`` (the buy-in unless set);
-the house keeps ``money.fee`` of each of them. Every rebuy pays ``money.rebuy`` and
-every add-on ``money.addon``, all of it into the pool. A ghost seat pays nothing; a
-player taken off the list before the draw is no entry; a disqualified player's buy-in
-stays in the pool. The pool is at least ``money.guarantee`` (the house pays the
+entry pays ``money.buy_in``, every re-entry ``money.reentry`` (the buy-in unless set),
+every rebuy ``money.rebuy``. The house keeps ``money.fee`` of each buy-in and re-entry
+and ``money.rebuy_fee`` of each rebuy: an amount, or a share of the price rounded
+**down** to the cent (the cent goes to the pool, ``settings.fee_of``). ``money.bounty``
+of each of them goes onto the player's head (rules/bounties.py), not into the pool.
+The add-on is 000's automatic one (4.13), credited, not bought: it costs nothing. So
+``paid_in == pool collected + fees + bounties`` to the cent. A ghost seat pays nothing;
+a player taken off the list before the draw is no entry; a disqualified player's
+buy-in stays in the pool. The pool is at least ``money.guarantee`` (the house pays the
 "overlay").
 
 The pool grows while players can still buy in (late registration, re-entries, rebuys,
@@ -24,7 +28,8 @@ from typing import TYPE_CHECKING
 
 from controller.engine import events as ev
 from controller.engine.results import ResultRow
-from controller.engine.rules import payouts
+from controller.engine.rules import bounties, payouts
+from controller.engine.settings import fee_of
 
 if TYPE_CHECKING:
     from controller.engine.tournament import Tournament
@@ -53,6 +58,8 @@ class PrizePool:
     final: bool
     #: a satellite's ticket (the target event's buy-in); ``None``: cash prizes
     ticket: int | None = None
+    #: what went onto the players' heads (money bounties, rules/bounties.py), not the pool
+    bounties: int = 0
 
     @property
     def tickets(self) -> int:
@@ -69,6 +76,7 @@ class PrizePool:
                 "reentries": self.reentries, "rebuys": self.rebuys, "addons": self.addons,
                 "paid_places": self.paid_places, "payouts": list(self.payouts),
                 "final": self.final,
+                **({"bounties": self.bounties} if self.bounties else {}),
                 **({} if self.ticket is None else {"ticket": self.ticket,
                                                    "tickets": self.tickets})}
 
@@ -109,10 +117,13 @@ def prize_pool(t: Tournament, now: float | None = None) -> PrizePool | None:
             if not p.ghost:
                 rebuys += p.rebuys
                 addons += 1 if p.addon else 0
-    fees = (firsts + reentries) * money.fee
-    paid_in = (firsts * money.buy_in + reentries * reentry + rebuys * (money.rebuy or 0)
-               + addons * (money.addon or 0))
-    collected = paid_in - fees
+    rebuy = money.rebuy or 0
+    fees = (firsts * fee_of(money.fee, money.buy_in) + reentries * fee_of(money.fee, reentry)
+            + rebuys * fee_of(money.rebuy_fee, rebuy))
+    # the add-on is credited to every player who did not rebuy (000 4.13), not bought
+    paid_in = firsts * money.buy_in + reentries * reentry + rebuys * rebuy
+    on_heads = (firsts + reentries + rebuys) * money.bounty
+    collected = paid_in - fees - on_heads
     pool = max(collected, money.guarantee)
     field = firsts + reentries
     if money.satellite is not None:  # tickets, the rest in cash (002)
@@ -124,12 +135,18 @@ def prize_pool(t: Tournament, now: float | None = None) -> PrizePool | None:
         currency=money.currency, paid_in=paid_in, fees=fees, pool=pool,
         overlay=pool - collected, entries=field, reentries=reentries, rebuys=rebuys,
         addons=addons, payouts=tuple(amounts), final=not open_for_entries(t, now),
-        ticket=money.satellite)
+        ticket=money.satellite, bounties=on_heads)
 
 
 def player_payouts(t: Tournament, pool: PrizePool) -> dict[int, int]:
-    """Each placed player's payout in cents (shared places split, :func:`payouts.shares`)."""
-    return payouts.shares(t.places(), pool.payouts)
+    """Each placed player's payout in cents (shared places split, :func:`payouts.shares`).
+
+    A ghost seat takes no place (000 9.5 "wird nicht in der Rangliste gewertet"), so no
+    paid place: the places count real players only, and a ghost is left out here too, so
+    no amount goes to a seat without a result row."""
+    places = {pid: place for pid, place in t.places().items()
+              if pid in t.players and not t.players[pid].ghost}
+    return payouts.shares(places, pool.payouts)
 
 
 def ticket_winners(t: Tournament, pool: PrizePool) -> set[int]:
@@ -146,14 +163,19 @@ def ticket_winners(t: Tournament, pool: PrizePool) -> set[int]:
 
 def with_payouts(t: Tournament, rows: list[ResultRow]) -> list[ResultRow]:
     """The result rows, each with its payout in cents (0 outside the money); a
-    satellite's ticket winners with ``ticket`` (its value) and no cash."""
+    satellite's ticket winners with ``ticket`` (its value) and no cash; with money
+    bounties each row's bounties won (``bounties``, cents)."""
     pool = prize_pool(t)
     if pool is None:
         return rows
     paid = player_payouts(t, pool)
     tickets = ticket_winners(t, pool)
-    return [dataclasses.replace(r, payout=0, ticket=pool.ticket) if r.player_id in tickets
-            else dataclasses.replace(r, payout=paid.get(r.player_id, 0)) for r in rows]
+    won = bounties.won(t) if pool.bounties else None
+    out = [dataclasses.replace(r, payout=0, ticket=pool.ticket) if r.player_id in tickets
+           else dataclasses.replace(r, payout=paid.get(r.player_id, 0)) for r in rows]
+    if won is None:
+        return out
+    return [dataclasses.replace(r, bounties=won.get(r.player_id, 0)) for r in out]
 
 
 def tickets_won(t: Tournament, now: float) -> None:
