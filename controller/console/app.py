@@ -519,6 +519,7 @@ CSV_HEADERS: dict[str, tuple[str, str]] = {
     "member": ("member", "Mitglied"),
     # a tournament for money (issue 30): in cents, as the results give them
     "payout": ("payout", "Auszahlung"), "ticket": ("ticket", "Ticket"),
+    "bounties": ("bounties", "Kopfgeld"),
 }
 #: a yes or no cell: key → (English, German)
 YES_NO = {True: ("yes", "Ja"), False: ("no", "Nein")}

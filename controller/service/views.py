@@ -145,7 +145,15 @@ def _prize_pool(t: Tournament) -> dict[str, Any] | None:
     # clock and the tables only (entry_rules says until which level the field grows)
     return {"currency": pool.currency, "pool": pool.pool, "paid_places": pool.paid_places,
             "next_place": t.remaining if not t.finished else None,
-            "ladder": [list(row) for row in ladder(pool.payouts, t.remaining)]}
+            "ladder": [list(row) for row in ladder(pool.payouts, t.remaining)],
+            # the players' page's whole ladder: every paid place (a festival's thousand
+            # paid places would go to every screen at every bust: then the ladder only)
+            **({"payouts": list(pool.payouts)} if pool.paid_places <= FULL_LADDER else {}),
+            **({"tickets": pool.tickets} if pool.ticket is not None else {})}
+
+
+#: the most paid places the summary lists whole (``payouts``): 300 places are ~2 KB
+FULL_LADDER = 300
 
 
 def _entry_rules(t: Tournament) -> dict[str, Any]:
@@ -355,7 +363,14 @@ def results_view(t: Tournament, *, whole: bool = False) -> dict[str, Any]:
         rows = [{"place": pl, "name": _name(t, pid)}
                 for pid, pl in sorted(places.items(), key=lambda x: x[1])]
     return {"v": SCHEMA, "finished": t.finished, "complete": True, "rows": rows,
-            "disqualified": dq}
+            "disqualified": dq, "scored": _scored(t)}
+
+
+def _scored(t: Tournament) -> bool:
+    """The preset plays for points (a system, knock-out points or bounty prizes): a
+    tournament for money without them shows no all-zero points column (issue 30)."""
+    p = t.settings.points
+    return p.system != "none" or p.knockout or p.bounty != "none"
 
 
 def players_view(t: Tournament) -> dict[str, Any]:

@@ -36,6 +36,9 @@ def test_the_pool_on_the_console_and_the_players_page(tmp_path, broker, prefix,
         page = anon.get("/p").text
         assert "Preisgeld" in page and "Bezahlte Plätze" in page
         assert "Der Nächste raus erhält" not in page  # 19 left, 3 paid: nobody in the money
+        # the whole ladder, and the bubble below it: 16 more out before the money
+        assert 'id="public-ladder"' in page and page.count('class="pl"') == 4
+        assert "Bubble: noch 16 raus bis ins Geld" in page
         for name in names[1:17]:
             assert send(b, "bust", {"player": name})["ok"]
         wait_for(lambda: "Der Nächste raus erhält" in anon.get("/p").text, 10,
@@ -46,9 +49,11 @@ def test_the_pool_on_the_console_and_the_players_page(tmp_path, broker, prefix,
                       follow_redirects=False).status_code == 303
         floor = c.get("/").text
         assert 'id="prize-pool">10.000 €' in floor and "Bezahlte Plätze" in floor
-        # the results with a payout column: the 17 out so far are outside the money
+        # the results with a payout column: the 17 out so far are outside the money; 002
+        # plays for no points: no all-zero points column
         results = c.get("/results").text
         assert "<th>Auszahlung</th>" in results and results.count('class="payout"') == 17
+        assert "<th>Punkte</th>" not in results and "<th>Knockouts</th>" not in results
         csv = c.get("/results.csv").text
         assert csv.splitlines()[0].endswith(";Mitglied;Auszahlung")  # the console's German
     finally:
@@ -64,3 +69,52 @@ def test_the_csv_export_has_the_payouts_and_tickets_in_cents():
                                  "1;Anna;0;yes;0;10000", "3;Ben;0;yes;7000;"]
     german = results_csv(rows, sep=";", bom=False, lang="de")
     assert german.splitlines()[0] == "Platz;Name;Punkte;Mitglied;Auszahlung;Ticket"
+
+
+def test_the_players_page_shows_the_whole_ladder_on_a_phone(tmp_path, broker, prefix,
+                                                           controller_factory, chromium):
+    """Every paid place with its amount, the place the next player out takes marked and
+    the places paid out grey; before the money the bubble below the last paid place
+    (issue 30). The screenshot goes to the test's folder (FLOORMAN_CONSOLE_SHOTS: there
+    too, docs/console/public-ladder-phone.png)."""
+    import os
+    import shutil
+
+    controller_factory(MONEY)
+    b = broker.for_prefix(prefix)
+    wait_up(b)
+    rc = start_console(b, tmp_path)
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, locale="de-DE",
+                                   is_mobile=True)
+    try:
+        names = [f"Spieler {i:02d}" for i in range(1, 101)]
+        assert send(b, "register", {"names": names})["ok"]
+        assert send(b, "draw", {})["ok"]
+        assert send(b, "start", {})["ok"]
+        fan = context.new_page()
+        fan.goto(rc.url + "/p")
+        # 100 × 90 € = 9,000 €, the guarantee 10,000 €; 15 % of 100 paid
+        fan.wait_for_selector("#public-ladder li[data-place='15']")
+        assert fan.locator("#public-ladder li[data-place]").count() == 15
+        assert "Bubble: noch 85 raus bis ins Geld" in fan.inner_text("#bubble")
+        fan.locator("#pladder").screenshot(path=str(tmp_path / "public-ladder-bubble-phone.png"))
+        for name in names[:86]:
+            assert send(b, "bust", {"player": name})["ok"]
+        # 14 left: the next out takes place 14, the 15th is paid out
+        fan.wait_for_selector("#public-ladder li.next[data-place='14']", timeout=20_000)
+        assert fan.locator("#bubble").count() == 0
+        assert fan.locator("#public-ladder li.done").count() == 1
+        first = fan.inner_text("#public-ladder li[data-place='1']")
+        assert first.startswith("1.") and "€" in first
+        assert "NÄCHSTER RAUS" in fan.inner_text("#public-ladder li.next").upper()
+        ladder = fan.locator("#pladder")
+        ladder.scroll_into_view_if_needed()
+        shot = tmp_path / "public-ladder-phone.png"
+        ladder.screenshot(path=str(shot))
+        out = os.environ.get("FLOORMAN_CONSOLE_SHOTS")
+        if out:
+            for name in (shot.name, "public-ladder-bubble-phone.png"):
+                shutil.copy(tmp_path / name, Path(out) / name)
+    finally:
+        context.close()
+        rc.stop()
