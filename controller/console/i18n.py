@@ -72,6 +72,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "payout": ("Payout", "Auszahlung"),
     "ticket": ("Ticket", "Ticket"),
     "bounties": ("Bounties", "Kopfgeld"),
+    "by_lot": ("by lot", "gelost"),
     "rebuys": ("Rebuys", "Rebuys"),
     "addons": ("Add-ons", "Add-ons"),
     "hfh": ("Hand-for-hand", "Hand für Hand"),

@@ -457,7 +457,9 @@ RESULTS = {"v": _V, "finished": bool, "rows": [(
      # a tournament for money: the payout in cents; a satellite's ticket's value (issue 30)
      "payout": _Optional(int), "ticket": _Optional(int),
      # the money bounties the player won, cents (absent: no money bounties)
-     "bounties": _Optional(int)},
+     "bounties": _Optional(int),
+     # a satellite's shared place of a ticket and cash: decided by lot (absent: no lot)
+     "lot": _Optional(bool)},
     # ... a play day's (003 6): the day's rows (game null), then each table game's ...
     {"place": int, "player_id": int, "name": str, "points": float, "knockouts": int,
      "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool,

@@ -205,3 +205,63 @@ def test_pool_fees_and_bounties_are_the_money_taken(seed):
     if bounty:
         assert sum(r.bounties or 0 for r in rows) == pool.bounties
     replay_equal(t)
+
+
+# ------------------------------------------- a satellite's shared ticket-and-cash place
+def _satellite_down_to_four(seed: int) -> Tournament:
+    # 35 × 10 € for 100 € tickets: 3 tickets and 50 € cash (places 1-3, place 4); late
+    # registration still open, so the satellite does not end at 3 left by itself
+    money = Money(buy_in=1_000, satellite=10_000)
+    t = new_tournament(35, seed=seed, money=money,
+                       entries=Entries(late_registration_levels=12))
+    now = 10.0
+    while t.remaining > 4:
+        pid = next(p.id for p in t.players.values() if not p.out and not p.ghost)
+        now += 1
+        t.execute({"cmd": "bust", "player": pid, "confirm": True}, now)
+    return t
+
+
+def _two_out_in_one_hand(t: Tournament) -> tuple[int, int]:
+    """Two of the last four, at one table, out in one hand with equal stacks (000 9.5):
+    they share place 3, which covers the last ticket (3) and the cash (4)."""
+    left = [p for p in t.players.values() if not p.out and not p.ghost]
+    table = next(p.table for p in left if sum(q.table == p.table for q in left) >= 2)
+    a, b = [p.id for p in left if p.table == table][:2]
+    t.execute({"cmd": "bust", "player": a, "stack": 5_000, "confirm": True}, 900.0)
+    t.execute({"cmd": "bust", "player": b, "stack": 5_000, "same_hand": True,
+               "confirm": True}, 901.0)
+    return a, b
+
+
+def test_a_shared_place_of_a_ticket_and_cash_is_split_by_lot_from_the_logs_seed():
+    outcomes = set()
+    for seed in range(12):
+        t = _satellite_down_to_four(seed)
+        a, b = _two_out_in_one_hand(t)
+        pool = prize_pool(t, 901.0)
+        assert pool is not None and (pool.tickets, pool.payouts[-1]) == (3, 5_000)
+        rows = {r.player_id: r for r in t.results()}
+        assert rows[a].place == rows[b].place == 3
+        got = {pid: (rows[pid].ticket, rows[pid].payout, rows[pid].lot) for pid in (a, b)}
+        # one wins the ticket, the other the 50 € cash, both marked as drawn by lot
+        assert sorted(got.values(), key=str) == sorted(
+            [(10_000, 0, True), (None, 5_000, True)], key=str)
+        winner = next(pid for pid in (a, b) if rows[pid].ticket)
+        outcomes.add(winner == min(a, b))
+        # the same log draws the same lot: nothing but the log decides
+        again = Tournament.replay(t.log)
+        assert next(r.player_id for r in again.results() if r.ticket and r.place == 3) == winner
+    assert outcomes == {True, False}  # a lot, not the order of registration
+
+
+def test_the_lot_shows_in_the_exports():
+    from controller.engine.results import results_csv, results_json
+
+    t = _satellite_down_to_four(3)
+    a, b = _two_out_in_one_hand(t)
+    rows = results_json(t.results())
+    assert {r["player_id"] for r in rows if r.get("lot")} == {a, b}
+    header, *lines = results_csv(t.results()).splitlines()
+    assert header.endswith(",payout,ticket,lot")
+    assert sum(line.endswith(",true") for line in lines) == 2

@@ -23,6 +23,7 @@ rest in cash; it ends when only the ticket winners are left (:func:`tickets_won`
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -149,16 +150,59 @@ def player_payouts(t: Tournament, pool: PrizePool) -> dict[int, int]:
     return payouts.shares(places, pool.payouts)
 
 
+@dataclass(frozen=True)
+class SatellitePrizes:
+    """What a satellite's placed players win: a ticket, or cash (cents); ``by_lot``: the
+    players of a shared place that covered tickets and cash, who drew lots for them."""
+
+    tickets: frozenset[int]
+    cash: dict[int, int]
+    by_lot: frozenset[int]
+
+
+def lot_seed(t: Tournament, place: int) -> int:
+    """The seed of the lot for the shared ``place``: from the log's seed (its first
+    event) and the place, so a replay of the log draws the same lot, and nothing else."""
+    return (t.seed * 1_000_003 + 7_919 * place) % (2**63)
+
+
+def satellite_prizes(t: Tournament, pool: PrizePool) -> SatellitePrizes:
+    """A satellite's prizes. A place (shared or not) within the tickets wins tickets; one
+    beyond them the cash. Players sharing a place that covers k tickets and cash places
+    (002 b: out in one hand-for-hand hand; the 10th place a ticket, the 11th the cash)
+    **draw lots**: k of them, drawn from the log's seed (:func:`lot_seed`), win a ticket
+    each (a ticket cannot be split); the others share the cash places' amounts evenly,
+    the cents that do not divide one each in the order they registered."""
+    places = {pid: place for pid, place in t.places().items()
+              if pid in t.players and not t.players[pid].ghost}
+    groups: dict[int, list[int]] = {}
+    for pid, place in places.items():
+        groups.setdefault(place, []).append(pid)
+    tickets: set[int] = set()
+    cash: dict[int, int] = {}
+    by_lot: set[int] = set()
+    for place, players in groups.items():
+        players.sort()
+        k = max(0, min(pool.tickets, place + len(players) - 1) - place + 1)
+        if k == len(players):
+            tickets.update(players)
+            continue
+        winners: list[int] = []
+        if k:
+            winners = random.Random(lot_seed(t, place)).sample(players, k)
+            tickets.update(winners)
+            by_lot.update(players)
+        rest = [pid for pid in players if pid not in winners]
+        covered = pool.payouts[place - 1 + k:place - 1 + len(players)]
+        each, left = divmod(sum(covered), len(rest))
+        for i, pid in enumerate(rest):
+            cash[pid] = each + (1 if i < left else 0)
+    return SatellitePrizes(frozenset(tickets), cash, frozenset(by_lot))
+
+
 def ticket_winners(t: Tournament, pool: PrizePool) -> set[int]:
-    """A satellite's players whose place (shared places whole) lies within the tickets; a
-    shared place that covers a ticket and the cash place is split in money."""
-    if not pool.tickets:
-        return set()
-    places = t.places()
-    size: dict[int, int] = {}
-    for place in places.values():
-        size[place] = size.get(place, 0) + 1
-    return {pid for pid, place in places.items() if place + size[place] - 1 <= pool.tickets}
+    """A satellite's players who win a ticket (:func:`satellite_prizes`)."""
+    return set(satellite_prizes(t, pool).tickets) if pool.tickets else set()
 
 
 def with_payouts(t: Tournament, rows: list[ResultRow]) -> list[ResultRow]:
@@ -168,11 +212,18 @@ def with_payouts(t: Tournament, rows: list[ResultRow]) -> list[ResultRow]:
     pool = prize_pool(t)
     if pool is None:
         return rows
-    paid = player_payouts(t, pool)
-    tickets = ticket_winners(t, pool)
     won = bounties.won(t) if pool.bounties else None
-    out = [dataclasses.replace(r, payout=0, ticket=pool.ticket) if r.player_id in tickets
-           else dataclasses.replace(r, payout=paid.get(r.player_id, 0)) for r in rows]
+    if pool.tickets:
+        prizes = satellite_prizes(t, pool)
+        out = [dataclasses.replace(r, payout=0, ticket=pool.ticket,
+                                   lot=r.player_id in prizes.by_lot or None)
+               if r.player_id in prizes.tickets
+               else dataclasses.replace(r, payout=prizes.cash.get(r.player_id, 0),
+                                        lot=r.player_id in prizes.by_lot or None)
+               for r in rows]
+    else:
+        paid = player_payouts(t, pool)
+        out = [dataclasses.replace(r, payout=paid.get(r.player_id, 0)) for r in rows]
     if won is None:
         return out
     return [dataclasses.replace(r, bounties=won.get(r.player_id, 0)) for r in out]
