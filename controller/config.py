@@ -706,6 +706,12 @@ def _money(shape: _Shape, node: _Node, data: dict[str, Any]) -> dict[str, Any]:
                                       if key in MONEY_SHARES else ()))
             if key in ("buy_in", "rounding", "satellite") and data[key] == 0:
                 data[key] = shape.bad(m[key], _join("money", key), "must be more than 0")
+            if key == "addon" and isinstance(data[key], int) and data[key] > 0:
+                # the settings keep the key (a log may have it) but never charge it
+                data[key] = shape.bad(
+                    m[key], _join("money", key), "the add-on is the automatic one (000 4.13: "
+                    "every player who did not rebuy is credited it, nobody buys it), so it "
+                    "is free: leave out money.addon or write 0")
     payouts = m.get("payouts")
     if payouts is None or not payouts.is_list:
         return data

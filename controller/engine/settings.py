@@ -720,13 +720,6 @@ def _below_rebuy(fee: int | str, info: ValidationInfo) -> None:
                       f"({cents_text(price)})")
 
 
-def _free_addon(price: int | None, info: ValidationInfo) -> None:
-    if price:
-        raise problem("the add-on is the automatic one (000 4.13: every player who did not "
-                      "rebuy is credited it, nobody buys it), so it is free: leave out "
-                      "money.addon or write 0")
-
-
 def _bounty_fits(bounty: int, info: ValidationInfo) -> None:
     """Each price pays its fee and the bounty; the rest goes to the pool."""
     if not bounty:
@@ -798,7 +791,9 @@ class Money:
     reentry: Annotated[Cents | None, _rule(_reentry_fee)] = None
     rebuy: Cents | None = None
     rebuy_fee: Annotated[Fee, _rule(_below_rebuy)] = 0
-    addon: Annotated[Cents | None, _rule(_free_addon)] = None
+    #: kept for the logs that have it, never charged: the add-on is the automatic one
+    #: (the tournament file refuses a price above 0, controller/config.py)
+    addon: Cents | None = None
     bounty: Annotated[Cents, _rule(_bounty_fits)] = 0
     progressive: Annotated[Flag, _rule(_progressive_bounty)] = False
     guarantee: Cents = 0
