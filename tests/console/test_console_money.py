@@ -118,3 +118,48 @@ def test_the_players_page_shows_the_whole_ladder_on_a_phone(tmp_path, broker, pr
     finally:
         context.close()
         rc.stop()
+
+
+def test_the_ladder_and_the_lot_in_both_languages():
+    """The players' page's ladder and a satellite's lot, rendered from the engine's state
+    in German and in English (no broker: the console renders a still hub)."""
+    from typing import Any, cast
+
+    from starlette.testclient import TestClient
+
+    from controller.broker.accounts import hash_password
+    from controller.console.app import Console, make_app
+    from controller.engine.settings import Entries, Money
+    from tests.console.nights import hub_of
+    from tests.support.settings import new_tournament
+
+    for lang, words in (("de", ["Auszahlungen", "Bubble: noch 30 raus bis ins Geld",
+                                "Nächster raus", "gelost"]),
+                        ("en", ["Payouts", "bubble: 30 more out before the money",
+                                "next out", "by lot"])):
+        t = new_tournament(35, seed=3, money=Money(buy_in=1_000, satellite=10_000),
+                           entries=Entries(late_registration_levels=12), language=lang)
+        t.execute({"cmd": "bust", "player": 1, "confirm": True}, 10.0)
+        before = TestClient(make_app(Console(cast(Any, hub_of(t, 11.0)),
+                                             hash_password(PASSWORD, iterations=1000)),
+                                     start_hub=False), base_url="http://127.0.0.1")
+        page = before.get("/p").text
+        assert words[0] in page and words[1] in page, lang
+        assert page.count("Ticket (") == 3  # 35 × 10 €: three tickets, then 50 € cash
+        now = 20.0
+        while t.remaining > 4:
+            pid = next(p.id for p in t.players.values() if not p.out and not p.ghost)
+            now += 1
+            t.execute({"cmd": "bust", "player": pid, "confirm": True}, now)
+        left = [p for p in t.players.values() if not p.out and not p.ghost]
+        table = next(p.table for p in left if sum(q.table == p.table for q in left) >= 2)
+        a, b = [p.id for p in left if p.table == table][:2]
+        t.execute({"cmd": "bust", "player": a, "stack": 5_000, "confirm": True}, now + 1)
+        t.execute({"cmd": "bust", "player": b, "stack": 5_000, "same_hand": True,
+                   "confirm": True}, now + 2)
+        hub = hub_of(t, now + 3)
+        client = TestClient(make_app(Console(cast(Any, hub), hash_password(
+            PASSWORD, iterations=1000)), start_hub=False), base_url="http://127.0.0.1")
+        page = client.get("/p").text
+        assert words[2] in page, lang
+        assert page.count(f"({words[3]})") == 2, lang  # the two who drew lots
