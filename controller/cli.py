@@ -148,6 +148,8 @@ def _print_prize_pool(pool: dict[str, Any]) -> None:
     line = (f"prize pool {cents_text(pool['pool'])} {cur}: {pool['entries']} entries "
             f"({pool['reentries']} re-entries), {pool['rebuys']} rebuys, {pool['addons']} "
             f"add-ons; paid in {cents_text(pool['paid_in'])}, fees {cents_text(pool['fees'])}")
+    if pool.get("bounties"):  # money bounties: onto the heads, not into the pool
+        line += f", bounties {cents_text(pool['bounties'])}"
     if pool["overlay"]:
         line += f", overlay {cents_text(pool['overlay'])} (the guarantee)"
     print()

@@ -656,12 +656,15 @@ class _Shape:
 # percent. ``payouts: [50, 30, 20]`` is one table for that many places.
 
 #: the money keys that are amounts (the settings keep them in cents)
-MONEY_AMOUNTS = ("buy_in", "fee", "reentry", "rebuy", "addon", "guarantee", "rounding",
-                 "satellite")
+MONEY_AMOUNTS = ("buy_in", "fee", "reentry", "rebuy", "rebuy_fee", "addon", "bounty",
+                 "guarantee", "rounding", "satellite")
+#: the money keys that may be a share of the price instead, ``fee: 10%``
+MONEY_SHARES = ("fee", "rebuy_fee")
 _AMOUNT = re.compile(r"(\d{1,8})(?:[.,](\d{1,2}))?\Z")
 
 
-def _hundredths(shape: _Shape, node: _Node, path: str, what: str) -> Any:
+def _hundredths(shape: _Shape, node: _Node, path: str, what: str,
+                like: str = "like 100 or 100.50") -> Any:
     """A number with at most two decimals → hundredths (100.50 → 10050), or a problem.
 
     A YAML float is read from its text: ``10.000`` is refused (a German "ten thousand"
@@ -686,7 +689,7 @@ def _hundredths(shape: _Shape, node: _Node, path: str, what: str) -> Any:
             return shape.bad(node, path, f"has more than two decimals: {text} (write "
                              f"thousands without a separator: 10000, cents after a point: "
                              f"100.50)")
-        return shape.bad(node, path, f"must be {what} like 100 or 100.50, got {_show(v)}")
+        return shape.bad(node, path, f"must be {what} {like}, got {_show(v)}")
     return int(found.group(1)) * 100 + int((found.group(2) or "0").ljust(2, "0"))
 
 
@@ -694,10 +697,21 @@ def _money(shape: _Shape, node: _Node, data: dict[str, Any]) -> dict[str, Any]:
     """The money section's amounts → cents, its percent → hundredths of a percent."""
     m: dict[str, _Node] = node.value
     for key in MONEY_AMOUNTS:
-        if key in m and m[key].value is not None:
-            data[key] = _hundredths(shape, m[key], _join("money", key), "an amount")
+        if key in MONEY_SHARES and key in m and isinstance(m[key].value, str) \
+                and m[key].value.strip().endswith("%"):
+            data[key] = m[key].value.strip().replace(" ", "").replace(",", ".")
+        elif key in m and m[key].value is not None:
+            data[key] = _hundredths(shape, m[key], _join("money", key), "an amount",
+                                    *(("like 10, or a share of the price like 10%",)
+                                      if key in MONEY_SHARES else ()))
             if key in ("buy_in", "rounding", "satellite") and data[key] == 0:
                 data[key] = shape.bad(m[key], _join("money", key), "must be more than 0")
+            if key == "addon" and isinstance(data[key], int) and data[key] > 0:
+                # the settings keep the key (a log may have it) but never charge it
+                data[key] = shape.bad(
+                    m[key], _join("money", key), "the add-on is the automatic one (000 4.13: "
+                    "every player who did not rebuy is credited it, nobody buys it), so it "
+                    "is free: leave out money.addon or write 0")
     payouts = m.get("payouts")
     if payouts is None or not payouts.is_list:
         return data
@@ -1041,7 +1055,9 @@ def _money_line(s: TournamentSettings) -> str:
         return ""
     line = f", buy-in {cents_text(m.buy_in)} {m.currency}"
     if m.fee:
-        line += f" (fee {cents_text(m.fee)})"
+        line += f" (fee {m.fee if isinstance(m.fee, str) else cents_text(m.fee)})"
+    if m.bounty:
+        line += f", bounty {cents_text(m.bounty)}{' progressive' if m.progressive else ''}"
     if m.guarantee:
         line += f", {cents_text(m.guarantee)} guaranteed"
     if m.satellite is not None:

@@ -119,6 +119,15 @@ def _standings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _history(args: argparse.Namespace) -> int:
+    from controller.club.history import history, history_csv, history_text
+
+    db = _open(args, readonly=True)
+    player, nights = history(db, " ".join(args.name))
+    sys.stdout.write(history_csv(nights) if args.csv else history_text(player, nights))
+    return 0
+
+
 def _seasons(args: argparse.Namespace) -> int:
     from controller.club.standings import seasons
 
@@ -307,6 +316,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--public", action="store_true", help="as on a public list: non-members "
                    "shortened (000 5.8)")
     verb("seasons", _seasons, "the seasons with tournaments")
+    v = verb("history", _history, "a player's nights: place, points, and where they played "
+             "for money the payout, ticket and bounties: history NAME")
+    v.add_argument("name", nargs="+")
+    v.add_argument("--csv", action="store_true", help="CSV, amounts in cents")
     v = verb("stacks", _stacks, "start stacks from the standings for a tournament whose mode "
              "says so (003 8, 000 4.18): stacks TOURNAMENT NAME…")
     v.add_argument("tournament", help="the tournament file (or a shipped one's name)")

@@ -23,7 +23,7 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "ClubError", "open_club", "transa
 #: ``PRAGMA application_id`` of a club database ("FMCL")
 APPLICATION_ID = 0x464D434C
 #: the schema this Floorman writes
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: how long a writer waits for another one (ms) before it gives up
 BUSY_MS = 10_000
 
@@ -95,6 +95,15 @@ CREATE TABLE bans_lifted (
     reason    TEXT NOT NULL,
     PRIMARY KEY (player_id, until)
 );
+""",
+    # money (issue 30, 002): each night's payout, ticket and bounties per player, in cents
+    # (NULL: the tournament played for points only), and the night's currency and pool
+    3: """
+ALTER TABLE tournaments ADD COLUMN currency TEXT;
+ALTER TABLE tournaments ADD COLUMN prize_pool INTEGER;
+ALTER TABLE results ADD COLUMN payout INTEGER;
+ALTER TABLE results ADD COLUMN ticket INTEGER;
+ALTER TABLE results ADD COLUMN bounties INTEGER
 """,
 }
 

@@ -169,16 +169,24 @@ def _write(db: sqlite3.Connection, t: Tournament, rows: list[ResultRow], *, path
         try:
             cur = db.execute(
                 "INSERT INTO tournaments (opened_hash, last_hash, name, preset, date, season, "
-                "system, players, entries, club_rules, source) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "system, players, entries, club_rules, source, currency, prize_pool) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (opened_hash, last_hash, name, t.settings.preset, day.isoformat(),
                  season.name, t.settings.points.system, t.real_players(), t.entries,
-                 json.dumps(dataclasses.asdict(t.settings.club)), path))
+                 json.dumps(dataclasses.asdict(t.settings.club)), path, *_money(t)))
         except sqlite3.IntegrityError:  # taken by another import meanwhile
             return Imported(path, "unchanged", name, season.name, day.isoformat())
         _rows(db, t, cur.lastrowid, rows, result)
         _no_shows(db, t, cur.lastrowid, result)
     return result
+
+
+def _money(t: Tournament) -> tuple[str | None, int | None]:
+    """The night's currency and prize pool (cents); ``None`` for points only."""
+    from controller.engine.rules.prize_pool import prize_pool
+
+    pool = prize_pool(t)
+    return (None, None) if pool is None else (pool.currency, pool.pool)
 
 
 def _no_shows(db: sqlite3.Connection, t: Tournament, tid: int | None,
@@ -222,10 +230,14 @@ def _rows(db: sqlite3.Connection, t: Tournament, tid: int | None, rows: list[Res
             ids[row.player_id] = _player(db, row.name, row.member, result,
                                          taken=set(ids.values()))
         stack = stacks.get(row.player_id)
-        db.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        db.execute("INSERT INTO results (tournament_id, player_id, game, place, points, "
+                   "knockouts, knockout_points, bounty_hits, prize, member, attendance, "
+                   "tables_played, stack, payout, ticket, bounties) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (tid, ids[row.player_id], row.game or 0, row.place, row.points,
                     row.knockouts, row.knockout_points, row.bounty_hits, row.prize,
-                    int(row.member), row.attendance, row.tables_played, stack))
+                    int(row.member), row.attendance, row.tables_played, stack,
+                    row.payout, row.ticket, row.bounties))
         result.rows += 1
 
 

@@ -34,6 +34,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from controller.club.db import ClubError
+from controller.club.history import winnings
 from controller.club.seasons import season_of
 from controller.engine import points as rules
 from controller.engine.results import (
@@ -152,6 +153,10 @@ def standings(db: sqlite3.Connection, season: str | None = None, *,
     else:
         lines = _points(tours, nights, members, club_rules)
     lines = _placed(lines, nights, club_rules)
+    won = winnings(db, name)
+    if won is not None:  # a season with nights for money (issue 30): the cash won, cents
+        lines = [Standing(s.place, s.player_id, s.name, s.member, s.points, s.tournaments,
+                          {**s.extra, "winnings": won.get(s.player_id, 0)}) for s in lines]
     if public and club_rules.public_short_names:
         lines = [Standing(s.place, s.player_id, rules.public_name(s.name, s.member), s.member,
                           s.points, s.tournaments, s.extra) for s in lines]

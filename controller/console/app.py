@@ -555,6 +555,7 @@ CSV_HEADERS: dict[str, tuple[str, str]] = {
     # a tournament for money (issue 30): in cents, as the results give them
     "payout": ("payout", "Auszahlung"), "ticket": ("ticket", "Ticket"),
     "deal": ("deal", "Deal"),  # what a deal at the final table gave (within the payout)
+    "bounties": ("bounties", "Kopfgeld"), "lot": ("lot", "gelost"),
 }
 #: a yes or no cell: key → (English, German)
 YES_NO = {True: ("yes", "Ja"), False: ("no", "Nein")}
@@ -575,7 +576,7 @@ def results_csv(rows: list[dict[str, Any]], *, sep: str = ";", bom: bool = True,
     if rows:
         # a tournament for money (issue 30): payout and ticket in cents, as the results give
         # them (the JSON export and floorman simulate say the same)
-        columns = [c for c in columns if c in rows[0] or (c in ("ticket", "deal") and any(
+        columns = [c for c in columns if c in rows[0] or (c in ("ticket", "deal", "lot") and any(
             c in r for r in rows))]
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=sep, lineterminator="\r\n")

@@ -24,7 +24,7 @@ LIVE: dict[str, dict[str, str]] = {
     "public": {"pbanner": "_public_banner.html", "clockbox": "_public_clock.html",
                "pseating": "_public_seating.html", "pmoves": "_public_moves.html",
                "presults": "_results.html", "structurelist": "_structure.html",
-               "pwaiting": "_public_waiting.html"},
+               "pwaiting": "_public_waiting.html", "pladder": "_public_ladder.html"},
 }
 
 

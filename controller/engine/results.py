@@ -121,6 +121,12 @@ class ResultRow:
     ticket: int | None = None
     #: a deal at the final table: what the player took by it (cents, within ``payout``)
     deal: int | None = None
+    #: the money bounties the player won, in cents (rules/bounties.py); ``None``: the
+    #: tournament plays no money bounties
+    bounties: int | None = None
+    #: a satellite's shared place that covered a ticket and cash: the ticket or the cash
+    #: was drawn by lot (rules/prize_pool.py ``satellite_prizes``); ``None``: no lot
+    lot: bool | None = None
 
 
 # --------------------------------------------------------------------------
@@ -352,6 +358,8 @@ def _row_dict(row: ResultRow, public: bool, play_day: bool = False) -> dict[str,
         **({} if row.payout is None else {"payout": row.payout}),
         **({} if row.ticket is None else {"ticket": row.ticket}),
         **({} if row.deal is None else {"deal": row.deal}),
+        **({} if row.bounties is None else {"bounties": row.bounties}),
+        **({"lot": True} if row.lot else {}),
     }
 
 
@@ -389,8 +397,11 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
     money = any(row.payout is not None for row in rows)
     tickets = any(row.ticket is not None for row in rows)
     dealt = any(row.deal is not None for row in rows)
+    bounties = any(row.bounties is not None for row in rows)
+    lots = any(row.lot for row in rows)
     columns = (CSV_COLUMNS + (PLAY_DAY_COLUMNS if day else ()) + (("payout",) if money else ())
-               + (("ticket",) if tickets else ()) + (("deal",) if dealt else ()))
+               + (("ticket",) if tickets else ()) + (("deal",) if dealt else ())
+               + (("bounties",) if bounties else ()) + (("lot",) if lots else ()))
     buf = io.StringIO()
     writer = csv.writer(buf)  # "\r\n": fields with \r or \n get quoted
     writer.writerow(columns)
@@ -405,6 +416,10 @@ def results_csv(rows: Iterable[ResultRow], *, public: bool = False) -> str:
             d["ticket"] = "" if row.ticket is None else row.ticket
         if dealt:
             d["deal"] = "" if row.deal is None else row.deal
+        if bounties:
+            d["bounties"] = row.bounties or 0
+        if lots:
+            d["lot"] = "true" if row.lot else ""
         writer.writerow([spreadsheet_cell(d[c]) for c in columns])
     return buf.getvalue()
 

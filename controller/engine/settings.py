@@ -655,18 +655,93 @@ def _payout_tables(tables: tuple[PayoutTable, ...]) -> tuple[PayoutTable, ...]:
     return tables
 
 
-def _below_buy_in(fee: int, info: ValidationInfo) -> None:
+_FEE_SHARE = re.compile(r"(\d{1,3})(?:\.(\d{1,2}))?%\Z")
+
+
+def fee_share(text: str) -> int:
+    """A fee written as a share of the price, ``"10%"`` or ``"12.5%"``, in hundredths
+    of a percent (1000, 1250)."""
+    found = _FEE_SHARE.match(text)
+    if found is None:
+        raise ValueError(f"not a share like '10%': {text!r}")
+    return int(found.group(1)) * 100 + int((found.group(2) or "0").ljust(2, "0"))
+
+
+def _fee_value(fee: int | str) -> int | str:
+    if isinstance(fee, int):
+        if not 0 <= fee <= MAX_CENTS:
+            raise problem(f"must be an amount from 0 to {cents_text(MAX_CENTS)}, got "
+                          f"{cents_text(fee)}")
+        return fee
+    if _FEE_SHARE.match(fee) is None:
+        raise problem(f"must be an amount like 10 or a share of the price like \"10%\", "
+                      f"got {fee!r}")
+    if fee_share(fee) > ALL_PERCENT:
+        raise problem(f"a fee of {fee} is more than the price")
+    return fee
+
+
+#: a fee: an amount in cents, or a share of each price written ``"10%"`` (:func:`fee_of`)
+Fee = Annotated[Annotated[int, Strict()] | Annotated[str, Strict()], AfterValidator(_fee_value)]
+
+
+def fee_of(fee: int | str, price: int) -> int:
+    """What the house keeps of one payment of ``price`` cents: an amount as it is, a
+    share of the price **rounded down to the cent** (the cent left goes to the pool)."""
+    if isinstance(fee, str):
+        return price * fee_share(fee) // ALL_PERCENT
+    return fee
+
+
+def _fee_words(fee: int | str) -> str:
+    return fee if isinstance(fee, str) else cents_text(fee)
+
+
+def _below_buy_in(fee: int | str, info: ValidationInfo) -> None:
     buy_in = info.data.get("buy_in")
-    if buy_in is not None and fee > buy_in:
+    if buy_in is not None and isinstance(fee, int) and fee > buy_in:
         raise problem(f"the fee ({cents_text(fee)}) is more than the buy-in "
                       f"({cents_text(buy_in)}); the fee is the part of it the house keeps")
 
 
 def _reentry_fee(price: int | None, info: ValidationInfo) -> None:
     fee = info.data.get("fee")
-    if price is not None and fee is not None and price < fee:
+    if price is not None and isinstance(fee, int) and price < fee:
         raise problem(f"a re-entry pays the fee too: it must be at least the fee "
                       f"({cents_text(fee)}), got {cents_text(price)}")
+
+
+def _below_rebuy(fee: int | str, info: ValidationInfo) -> None:
+    price = info.data.get("rebuy")
+    if fee and price is None:
+        raise problem("a fee on rebuys needs their price (money.rebuy)")
+    if price is not None and isinstance(fee, int) and fee > price:
+        raise problem(f"the rebuy fee ({cents_text(fee)}) is more than the rebuy "
+                      f"({cents_text(price)})")
+
+
+def _bounty_fits(bounty: int, info: ValidationInfo) -> None:
+    """Each price pays its fee and the bounty; the rest goes to the pool."""
+    if not bounty:
+        return
+    fee = info.data.get("fee", 0)
+    buy_in = info.data.get("buy_in")
+    reentry = info.data.get("reentry")
+    for what, price in (("buy-in", buy_in), ("re-entry", reentry)):
+        if price is not None and fee is not None and fee_of(fee, price) + bounty > price:
+            raise problem(f"the bounty ({cents_text(bounty)}) and the fee "
+                          f"({_fee_words(fee)}) are more than the {what} "
+                          f"({cents_text(price)})")
+    rebuy, rebuy_fee = info.data.get("rebuy"), info.data.get("rebuy_fee", 0)
+    if rebuy is not None and rebuy_fee is not None and fee_of(rebuy_fee, rebuy) + bounty > rebuy:
+        raise problem(f"the bounty ({cents_text(bounty)}) and the rebuy fee "
+                      f"({_fee_words(rebuy_fee)}) are more than the rebuy "
+                      f"({cents_text(rebuy)}): a rebuy puts a bounty on the head too")
+
+
+def _progressive_bounty(on: bool, info: ValidationInfo) -> None:
+    if on and not info.data.get("bounty"):
+        raise problem("a progressive knock-out needs a bounty (money.bounty)")
 
 
 def _currency(code: str) -> str:
@@ -691,10 +766,15 @@ class Money:
     points only and no money shows anywhere (000, 001, 003, 004).
 
     Amounts in cents. ``buy_in``: what a player pays to enter; ``fee``: the part of it
-    the house keeps (the rest goes to the pool). ``reentry``: the price of a re-entry
-    (``None``: the buy-in), the same ``fee`` kept of it. ``rebuy`` / ``addon``: the
-    prices of a rebuy and an add-on, all of it to the pool (needed when
-    ``entries`` allows them). ``guarantee``: the pool is at least this. ``rounding``:
+    the house keeps (the rest goes to the pool), an amount or a percent of the price
+    (``"10%"``, :func:`fee_of`). ``reentry``: the price of a re-entry (``None``: the
+    buy-in), the same ``fee`` kept of it. ``rebuy``: the price of a rebuy (needed when
+    ``entries`` allows rebuys), ``rebuy_fee`` kept of it. ``addon``: the add-on is 000's
+    automatic one (every player who did not rebuy is credited it, 4.13): nobody buys it,
+    so it is free (``None`` or 0). ``bounty``: the part of each buy-in, re-entry and
+    rebuy that goes onto the player's head instead of the pool (rules/bounties.py);
+    ``progressive``: a progressive knock-out, half of a head to the hunter, half onto
+    the hunter's own head. ``guarantee``: the pool is at least this. ``rounding``:
     payouts are rounded down to this unit, the remainder goes to the winner.
     ``places``: the paid places: a count, a share of the entries ``"15%"``, or a table
     of field sizes; ``None``: ``points.places`` (the bubble's places). ``payouts``: a
@@ -707,10 +787,15 @@ class Money:
     __pydantic_config__ = _CONFIG
     buy_in: Annotated[Cents, Field(ge=1)]
     currency: Annotated[str, Strict(), AfterValidator(_currency)] = "EUR"
-    fee: Annotated[Cents, _rule(_below_buy_in)] = 0
+    fee: Annotated[Fee, _rule(_below_buy_in)] = 0
     reentry: Annotated[Cents | None, _rule(_reentry_fee)] = None
     rebuy: Cents | None = None
+    rebuy_fee: Annotated[Fee, _rule(_below_rebuy)] = 0
+    #: kept for the logs that have it, never charged: the add-on is the automatic one
+    #: (the tournament file refuses a price above 0, controller/config.py)
     addon: Cents | None = None
+    bounty: Annotated[Cents, _rule(_bounty_fits)] = 0
+    progressive: Annotated[Flag, _rule(_progressive_bounty)] = False
     guarantee: Cents = 0
     rounding: Annotated[Cents, Field(ge=1)] = 100
     places: Annotated[Int | Text | Annotated[tuple[PaidPlaces, ...], Field(
@@ -728,17 +813,13 @@ def _tickets_only(ticket: int | None, info: ValidationInfo) -> None:
 
 
 def _money_fits(money: Money | None, info: ValidationInfo) -> None:
-    """The prices the entries need: a rebuy's when rebuys are allowed, an add-on's when
-    there is an add-on phase."""
+    """The price the entries need: a rebuy's when rebuys are allowed."""
     entries = info.data.get("entries")
     if money is None or not isinstance(entries, Entries):
         return
     if entries.rebuys > 0 and money.rebuy is None:
         raise problem("give the price of a rebuy (money.rebuy): entries.rebuys allows "
                       f"{entries.rebuys}", at=("rebuy",))
-    if entries.addon_after_level is not None and money.addon is None:
-        raise problem("give the price of an add-on (money.addon): entries.addon_after_level "
-                      "has an add-on phase", at=("addon",))
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,9 @@ class Player:
     chips: int = 0
     knocked_by: int | None = None
     removed: bool = False
+    #: money bounties (rules/bounties.py), cents: on the player's head, won in cash
+    bounty: int = 0
+    bounty_won: int = 0
     #: net playing time (s) when the player left and was played as a ghost (000 9.5)
     absent_since: float | None = None
     absent_stack: int | None = None

@@ -119,6 +119,8 @@ class Tournament:
         self.last_player_id = 0
         self.chips = 0
         self.ghosts_removed = False
+        #: money bounties nobody won (rules/bounties.py): they go to the winner
+        self.bounty_unclaimed = 0
         self.addon_done = False
         self.heads_up = False
         self.hands_left: int | None = None
@@ -618,6 +620,7 @@ class Tournament:
             "scalars": [self.drawn, self.finished, self.winner, self.co_winners,
                         self.remaining, self.entries,
                         self.chips, self.ghosts_removed, self.addon_done, self.heads_up,
+                        self.bounty_unclaimed,
                         self.hands_left, list(self.broken), self.final_table,
                         self.last_player_id],
             "places": sorted(self.places().items()),

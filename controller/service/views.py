@@ -147,7 +147,15 @@ def _prize_pool(t: Tournament) -> dict[str, Any] | None:
             # after a deal at the final table each player left has their amount: the next
             # player out no longer takes the ladder's place amount (rules/final_deal.py)
             "next_place": t.remaining if not t.finished and t.deal is None else None,
-            "ladder": [list(row) for row in ladder(pool.payouts, t.remaining)]}
+            "ladder": [list(row) for row in ladder(pool.payouts, t.remaining)],
+            # the players' page's whole ladder: every paid place (a festival's thousand
+            # paid places would go to every screen at every bust: then the ladder only)
+            **({"payouts": list(pool.payouts)} if pool.paid_places <= FULL_LADDER else {}),
+            **({"tickets": pool.tickets} if pool.ticket is not None else {})}
+
+
+#: the most paid places the summary lists whole (``payouts``): 300 places are ~2 KB
+FULL_LADDER = 300
 
 
 def _entry_rules(t: Tournament) -> dict[str, Any]:
@@ -357,7 +365,14 @@ def results_view(t: Tournament, *, whole: bool = False) -> dict[str, Any]:
         rows = [{"place": pl, "name": _name(t, pid)}
                 for pid, pl in sorted(places.items(), key=lambda x: x[1])]
     return {"v": SCHEMA, "finished": t.finished, "complete": True, "rows": rows,
-            "disqualified": dq}
+            "disqualified": dq, "scored": _scored(t)}
+
+
+def _scored(t: Tournament) -> bool:
+    """The preset plays for points (a system, knock-out points or bounty prizes): a
+    tournament for money without them shows no all-zero points column (issue 30)."""
+    p = t.settings.points
+    return p.system != "none" or p.knockout or p.bounty != "none"
 
 
 def players_view(t: Tournament) -> dict[str, Any]:

@@ -445,7 +445,10 @@ SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": boo
            # a tournament for money (issue 30), amounts in cents; absent: points only
            "prize_pool": _Optional(({
                "currency": str, "pool": int, "paid_places": int,
-               "next_place": _INT_OR_NULL, "ladder": [[int]]}, None))}
+               "next_place": _INT_OR_NULL, "ladder": [[int]],
+               # every paid place's amount, best first (at most 300 places; absent:
+               # more, the ladder only); a satellite's number of tickets
+               "payouts": _Optional([int]), "tickets": _Optional(int)}, None))}
 MOVES = {"v": _V, "pending": [_MOVE], "recent": [_MOVE], "plan": _PLAN}
 RESULTS = {"v": _V, "finished": bool, "rows": [(
     # scored (the points system knows this field size) ...
@@ -453,7 +456,11 @@ RESULTS = {"v": _V, "finished": bool, "rows": [(
      "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool,
      # a tournament for money: the payout in cents; a satellite's ticket's value (issue 30)
      "payout": _Optional(int), "ticket": _Optional(int),
-     "deal": _Optional(int)},  # a deal at the final table: the part of the payout
+     "deal": _Optional(int),  # a deal at the final table: the part of the payout
+     # the money bounties the player won, cents (absent: no money bounties)
+     "bounties": _Optional(int),
+     # a satellite's shared place of a ticket and cash: decided by lot (absent: no lot)
+     "lot": _Optional(bool)},
     # ... a play day's (003 6): the day's rows (game null), then each table game's ...
     {"place": int, "player_id": int, "name": str, "points": float, "knockouts": int,
      "knockout_points": int, "bounty_hits": int, "prize": (str, None), "member": bool,
@@ -462,7 +469,10 @@ RESULTS = {"v": _V, "finished": bool, "rows": [(
     {"place": int, "name": str},
 )], "disqualified": [{"player_id": int, "name": str, "reason": str}],
     # false: the last players out only (views.LIVE_ROWS), places only; absent: all (older)
-    "complete": _Optional(bool)}
+    "complete": _Optional(bool),
+    # false: the preset plays for no points (a money tournament's): no points column;
+    # absent: an older controller, points shown
+    "scored": _Optional(bool)}
 PRESENCE = {"v": _V, "clients": _Map(_CLIENT_STATE)}
 #: a table's chip race in a colour-up break (000 3.17), its result once run
 _CHIP_RACE = {"leaving": int, "new": int, "start_seat": _INT_OR_NULL,

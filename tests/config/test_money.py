@@ -100,7 +100,8 @@ def test_every_mistake_at_its_line():
         "(40 %)",
         "t.yaml:14: money.payouts[1].percent: the shares add up to 105 %, not 100 %",
         "t.yaml:15: money.tip: unknown key 'tip'; allowed here: buy_in, currency, fee, "
-        "reentry, rebuy, addon, guarantee, rounding, places, payouts, satellite",
+        "reentry, rebuy, rebuy_fee, addon, bounty, progressive, guarantee, rounding, places, "
+        "payouts, satellite",
     ]
 
 
@@ -148,3 +149,72 @@ def test_floorman_check_says_the_money(capsys):
     assert path is not None and main_check(str(path)) == 0
     assert capsys.readouterr().out.rstrip().endswith(
         "preset venue-faq, buy-in 100 EUR, 10000 guaranteed")
+
+
+# ------------------------------------------------- fees in percent, rebuy fees, bounties
+def test_a_fee_is_an_amount_or_a_share_of_the_price():
+    m = load("""\
+        money:
+          buy_in: 110
+          fee: 10%
+          rebuy: 55
+          rebuy_fee: "12,5 %"
+          bounty: 25
+          progressive: true
+        """).money
+    assert m is not None
+    assert (m.fee, m.rebuy_fee, m.bounty, m.progressive) == ("10%", "12.5%", 2500, True)
+    assert st.fee_of(m.fee, m.buy_in) == 1100
+    # 12.5 % of 55 € is 6.875 €: the house keeps 6.87 €, the cent goes to the pool
+    assert st.fee_of(m.rebuy_fee, 5500) == 687
+
+
+def test_fee_and_bounty_mistakes_at_their_lines():
+    assert problems("""\
+        money:
+          buy_in: 100
+          fee: 120%
+          rebuy_fee: 5
+          bounty: 30
+          progressive: yes
+        """) == [
+        "t.yaml:7: money.fee: a fee of 120% is more than the price",
+        "t.yaml:8: money.rebuy_fee: a fee on rebuys needs their price (money.rebuy)",
+    ]
+    assert problems("""\
+        money:
+          buy_in: 100
+          fee: 10
+          reentry: 30
+          bounty: 25
+        """) == ["t.yaml:9: money.bounty: the bounty (25) and the fee (10) are more than the "
+                 "re-entry (30)"]
+    assert problems("""\
+        money:
+          buy_in: 100
+          fee: ten percent
+          progressive: true
+        """) == [
+        "t.yaml:7: money.fee: must be an amount like 10, or a share of the price like 10%, "
+        "got 'ten percent' (text)",
+        "t.yaml:8: money.progressive: a progressive knock-out needs a bounty (money.bounty)",
+    ]
+
+
+def test_the_automatic_add_on_is_free_and_not_priced():
+    # 000 4.13: the add-on is credited to every player who did not rebuy; nobody buys it
+    text = """\
+        entries:
+          addon_after_level: 1
+          auto_addon_multiplier: 2
+        money:
+          buy_in: 100
+          addon: {price}
+        """
+    assert load(text.format(price=0)).money is not None
+    m = load(text.replace("          addon: {price}\n", "")).money
+    assert m is not None and m.addon is None
+    assert problems(text.format(price=20)) == [
+        "t.yaml:10: money.addon: the add-on is the automatic one (000 4.13: every player who "
+        "did not rebuy is credited it, nobody buys it), so it is free: leave out money.addon "
+        "or write 0"]

@@ -24,7 +24,7 @@ from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine import places as plc
 from controller.engine.commands import Rejected
-from controller.engine.rules import seating
+from controller.engine.rules import bounties, seating
 
 if TYPE_CHECKING:
     from controller.engine.table import Table
@@ -180,6 +180,7 @@ def on_busted(t: Tournament, e: ev.Busted) -> None:
     p.absent_since = None  # an absent player all-in is out as usual (000 9.5)
     if p.ghost:
         return
+    bounties.busted(t, p, e.by)
     t.remaining -= 1
     key = tuple(e.hand)
     group = t.group_of.get(key)
@@ -195,6 +196,7 @@ def on_finished(t: Tournament, e: ev.Finished) -> None:
     t.finished = True
     t.winner = e.winner
     t.co_winners = list(e.shared or [])
+    bounties.finished(t, [e.winner, *t.co_winners] if e.winner is not None else t.co_winners)
     if t.clock.running:
         t.clock = clk.pause(t.clock, t.settings.structure, e.at)
 

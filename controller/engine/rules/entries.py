@@ -18,7 +18,7 @@ from controller.engine import clock as clk
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import desk, play_day, qualifier, seating
+from controller.engine.rules import bounties, desk, play_day, qualifier, seating
 from controller.engine.state import Player
 
 if TYPE_CHECKING:
@@ -247,6 +247,7 @@ def on_registered(t: Tournament, e: ev.Registered) -> None:
     stack = t.settings.start_stack if e.stack is None else e.stack
     t.players[e.player] = Player(e.player, e.name, member=e.member, chips=stack,
                                  start_stack=e.stack)
+    bounties.put_on(t, t.players[e.player])
     t.last_player_id = max(t.last_player_id, e.player)
     t.by_name[e.name.casefold()] = e.player
     t.entries += 1
@@ -306,6 +307,7 @@ def _back_in(t: Tournament, p: Player, e: ev.Reentry | ev.Rebuy) -> None:
 
     p.out = False
     p.knocked_by = None
+    bounties.put_on(t, p)
     p.chips += t.settings.start_stack
     t.chips += t.settings.start_stack
     t.remaining += 1

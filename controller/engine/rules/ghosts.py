@@ -25,7 +25,7 @@ from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine import places as plc
 from controller.engine.commands import Rejected
-from controller.engine.rules import chip_counts, seating
+from controller.engine.rules import bounties, chip_counts, seating
 
 if TYPE_CHECKING:
     from controller.engine.settings import Level
@@ -146,6 +146,7 @@ def on_absent_removed(t: Tournament, e: ev.AbsentRemoved) -> None:
         seating.close_moves(t, pid)
         p.out = p.removed = True
         p.knocked_by = None
+        bounties.busted(t, p, None)  # removed, not busted: nobody wins the head
         p.absent_since = None
         # 000 9.5: their chips leave the tournament too: what they had left (a log written
         # before recorded none: their buy-ins)

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import seating
+from controller.engine.rules import bounties, seating
 from controller.engine.state import Player
 
 if TYPE_CHECKING:
@@ -139,6 +139,7 @@ def on_disqualified(t: Tournament, e: ev.Disqualified) -> None:
     seating.stand(t, p.id)
     seating.close_moves(t, p.id)
     p.out = p.disqualified = True
+    bounties.busted(t, p, None)  # out of the ranking: nobody wins the head
     p.disqualified_for = e.reason
     t.disqualified.append(p.id)
     p.knocked_by = None

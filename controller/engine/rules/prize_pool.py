@@ -1,11 +1,15 @@
 """The prize pool (002 "Prize Pool: 10.000€"; issue 30): what the entries paid in.
 
 Read from the players as the event log made them, nothing stored of its own: every
-entry pays ``money.buy_in``, every re-entry ``money.reentry`` (the buy-in unless set);
-the house keeps ``money.fee`` of each of them. Every rebuy pays ``money.rebuy`` and
-every add-on ``money.addon``, all of it into the pool. A ghost seat pays nothing; a
-player taken off the list before the draw is no entry; a disqualified player's buy-in
-stays in the pool. The pool is at least ``money.guarantee`` (the house pays the
+entry pays ``money.buy_in``, every re-entry ``money.reentry`` (the buy-in unless set),
+every rebuy ``money.rebuy``. The house keeps ``money.fee`` of each buy-in and re-entry
+and ``money.rebuy_fee`` of each rebuy: an amount, or a share of the price rounded
+**down** to the cent (the cent goes to the pool, ``settings.fee_of``). ``money.bounty``
+of each of them goes onto the player's head (rules/bounties.py), not into the pool.
+The add-on is 000's automatic one (4.13), credited, not bought: it costs nothing. So
+``paid_in == pool collected + fees + bounties`` to the cent. A ghost seat pays nothing;
+a player taken off the list before the draw is no entry; a disqualified player's
+buy-in stays in the pool. The pool is at least ``money.guarantee`` (the house pays the
 "overlay").
 
 The pool grows while players can still buy in (late registration, re-entries, rebuys,
@@ -19,12 +23,14 @@ rest in cash; it ends when only the ticket winners are left (:func:`tickets_won`
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from controller.engine import events as ev
 from controller.engine.results import ResultRow
-from controller.engine.rules import payouts
+from controller.engine.rules import bounties, payouts
+from controller.engine.settings import fee_of
 
 if TYPE_CHECKING:
     from controller.engine.tournament import Tournament
@@ -53,6 +59,8 @@ class PrizePool:
     final: bool
     #: a satellite's ticket (the target event's buy-in); ``None``: cash prizes
     ticket: int | None = None
+    #: what went onto the players' heads (money bounties, rules/bounties.py), not the pool
+    bounties: int = 0
 
     @property
     def tickets(self) -> int:
@@ -69,6 +77,7 @@ class PrizePool:
                 "reentries": self.reentries, "rebuys": self.rebuys, "addons": self.addons,
                 "paid_places": self.paid_places, "payouts": list(self.payouts),
                 "final": self.final,
+                **({"bounties": self.bounties} if self.bounties else {}),
                 **({} if self.ticket is None else {"ticket": self.ticket,
                                                    "tickets": self.tickets})}
 
@@ -109,10 +118,13 @@ def prize_pool(t: Tournament, now: float | None = None) -> PrizePool | None:
             if not p.ghost:
                 rebuys += p.rebuys
                 addons += 1 if p.addon else 0
-    fees = (firsts + reentries) * money.fee
-    paid_in = (firsts * money.buy_in + reentries * reentry + rebuys * (money.rebuy or 0)
-               + addons * (money.addon or 0))
-    collected = paid_in - fees
+    rebuy = money.rebuy or 0
+    fees = (firsts * fee_of(money.fee, money.buy_in) + reentries * fee_of(money.fee, reentry)
+            + rebuys * fee_of(money.rebuy_fee, rebuy))
+    # the add-on is credited to every player who did not rebuy (000 4.13), not bought
+    paid_in = firsts * money.buy_in + reentries * reentry + rebuys * rebuy
+    on_heads = (firsts + reentries + rebuys) * money.bounty
+    collected = paid_in - fees - on_heads
     pool = max(collected, money.guarantee)
     field = firsts + reentries
     if money.satellite is not None:  # tickets, the rest in cash (002)
@@ -124,39 +136,101 @@ def prize_pool(t: Tournament, now: float | None = None) -> PrizePool | None:
         currency=money.currency, paid_in=paid_in, fees=fees, pool=pool,
         overlay=pool - collected, entries=field, reentries=reentries, rebuys=rebuys,
         addons=addons, payouts=tuple(amounts), final=not open_for_entries(t, now),
-        ticket=money.satellite)
+        ticket=money.satellite, bounties=on_heads)
 
 
 def player_payouts(t: Tournament, pool: PrizePool) -> dict[int, int]:
-    """Each placed player's payout in cents (shared places split, :func:`payouts.shares`)."""
-    return payouts.shares(t.places(), pool.payouts)
+    """Each placed player's payout in cents (shared places split, :func:`payouts.shares`).
+
+    A ghost seat takes no place (000 9.5 "wird nicht in der Rangliste gewertet"), so no
+    paid place: the places count real players only, and a ghost is left out here too, so
+    no amount goes to a seat without a result row."""
+    places = {pid: place for pid, place in t.places().items()
+              if pid in t.players and not t.players[pid].ghost}
+    return payouts.shares(places, pool.payouts)
+
+
+@dataclass(frozen=True)
+class SatellitePrizes:
+    """What a satellite's placed players win: a ticket, or cash (cents); ``by_lot``: the
+    players of a shared place that covered tickets and cash, who drew lots for them."""
+
+    tickets: frozenset[int]
+    cash: dict[int, int]
+    by_lot: frozenset[int]
+
+
+def lot_seed(t: Tournament, place: int) -> int:
+    """The seed of the lot for the shared ``place``: from the log's seed (its first
+    event) and the place, so a replay of the log draws the same lot, and nothing else."""
+    return (t.seed * 1_000_003 + 7_919 * place) % (2**63)
+
+
+def satellite_prizes(t: Tournament, pool: PrizePool) -> SatellitePrizes:
+    """A satellite's prizes. A place (shared or not) within the tickets wins tickets; one
+    beyond them the cash. Players sharing a place that covers k tickets and cash places
+    (002 b: out in one hand-for-hand hand; the 10th place a ticket, the 11th the cash)
+    **draw lots**: k of them, drawn from the log's seed (:func:`lot_seed`), win a ticket
+    each (a ticket cannot be split); the others share the cash places' amounts evenly,
+    the cents that do not divide one each in the order they registered."""
+    places = {pid: place for pid, place in t.places().items()
+              if pid in t.players and not t.players[pid].ghost}
+    groups: dict[int, list[int]] = {}
+    for pid, place in places.items():
+        groups.setdefault(place, []).append(pid)
+    tickets: set[int] = set()
+    cash: dict[int, int] = {}
+    by_lot: set[int] = set()
+    for place, players in groups.items():
+        players.sort()
+        k = max(0, min(pool.tickets, place + len(players) - 1) - place + 1)
+        if k == len(players):
+            tickets.update(players)
+            continue
+        winners: list[int] = []
+        if k:
+            winners = random.Random(lot_seed(t, place)).sample(players, k)
+            tickets.update(winners)
+            by_lot.update(players)
+        rest = [pid for pid in players if pid not in winners]
+        covered = pool.payouts[place - 1 + k:place - 1 + len(players)]
+        each, left = divmod(sum(covered), len(rest))
+        for i, pid in enumerate(rest):
+            cash[pid] = each + (1 if i < left else 0)
+    return SatellitePrizes(frozenset(tickets), cash, frozenset(by_lot))
 
 
 def ticket_winners(t: Tournament, pool: PrizePool) -> set[int]:
-    """A satellite's players whose place (shared places whole) lies within the tickets; a
-    shared place that covers a ticket and the cash place is split in money."""
-    if not pool.tickets:
-        return set()
-    places = t.places()
-    size: dict[int, int] = {}
-    for place in places.values():
-        size[place] = size.get(place, 0) + 1
-    return {pid for pid, place in places.items() if place + size[place] - 1 <= pool.tickets}
+    """A satellite's players who win a ticket (:func:`satellite_prizes`)."""
+    return set(satellite_prizes(t, pool).tickets) if pool.tickets else set()
 
 
 def with_payouts(t: Tournament, rows: list[ResultRow]) -> list[ResultRow]:
     """The result rows, each with its payout in cents (0 outside the money); a
-    satellite's ticket winners with ``ticket`` (its value) and no cash."""
+    satellite's ticket winners with ``ticket`` (its value) and no cash; with money
+    bounties each row's bounties won (``bounties``, cents)."""
     pool = prize_pool(t)
     if pool is None:
         return rows
-    from controller.engine.rules.final_deal import dealt_payouts
+    won = bounties.won(t) if pool.bounties else None
+    if pool.tickets:
+        prizes = satellite_prizes(t, pool)
+        out = [dataclasses.replace(r, payout=0, ticket=pool.ticket,
+                                   lot=r.player_id in prizes.by_lot or None)
+               if r.player_id in prizes.tickets
+               else dataclasses.replace(r, payout=prizes.cash.get(r.player_id, 0),
+                                        lot=r.player_id in prizes.by_lot or None)
+               for r in rows]
+    else:
+        from controller.engine.rules.final_deal import dealt_payouts
 
-    paid, dealt = dealt_payouts(t, player_payouts(t, pool))  # a deal at the final table
-    tickets = ticket_winners(t, pool)
-    return [dataclasses.replace(r, payout=0, ticket=pool.ticket) if r.player_id in tickets
-            else dataclasses.replace(r, payout=paid.get(r.player_id, 0),
-                                     deal=dealt.get(r.player_id)) for r in rows]
+        # a deal at the final table (no deal in a satellite: tickets are not split)
+        paid, dealt = dealt_payouts(t, player_payouts(t, pool))
+        out = [dataclasses.replace(r, payout=paid.get(r.player_id, 0),
+                                   deal=dealt.get(r.player_id)) for r in rows]
+    if won is None:
+        return out
+    return [dataclasses.replace(r, bounties=won.get(r.player_id, 0)) for r in out]
 
 
 def tickets_won(t: Tournament, now: float) -> None:
