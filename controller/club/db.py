@@ -23,7 +23,7 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "ClubError", "open_club", "transa
 #: ``PRAGMA application_id`` of a club database ("FMCL")
 APPLICATION_ID = 0x464D434C
 #: the schema this Floorman writes
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: how long a writer waits for another one (ms) before it gives up
 BUSY_MS = 10_000
 
@@ -97,6 +97,25 @@ CREATE TABLE bans_lifted (
 );
 """,
 }
+
+
+def _titles_migration() -> str:
+    """Schema 3, the season's titles (issue 31, 000 8): the winners recorded each season
+    (Meister, Jahressieger, Cupsieger; equal winners are two rows), from which the
+    trophies kept after a hattrick are counted (controller/club/trophies.py). Its own
+    function, so a merge with another migration only renumbers it."""
+    return """
+CREATE TABLE trophies (
+    season    TEXT NOT NULL,
+    title     TEXT NOT NULL CHECK (title IN ('meister', 'jahressieger', 'cupsieger')),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    recorded  TEXT NOT NULL,
+    PRIMARY KEY (season, title, player_id)
+);
+"""
+
+
+_MIGRATIONS[3] = _titles_migration()
 
 
 class ClubError(Exception):
