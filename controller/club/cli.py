@@ -41,59 +41,73 @@ def _date(text: str) -> datetime.date:
         raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD: {text!r}") from None
 
 
+def _kind(p, lang: str) -> str:  # type: ignore[no-untyped-def]
+    from controller.club.words import say
+
+    if p.member and p.member_since:
+        return say("member_since", lang, day=p.member_since)
+    return say("member" if p.member else "guest", lang)
+
+
 def _players(args: argparse.Namespace) -> int:
     from controller.club import players
+    from controller.club.words import club_language, say
 
     db = _open(args, readonly=True)
+    lang = club_language(db)
     found = players.search(db, " ".join(args.search)) if args.search else \
         players.all_players(db)
     for p in found:
-        kind = f"member since {p.member_since}" if p.member and p.member_since else (
-            "member" if p.member else "guest")
-        aka = f" (also: {', '.join(p.aliases)})" if p.aliases else ""
-        print(f"#{p.id} {p.name}: {kind}{aka}")
+        aka = f" ({say('also', lang, names=', '.join(p.aliases))})" if p.aliases else ""
+        print(f"#{p.id} {p.name}: {_kind(p, lang)}{aka}")
     if not found:
-        print("no player found" if args.search else "no players yet")
+        print(say("no_player_found" if args.search else "no_players_yet", lang))
     return 0
 
 
 def _add(args: argparse.Namespace) -> int:
     from controller.club import players
+    from controller.club.words import club_language, say
 
     db = _open(args)
+    lang = club_language(db)
     name = " ".join(args.name)
     if args.alias_of:
         p = players.add_alias(db, name, " ".join(args.alias_of))
-        print(f"{name!r} is now another name of {p.name}")
+        print(say("alias_added", lang, alias=name, name=p.name))
         return 0
     p = players.add(db, name, member=args.member or args.since is not None,
                     member_since=args.since, force=args.force)
-    print(f"added #{p.id} {p.name} ({'member' if p.member else 'guest'})")
+    print(say("added", lang, id=p.id, name=p.name,
+              kind=say("member" if p.member else "guest", lang)))
     return 0
 
 
 def _member(args: argparse.Namespace) -> int:
     from controller.club import players
+    from controller.club.words import club_language
 
     db = _open(args)
     p = players.set_member(db, " ".join(args.name), not args.guest, args.since)
-    print(f"{p.name}: " + (f"member since {p.member_since}" if p.member_since else
-                          "member" if p.member else "guest"))
+    print(f"{p.name}: {_kind(p, club_language(db))}")
     return 0
 
 
 def _merge(args: argparse.Namespace) -> int:
     from controller.club import players
+    from controller.club.words import club_language, say
 
     db = _open(args)
     p = players.merge(db, " ".join(args.name), " ".join(args.into))
-    print(f"merged into {p.name} (also: {', '.join(p.aliases)})")
+    lang = club_language(db)
+    print(say("merged", lang, name=p.name, also=say("also", lang, names=", ".join(p.aliases))))
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
     from controller.club.db import ClubError
     from controller.club.imports import import_log
+    from controller.club.words import club_language, say
 
     db = _open(args)
     rc = 0
@@ -104,43 +118,56 @@ def _import(args: argparse.Namespace) -> int:
             print(f"floorman club import: {exc}", file=sys.stderr)
             rc = 1
             continue
-        print(done.line())
-        for warning in done.warnings:
-            print(f"  note: {warning}")
+        lang = club_language(db)
+        n = len(done.new_players)
+        new = "" if not n else say("new_player", lang) if n == 1 else \
+            say("new_players", lang, n=n)
+        print(say(done.status, lang, path=done.path, name=done.tournament, day=done.date,
+                  season=done.season, rows=done.rows, new=new))
+        for name, like in done.looks_like:
+            print(say("looks_like", lang, name=name,
+                      like=", ".join(repr(x) if lang == "en" else f"„{x}“" for x in like)))
     return rc
 
 
 def _standings(args: argparse.Namespace) -> int:
     from controller.club.standings import standings, standings_csv, standings_text
+    from controller.club.words import club_language
 
     db = _open(args, readonly=True)
     table = standings(db, args.season, public=args.public)
-    sys.stdout.write(standings_csv(table) if args.csv else standings_text(table))
+    sys.stdout.write(standings_csv(table) if args.csv else
+                     standings_text(table, club_language(db)))
     return 0
 
 
 def _seasons(args: argparse.Namespace) -> int:
     from controller.club.standings import seasons
+    from controller.club.words import club_language, say, tournaments
 
     db = _open(args, readonly=True)
+    lang = club_language(db)
     for name, first, last, count in seasons(db):
-        print(f"{name}: {count} tournaments, {first} – {last}")
+        print(say("season_line", lang, season=name, tournaments=tournaments(count, lang),
+                  first=first, last=last))
     return 0
 
 
 def _backup(args: argparse.Namespace) -> int:
     from controller.club.export import backup
+    from controller.club.words import say
 
     backup(args.club, args.file)
-    print(f"backup of {args.club} written to {args.file}")
+    print(say("backup_done", _file_language(args.file), club=args.club, file=args.file))
     return 0
 
 
 def _restore(args: argparse.Namespace) -> int:
     from controller.club.export import restore
+    from controller.club.words import say
 
     restore(args.file, args.club)
-    print(f"{args.club} restored from {args.file}")
+    print(say("restored", _file_language(args.club), club=args.club, file=args.file))
     return 0
 
 
@@ -165,10 +192,13 @@ def _tournament(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def _stacks(args: argparse.Namespace) -> int:
     from controller.club.stacks import start_stacks
+    from controller.club.words import club_language
+    from controller.wire.i18n import num
 
     db = _open(args, readonly=True)
+    lang = club_language(db)
     for name, stack in start_stacks(db, _tournament(args), args.names, args.season).items():
-        print(f"{name}: {stack:,}")
+        print(f"{name}: {num(stack, lang)}")
     return 0
 
 
@@ -176,13 +206,16 @@ def _register(args: argparse.Namespace) -> int:
     """The players with their stacks from the standings, into the running controller."""
     from controller.club.db import ClubError
     from controller.club.stacks import register_commands
+    from controller.club.words import club_language, say
     from controller.director import BrokerUnreachable, NoAnswer, send, with_credentials
+    from controller.wire.i18n import num
     from controller.wire.mqtt import Broker
 
     settings = _tournament(args)
     db = _open(args, readonly=True)
     commands = register_commands(db, settings, args.names, member=not args.guest,
                                  season=args.season)
+    lang = club_language(db)
     try:
         broker = with_credentials(Broker.from_env(args.broker, args.prefix, settings.broker),
                                   address_given=bool(args.broker),
@@ -193,7 +226,8 @@ def _register(args: argparse.Namespace) -> int:
             if not answer.get("ok"):
                 raise ClubError(f"the controller refused {', '.join(command['names'])}: "
                                 f"{answer.get('reason')}")
-            print(f"registered {', '.join(command['names'])} with {command['stack']:,} chips")
+            print(say("registered", lang, names=", ".join(command["names"]),
+                      chips=num(command["stack"], lang)))
     except (ValueError, BrokerUnreachable, NoAnswer) as exc:
         raise ClubError(str(exc)) from None
     return 0
@@ -203,27 +237,31 @@ def _register(args: argparse.Namespace) -> int:
 def _bans(args: argparse.Namespace) -> int:
     """The no-shows' bans (000 2.7): those that hold on the day (``--all``: every one)."""
     from controller.club.bans import bans
+    from controller.club.words import club_language, say
 
     db = _open(args, readonly=True)
+    lang = club_language(db)
     day = args.on or datetime.date.today()
     shown = [b for b in bans(db) if args.all or b.holds_on(day)]
     for b in shown:
-        state = (f"lifted on {b.lifted[0]} ({b.lifted[1]})" if b.lifted
-                 else "holds" if b.holds_on(day) else "over")
-        print(f"{b.player}: banned {b.since} until {b.until} ({b.months} months, "
-              f"no-show {b.count}): {state}")
+        state = (say("ban_lifted_on", lang, day=b.lifted[0], reason=b.lifted[1]) if b.lifted
+                 else say("ban_holds" if b.holds_on(day) else "ban_over", lang))
+        print(say("ban_line", lang, player=b.player, since=b.since, until=b.until,
+                  months=b.months, count=b.count, state=state))
     if not shown:
-        print(f"no ban holds on {day}" if not args.all else "no bans")
+        print(say("no_ban_on", lang, day=day) if not args.all else say("no_bans", lang))
     return 0
 
 
 def _lift_ban(args: argparse.Namespace) -> int:
     from controller.club.bans import lift
+    from controller.club.words import club_language, say
 
     db = _open(args)
     day = args.on or datetime.date.today()
     ban = lift(db, " ".join(args.name), args.reason, day)
-    print(f"{ban.player}: the ban until {ban.until} is lifted ({' '.join(args.reason.split())})")
+    print(say("ban_lifted", club_language(db), player=ban.player, until=ban.until,
+              reason=" ".join(args.reason.split())))
     return 0
 
 
@@ -237,6 +275,21 @@ def _desk_verbs(verb) -> None:  # type: ignore[no-untyped-def]
     v.add_argument("name", nargs="+")
     v.add_argument("--reason", required=True)
     v.add_argument("--on", type=_date, help="the day (default: today)")
+
+
+def _file_language(path: str) -> str:
+    """The language of the club database at ``path`` (English when it cannot be read)."""
+    from controller.club.db import ClubError, open_club
+    from controller.club.words import club_language
+
+    try:
+        db = open_club(path, create=False, readonly=True)
+    except ClubError:
+        return "en"
+    try:
+        return club_language(db)
+    finally:
+        db.close()
 
 
 def _open(args: argparse.Namespace, readonly: bool = False):  # type: ignore[no-untyped-def]
