@@ -265,6 +265,148 @@ def _lift_ban(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------- the season's titles (issue 31, 000 5-8)
+def _names(names, lang: str) -> str:  # type: ignore[no-untyped-def]
+    return (" und " if lang == "de" else " and ").join(names)
+
+
+def _titles(args: argparse.Namespace) -> int:
+    """The titles of a season as they stand, the championship list and the trophies;
+    ``--record``: the season's winners into the trophies."""
+    from controller.club import trophies
+    from controller.club.titles import TITLES
+    from controller.club.words import club_language, say, title_name, tournaments
+
+    db = _open(args, readonly=not args.record)
+    lang = club_language(db)
+    day = args.on or datetime.date.today()
+    if args.record:
+        season, done = trophies.record_season(db, args.season, day)
+        for title, names in done.items():
+            print(say("recorded", lang, season=season, title=title_name(title, lang),
+                      names=_names(names, lang)))
+        if not done:
+            print(say("nothing_recorded", lang, season=season))
+        return 0
+    t = trophies.season_titles(db, args.season)
+    over = t.final_played or day.isoformat() > t.table.last
+    print(say("titles_head", lang, club=t.table.club, season=t.table.season,
+              tournaments=tournaments(t.table.tournaments, lang)))
+    for title in TITLES:
+        names = t.winners[title]
+        if not names:
+            print(say("title_none", lang, title=say(title, lang)))
+        else:
+            print(say("title_won" if over or title == "cupsieger" else "title_leads", lang,
+                      title=say(title, lang), names=_names(names, lang)))
+    print()
+    print(say("championship_head", lang))
+    for x in t.championship[:args.top]:
+        print(say("championship_line", lang, place=x.place, name=x.name, points=x.points))
+    if not t.championship:
+        print(say("championship_empty", lang))
+    print()
+    print(say("trophies_head", lang))
+    held = trophies.trophies(db)
+    members = {p.name: p.member for p in _all_players(db)}
+    for title, (season, names) in held.holders.items():
+        print(say("holds_trophy", lang, title=title_name(title, lang),
+                  names=_names(names, lang), season=season))
+        for name in names:
+            if not members.get(name, True):
+                print(say("must_return", lang, name=name, title=title_name(title, lang)))
+    for k in held.kept:
+        print(say("kept_all_three" if k.why == "all_three" else "kept_hattrick", lang,
+                  player=k.player, season=k.season,
+                  titles=", ".join(title_name(x, lang) for x in k.titles)))
+    if not held.awards:
+        print(say("no_trophies", lang))
+    return 0
+
+
+def _all_players(db):  # type: ignore[no-untyped-def]
+    from controller.club import players
+
+    return players.all_players(db)
+
+
+def _trophy(args: argparse.Namespace) -> int:
+    """A title won, entered by hand (the years before Floorman, or a correction)."""
+    from controller.club import trophies
+    from controller.club.words import club_language, say, title_name
+
+    db = _open(args)
+    lang = club_language(db)
+    names = [" ".join(n.split()) for n in " ".join(args.names).split(",") if n.strip()]
+    got = trophies.record(db, args.season, args.title, names, args.on or datetime.date.today())
+    print(say("recorded", lang, season=args.season, title=title_name(args.title, lang),
+              names=_names(got, lang)))
+    return 0
+
+
+def _cup(args: argparse.Namespace) -> int:
+    """The cup's field (000 7.2); ``--preliminary DIR``: the preliminary round's files."""
+    from controller.club import trophies
+    from controller.club.cup import write_preliminary
+    from controller.club.words import club_language, number, say
+
+    db = _open(args, readonly=True)
+    lang = club_language(db)
+    t = trophies.season_titles(db, args.season)
+    rules = t.table.rules
+    if rules.cup_min <= 0:
+        print(say("cup_none", lang))
+        return 0
+    if args.preliminary:
+        yaml_path, names_path = write_preliminary(t.cup, t.table.club, t.table.season, lang,
+                                                  args.preliminary)
+        print(say("cup_written", lang, file=yaml_path, names=names_path))
+        return 0
+    played = trophies.public_played(db, t.table.season)
+
+    def line(s) -> str:  # type: ignore[no-untyped-def]
+        return say("cup_player", lang, rank=s.extra.get("title") or s.place, name=s.name,
+                   points=number(s.points, lang), played=played.get(s.player_id, 0))
+
+    print(say("cup_head", lang, club=t.table.club, season=t.table.season, min=rules.cup_min))
+    print(say("cup_qualified", lang, n=len(t.cup.qualified)))
+    print(say("cup_seeded", lang, n=len(t.cup.seeded)))
+    for s in t.cup.seeded:
+        print(line(s))
+    if not t.cup.seeded:
+        print(say("cup_nobody", lang))
+    if t.cup.preliminary:
+        print(say("cup_preliminary", lang, seats=t.cup.preliminary_seats,
+                  n=len(t.cup.preliminary)))
+        for s in t.cup.preliminary:
+            print(line(s))
+    else:
+        print(say("cup_no_preliminary", lang))
+    return 0
+
+
+def _title_verbs(verb) -> None:  # type: ignore[no-untyped-def]
+    from controller.club.titles import TITLES
+
+    v = verb("titles", _titles, "the season's titles (000 8): Meister, Jahressieger, "
+             "Cupsieger, the championship list and the trophies (8.5)")
+    v.add_argument("--season", help="the season (default: the latest)")
+    v.add_argument("--record", action="store_true", help="record the season's winners "
+                   "(when it is over: 8.2 after the cup final)")
+    v.add_argument("--top", type=int, default=30, help="lines of the championship list")
+    v.add_argument("--on", type=_date, help="the day (default: today)")
+    v = verb("trophy", _trophy, "enter a title won by hand: trophy TITLE SEASON NAME[, NAME]")
+    v.add_argument("title", choices=TITLES)
+    v.add_argument("season")
+    v.add_argument("names", nargs="+")
+    v.add_argument("--on", type=_date, help="the day it is entered (default: today)")
+    v = verb("cup", _cup, "the cup's field (000 7.2): who qualified, who is in the final, "
+             "who plays the preliminary round")
+    v.add_argument("--season", help="the season (default: the latest)")
+    v.add_argument("--preliminary", metavar="DIR", help="write the preliminary round's "
+                   "tournament file and players' list into DIR")
+
+
 def _desk_verbs(verb) -> None:  # type: ignore[no-untyped-def]
     v = verb("bans", _bans, "the bans for no-shows (000 2.7: the second 3 months, each "
              "further one 12)")
@@ -376,6 +518,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--prefix", help="topic prefix (default: the tournament file's)")
     v.add_argument("--timeout", type=float, default=10.0)
     _desk_verbs(verb)
+    _title_verbs(verb)
     v = verb("backup", _backup, "a consistent copy of the club database: backup FILE")
     v.add_argument("file")
     v = verb("restore", _restore, "replace the club database with a backup: restore FILE")

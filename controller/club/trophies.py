@@ -33,8 +33,8 @@ from controller.club.titles import (
     qualified_for_cup,
 )
 
-__all__ = ["SeasonTitles", "Trophies", "awards", "record", "record_season", "season_titles",
-           "trophies"]
+__all__ = ["SeasonTitles", "Trophies", "awards", "public_played", "record", "record_season",
+           "season_titles", "trophies"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class SeasonTitles:
     cup: CupDraw
 
 
-def _public_played(db: sqlite3.Connection, season: str) -> dict[int, int]:
+def public_played(db: sqlite3.Connection, season: str) -> dict[int, int]:
     """The public tournaments each player played in ``season`` (000 7.2: the cup's own
     rounds are none of "den 10 öffentlichen Turnieren")."""
     rows = db.execute(
@@ -83,7 +83,7 @@ def season_titles(db: sqlite3.Connection, season: str | None = None) -> SeasonTi
     table = standings(db, season)
     played, cup_winner = _cup_winners(db, table.season)
     rules = table.rules
-    qualified = qualified_for_cup(table.lines, _public_played(db, table.season),
+    qualified = qualified_for_cup(table.lines, public_played(db, table.season),
                                   cup_min=rules.cup_min, needs_points=rules.cup_needs_points)
     return SeasonTitles(table, championship(table.lines), {
         "meister": meister(table.lines),

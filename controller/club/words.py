@@ -14,7 +14,8 @@ from typing import Any
 
 from controller.wire.i18n import lang_of
 
-__all__ = ["COLUMNS", "LABELS", "club_language", "column", "say"]
+__all__ = ["COLUMNS", "LABELS", "club_language", "column", "number", "say", "title_name",
+           "tournaments"]
 
 #: key → (English, German)
 LABELS: dict[str, tuple[str, str]] = {
@@ -178,6 +179,12 @@ def title_name(key: str, lang: str) -> str:
 def tournaments(n: int, lang: str) -> str:
     """"1 tournament", "3 tournaments" ("1 Turnier", "3 Turniere")."""
     return say("tournaments_1", lang) if n == 1 else say("tournaments_n", lang, n=n)
+
+
+def number(value: float, lang: str) -> str:
+    """Points as the standings write them: ``24.5`` (en) / ``24,5`` (de), no ``.0``."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text.replace(".", ",") if lang_of(lang) == "de" else text
 
 
 def club_language(db: sqlite3.Connection) -> str:
