@@ -362,7 +362,7 @@ def _cup(args: argparse.Namespace) -> int:
                                                   args.preliminary)
         print(say("cup_written", lang, file=yaml_path, names=names_path))
         return 0
-    played = trophies.public_played(db, t.table.season)
+    played = t.public_played
 
     def line(s) -> str:  # type: ignore[no-untyped-def]
         return say("cup_player", lang, rank=s.extra.get("title") or s.place, name=s.name,

@@ -48,6 +48,8 @@ class SeasonTitles:
     winners: dict[str, tuple[str, ...]]
     final_played: bool
     cup: CupDraw
+    #: the public tournaments each player played (000 7.2; the cup's rounds are none)
+    public_played: dict[int, int]
 
 
 def public_played(db: sqlite3.Connection, season: str) -> dict[int, int]:
@@ -83,13 +85,14 @@ def season_titles(db: sqlite3.Connection, season: str | None = None) -> SeasonTi
     table = standings(db, season)
     played, cup_winner = _cup_winners(db, table.season)
     rules = table.rules
-    qualified = qualified_for_cup(table.lines, public_played(db, table.season),
+    played_public = public_played(db, table.season)
+    qualified = qualified_for_cup(table.lines, played_public,
                                   cup_min=rules.cup_min, needs_points=rules.cup_needs_points)
     return SeasonTitles(table, championship(table.lines), {
         "meister": meister(table.lines),
         "jahressieger": jahressieger(table.lines),
         "cupsieger": cup_winner,
-    }, played, cup_draw(qualified))
+    }, played, cup_draw(qualified), played_public)
 
 
 def record(db: sqlite3.Connection, season: str, title: str, names: Sequence[str],

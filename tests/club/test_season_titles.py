@@ -27,6 +27,10 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def club(tmp_path):
+    return psc_season(tmp_path)
+
+
+def psc_season(tmp_path) -> str:
     """Five public nights of 2026 (13 players each), then the cup final.
 
     Nights 1-4: everybody plays, M01 wins knocking out all 12, the others' places turn

@@ -38,6 +38,8 @@ BOTH = {
     "orbits", "stack", "stacks", "broker", "controller", "s", "pt", "pts", "hand", "d", "h",
     # poker's own words in German too, a rule's number, a club's word in quotes
     "small", "big", "bytes", "so", "u", "go", "deck", "iii", "vi", "chipraise", "ticket",
+    # the PSC's titles keep their German names in English (000 8)
+    "cup", "meister", "jahressieger", "cupsieger",
 }
 
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß][A-Za-zÄÖÜäöüß'\-]*")
