@@ -88,6 +88,19 @@ def test_the_titles_as_the_season_stands(club, capsys):
     assert "keine eingetragen" in out
 
 
+def test_the_wall_gets_the_championship_s_leaders(club):
+    """000 5.2: the championship is a list of its own: its leaders go to the wall with
+    the standings (state/standings)."""
+    from controller.club.intake import standings_view
+    from controller.wire.protocol import validate_state
+
+    view = standings_view(club)
+    assert view is not None
+    assert view["championship"] == [{"place": 1, "name": "M01 Spieler", "points": 48},
+                                    {"place": 2, "name": "M02 Spieler", "points": 11}]
+    validate_state("standings", view)
+
+
 def test_the_cup_field_7_2(club, capsys, tmp_path):
     db = open_club(club, readonly=True)
     t = trophies.season_titles(db)
