@@ -195,3 +195,25 @@ def test_a_german_club_s_command_line_says_no_english_word(club, capsys, tmp_pat
     found = sorted({m.group(0) for m in ENGLISH.finditer(text)})
     assert found == [], found
     assert "1 Turnier" not in text and "5 Turniere" in text
+
+
+def test_a_schema_2_file_gets_the_trophies_table_and_keeps_its_standings(club, tmp_path):
+    """The titles' migration (schema 3) brings an older file up when it is opened: its
+    tournaments stay, the trophies table is new and empty."""
+    import sqlite3
+
+    from controller.club.standings import standings, standings_csv
+
+    db = open_club(club)
+    before = standings_csv(standings(db))
+    db.close()
+    raw = sqlite3.connect(club)
+    raw.execute("DROP TABLE trophies")
+    raw.execute("PRAGMA user_version=2")
+    raw.commit()
+    raw.close()
+    db = open_club(club)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert db.execute("SELECT COUNT(*) FROM trophies").fetchone()[0] == 0
+    assert standings_csv(standings(db)) == before
+    db.close()
