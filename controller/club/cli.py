@@ -274,6 +274,7 @@ def _titles(args: argparse.Namespace) -> int:
     """The titles of a season as they stand, the championship list and the trophies;
     ``--record``: the season's winners into the trophies."""
     from controller.club import trophies
+    from controller.club.db import ClubError
     from controller.club.titles import TITLES
     from controller.club.words import club_language, say, title_name, tournaments
 
@@ -281,6 +282,13 @@ def _titles(args: argparse.Namespace) -> int:
     lang = club_language(db)
     day = args.on or datetime.date.today()
     if args.record:
+        t = trophies.season_titles(db, args.season)
+        if not t.applies:
+            print(say("no_titles", lang))
+            return 0
+        if not (t.final_played or day.isoformat() > t.table.last or args.force):
+            # 8.2: "nach Beendigung aller Turniere (inkl. Cupfinale)"
+            raise ClubError(say("not_over", lang, season=t.table.season, last=t.table.last))
         season, done = trophies.record_season(db, args.season, day)
         for title, names in done.items():
             print(say("recorded", lang, season=season, title=title_name(title, lang),
@@ -289,6 +297,9 @@ def _titles(args: argparse.Namespace) -> int:
             print(say("nothing_recorded", lang, season=season))
         return 0
     t = trophies.season_titles(db, args.season)
+    if not t.applies:
+        print(say("no_titles", lang))
+        return 0
     over = t.final_played or day.isoformat() > t.table.last
     print(say("titles_head", lang, club=t.table.club, season=t.table.season,
               tournaments=tournaments(t.table.tournaments, lang)))
@@ -393,6 +404,7 @@ def _title_verbs(verb) -> None:  # type: ignore[no-untyped-def]
     v.add_argument("--season", help="the season (default: the latest)")
     v.add_argument("--record", action="store_true", help="record the season's winners "
                    "(when it is over: 8.2 after the cup final)")
+    v.add_argument("--force", action="store_true", help="record before the season is over")
     v.add_argument("--top", type=int, default=30, help="lines of the championship list")
     v.add_argument("--on", type=_date, help="the day (default: today)")
     v = verb("trophy", _trophy, "enter a title won by hand: trophy TITLE SEASON NAME[, NAME]")

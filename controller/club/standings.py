@@ -44,6 +44,7 @@ from controller.engine.results import (
     spreadsheet_cell,
 )
 from controller.engine.settings import Club
+from controller.wire.i18n import num
 
 __all__ = ["Standing", "Table", "seasons", "standings", "standings_csv"]
 
@@ -319,6 +320,10 @@ def standings_text(table: Table, lang: str = "en") -> str:
     body = [[_said(v, lang) for v in (s.place, s.name, s.points, s.tournaments,
                                       *s.extra.values())]
             for s in table.lines]
+    if "stack" in table.columns:  # chips as the screens write them: 20.000 in German
+        at = table.columns.index("stack")
+        for row, s in zip(body, table.lines, strict=True):
+            row[at] = num(s.extra["stack"], lang)
     widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
     lines = [words.say("season_head", lang, club=table.club, season=table.season,
                        first=table.first, last=table.last,

@@ -51,6 +51,12 @@ class SeasonTitles:
     #: the public tournaments each player played (000 7.2; the cup's rounds are none)
     public_played: dict[int, int]
 
+    @property
+    def applies(self) -> bool:
+        """Whether the club awards these titles: its titles are the members' (000 8.1,
+        ``club.members_only_titles``); a club of another rulebook has none of them."""
+        return self.table.rules.members_only_titles
+
 
 def public_played(db: sqlite3.Connection, season: str) -> dict[int, int]:
     """The public tournaments each player played in ``season`` (000 7.2: the cup's own

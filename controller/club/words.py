@@ -103,6 +103,15 @@ LABELS: dict[str, tuple[str, str]] = {
                     "  {name} ist kein Mitglied mehr: der Pokal ({title}) geht zurück "
                     "(000 8.6)"),
     "recorded": ("{season}: {title}: {names} recorded", "{season}: {title}: {names} eingetragen"),
+    "not_over": ("the season {season} is not over (no cup final, its last day {last} to "
+                 "come; 000 8.2): nothing recorded (--force records the leaders)",
+                 "die Saison {season} ist nicht zu Ende (kein Cupfinale, ihr letzter Tag "
+                 "{last} kommt noch; 000 8.2): nichts eingetragen (--force trägt die "
+                 "Führenden ein)"),
+    "no_titles": ("this club awards no season titles (Meister, Jahressieger, Cupsieger are "
+                  "PSC Five Spades', 000 8; club.members_only_titles)",
+                  "dieser Verein vergibt keine Saisontitel (Meister, Jahressieger, Cupsieger "
+                  "sind die des PSC Five Spades, 000 8; club.members_only_titles)"),
     "nothing_recorded": ("{season}: no title has a winner yet; nothing recorded",
                          "{season}: noch kein Titel hat einen Sieger; nichts eingetragen"),
     # cup (000 7.2)

@@ -405,6 +405,9 @@ LABELS.update({
 LABELS.update({
     "titles": ("Titles", "Titel"),
     "titles_of": ("Titles {season}", "Titel {season}"),
+    "titles_none": ("This club awards no season titles (Meister, Jahressieger, Cupsieger: "
+                    "000 8).", "Dieser Verein vergibt keine Saisontitel (Meister, "
+                    "Jahressieger, Cupsieger: 000 8)."),
     "title_meister": ("Meister", "Meister"),
     "title_jahressieger": ("Jahressieger", "Jahressieger"),
     "title_cupsieger": ("Cupsieger", "Cupsieger"),

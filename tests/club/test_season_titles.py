@@ -131,6 +131,10 @@ def test_the_cup_field_7_2(club, capsys, tmp_path):
 
 def test_the_cup_final_makes_the_cupsieger_and_the_record_keeps_the_titles(club, capsys,
                                                                               tmp_path):
+    # 8.2: after all the tournaments, the cup final too: not before
+    rc, out, err = run(capsys, "club", "titles", "--record", "--club", club, "--on",
+                       "2026-07-01")
+    assert rc == 1 and "die Saison 2026 ist nicht zu Ende" in err
     cup_final(tmp_path, club, MEMBERS[2], MEMBERS[:10])
     rc, out, err = run(capsys, "club", "titles", "--club", club, "--on", "2026-12-12")
     assert rc == 0, err
@@ -181,7 +185,7 @@ def test_a_german_club_s_command_line_says_no_english_word(club, capsys, tmp_pat
                  ["players", "M01"], ["players", "zzz"], ["titles", "--on", "2026-07-01"],
                  ["cup"], ["bans"], ["bans", "--all"], ["member", GUEST, "--guest"],
                  ["add", "Neu", "Person"], ["add", "Neu", "Person", "Zwei", "--member"],
-                 ["titles", "--record", "--on", "2026-07-01"],
+                 ["titles", "--record", "--force", "--on", "2026-07-01"],
                  ["titles", "--on", "2026-07-01"],
                  ["backup", str(tmp_path / "copy.sqlite")]):
         rc, out, err = run(capsys, "club", *argv, "--club", club)
@@ -217,3 +221,23 @@ def test_a_schema_2_file_gets_the_trophies_table_and_keeps_its_standings(club, t
     assert db.execute("SELECT COUNT(*) FROM trophies").fetchone()[0] == 0
     assert standings_csv(standings(db)) == before
     db.close()
+
+
+def test_a_club_of_another_rulebook_has_no_such_titles(tmp_path, capsys):
+    """The three titles are PSC Five Spades' (000 8); Ace of Spades (003) keeps its own
+    standings — in German too, the club championship's stacks as chips (20.000)."""
+    from tests.club.nights import play_day
+    from tests.club.test_ace_of_spades_season import A, B, C, D, day_games
+
+    settings = load_tournament(REPO / "config" / "tournaments" / "ace-of-spades-playday.yaml")
+    club = str(tmp_path / "club.sqlite")
+    db = open_club(club)
+    import_log(db, str(play_day(tmp_path / "d.sqlite", settings, [A, B, C, D], day_games(),
+                                day="2026-01-10")))
+    db.close()
+    rc, out, _ = run(capsys, "club", "titles", "--club", club)
+    assert rc == 0 and out.startswith("dieser Verein vergibt keine Saisontitel")
+    rc, out, _ = run(capsys, "club", "cup", "--club", club)
+    assert rc == 0 and out.startswith("dieser Verein spielt keinen Cup")
+    rc, out, _ = run(capsys, "club", "standings", "--club", club)
+    assert "Saison 2026-1" in out and "20.000" in out and "1,56" in out
