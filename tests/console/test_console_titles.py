@@ -7,10 +7,13 @@ into the test's folder (and FLOORMAN_CONSOLE_SHOTS=docs/console)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
 
+from controller.club import trophies
+from controller.club.db import open_club
 from tests.club.test_season_titles import MEMBERS, psc_season
 from tests.console.nights import hub_of, nights
 from tests.console.test_console_browser import LAPTOP, Shots, sign_in
@@ -24,7 +27,14 @@ def played() -> dict[str, Any]:
 
 def test_the_titles_and_the_cup_from_the_results_page(chromium, played, tmp_path,
                                                       monkeypatch):
-    monkeypatch.setenv("FLOORMAN_CLUB", psc_season(tmp_path))
+    club = psc_season(tmp_path)
+    monkeypatch.setenv("FLOORMAN_CLUB", club)
+    # the trophies of the years before (entered by hand): M01 Meister twice, M02 the cup
+    db = open_club(club)
+    for season in ("2024", "2025"):
+        trophies.record(db, season, "meister", [MEMBERS[0]], datetime.date(2026, 1, 2))
+    trophies.record(db, "2025", "cupsieger", [MEMBERS[1]], datetime.date(2026, 1, 2))
+    db.close()
     t, now = played["finished"]
     shots = Shots(tmp_path / "shots")
     for url in serving(hub_of(t, now)):
@@ -42,7 +52,9 @@ def test_the_titles_and_the_cup_from_the_results_page(chromium, played, tmp_path
         assert rows.nth(0).inner_text().split("\t") == ["1", "M01 Spieler", "48"]
         assert rows.nth(1).inner_text().split("\t") == ["2", "M02 Spieler", "11"]
         assert "Gast" not in page.inner_text("#championship")  # 000 6.2: members only
-        assert "Noch kein Pokal eingetragen" in page.inner_text("#trophies")
+        held = page.inner_text("#trophies")
+        assert "Meister: M01 Spieler seit 2025" in held and \
+            "Cupsieger: M02 Spieler seit 2025" in held, held
         assert pdf_pages(page.pdf(format="A4")) == 1
         page.emulate_media(media="print")
         shots(page, "print-titles")
