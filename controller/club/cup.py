@@ -53,7 +53,7 @@ def write_preliminary(draw: CupDraw, club: str, season: str, lang: str,
     preliminary round or the folder cannot be written."""
     if not draw.preliminary:
         raise ClubError("no preliminary round: every qualified member is in the final "
-                        "(000 7.2)")
+                        "(000 7.2)", "no_preliminary")
     stem = f"cup-preliminary-{season.replace('/', '-')}"
     try:
         Path(folder).mkdir(parents=True, exist_ok=True)
@@ -65,6 +65,6 @@ def write_preliminary(draw: CupDraw, club: str, season: str, lang: str,
             f"# {season}: 000 7.2 preliminary round, {draw.preliminary_seats} final seats\n"
             + "".join(s.name + "\n" for s in draw.preliminary), encoding="utf-8")
     except OSError as exc:
-        raise ClubError(f"{folder}: cannot write the preliminary round ({exc.strerror})") \
-            from None
+        raise ClubError(f"{folder}: cannot write the preliminary round ({exc.strerror})",
+                        "cannot_write", folder=folder, why=exc.strerror) from None
     return yaml_path, names_path

@@ -119,7 +119,16 @@ _MIGRATIONS[3] = _titles_migration()
 
 
 class ClubError(Exception):
-    """Something the director must be told in one line; nothing was changed."""
+    """Something the director must be told in one line; nothing was changed.
+
+    ``key`` and ``values``: the same line in the club's words
+    (:func:`controller.club.words.refusal` says it in German where the club is German);
+    ``str()`` is the English."""
+
+    def __init__(self, message: str, key: str | None = None, **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values
 
 
 def _connect(path: str, readonly: bool) -> sqlite3.Connection:
@@ -138,7 +147,7 @@ def open_club(path: str | os.PathLike[str], *, create: bool = True,
     exists = path == ":memory:" or os.path.exists(path)
     if not exists and (readonly or not create):
         raise ClubError(f"{path}: no club database there (import a tournament first: "
-                        "floorman club import LOG)")
+                        "floorman club import LOG)", "no_club", path=path)
     if exists and path != ":memory:" and os.path.isdir(path):
         raise ClubError(f"{path}: is a folder, not a club database")
     if not exists:

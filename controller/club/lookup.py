@@ -12,13 +12,15 @@ from typing import TYPE_CHECKING
 
 from controller.club.cli import default_path
 from controller.club.db import ClubError, open_club
+from controller.club.words import refusal
 
 if TYPE_CHECKING:  # imported when asked: the console starts without the standings' rules
     from controller.club.players import ClubPlayer
     from controller.club.standings import Table
     from controller.club.trophies import SeasonTitles, Trophies
 
-__all__ = ["ClubError", "default_path", "find_players", "season_titles", "standings_table"]
+__all__ = ["ClubError", "default_path", "find_players", "refusal", "season_titles",
+           "standings_table"]
 
 
 def standings_table(path: str, season: str | None) -> Table:

@@ -113,12 +113,14 @@ def _rules(db: sqlite3.Connection, season: str) -> Club:
 def _pick_season(db: sqlite3.Connection, season: str | None) -> str:
     known = [s[0] for s in seasons(db)]
     if not known:
-        raise ClubError("no tournament imported yet: no standings (floorman club import LOG)")
+        raise ClubError("no tournament imported yet: no standings (floorman club import LOG)",
+                        "no_tournament")
     if season is None:
         return known[-1]
     if season not in known:
         raise ClubError(f"no season {season!r} in the club database (seasons: "
-                        f"{', '.join(known)})")
+                        f"{', '.join(known)})", "no_season", season=season,
+                        known=", ".join(known))
     return season
 
 

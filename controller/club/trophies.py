@@ -106,16 +106,19 @@ def record(db: sqlite3.Connection, season: str, title: str, names: Sequence[str]
     """Record the winner(s) of ``title`` in ``season`` (in place of those recorded
     before): the club's players named, members only (8.1). Returns their names."""
     if title not in TITLES:
-        raise ClubError(f"no title {title!r} (titles: {', '.join(TITLES)})")
+        raise ClubError(f"no title {title!r} (titles: {', '.join(TITLES)})", "no_title",
+                        title=title, titles=", ".join(TITLES))
     if not season.strip() or len(season) > 20:
-        raise ClubError(f"not a season: {season!r}")
+        raise ClubError(f"not a season: {season!r}", "not_a_season", season=season)
     found = []
     for name in names:
         p = players.find(db, name)
         if p is None:
-            raise ClubError(f"no player {name!r} in the club database (floorman club add)")
+            raise ClubError(f"no player {name!r} in the club database (floorman club add)",
+                            "no_player", name=name)
         if not p.member:
-            raise ClubError(f"{p.name} is no member: the titles are the members' (000 8.1)")
+            raise ClubError(f"{p.name} is no member: the titles are the members' (000 8.1)",
+                            "title_no_member", name=p.name)
         found.append(p)
     with transaction(db):
         db.execute("DELETE FROM trophies WHERE season = ? AND title = ?", (season, title))

@@ -137,6 +137,38 @@ LABELS: dict[str, tuple[str, str]] = {
                     "  floorman night {file}\n  floorman preregister --file {names}"),
 }
 
+#: the refusals (:class:`controller.club.db.ClubError` with a ``key``) → (English, German);
+#: the English is the error's own text, so only the German is written here
+REFUSALS: dict[str, str] = {
+    "no_club": "{path}: hier ist keine Vereinsdatenbank (zuerst ein Turnier übernehmen: "
+               "floorman club import LOG)",
+    "no_tournament": "noch kein Turnier übernommen: keine Rangliste (floorman club import "
+                     "LOG)",
+    "no_season": "keine Saison „{season}“ in der Vereinsdatenbank (Saisons: {known})",
+    "no_title": "kein Titel „{title}“ (Titel: {titles})",
+    "not_a_season": "keine Saison: „{season}“",
+    "no_player": "kein Spieler „{name}“ in der Vereinsliste (floorman club add)",
+    "title_no_member": "{name} ist kein Vereinsmitglied: die Titel sind den Mitgliedern "
+                       "vorbehalten (000 8.1)",
+    "no_preliminary": "keine Vorrunde: alle Qualifizierten sind fix im Finale (000 7.2)",
+    "cannot_write": "{folder}: die Vorrunde kann nicht geschrieben werden ({why})",
+    "already_listed": "„{name}“ steht schon als „{as_}“ in der Vereinsliste",
+    "looks_like_known": "„{name}“ ähnelt {like}: derselbe Spieler? (--alias-of NAME macht "
+                        "ihn zu einem anderen Namen, --force nimmt einen neuen Spieler auf)",
+    "ban_reason": "bitte den Grund für die Aufhebung angeben (--reason)",
+    "no_ban": "„{name}“ ist am {day} nicht gesperrt",
+}
+
+
+def refusal(exc: Exception, lang: str) -> str:
+    """A refusal in the club's language: the German of a keyed
+    :class:`~controller.club.db.ClubError`, else its own (English) text."""
+    key = getattr(exc, "key", None)
+    if lang_of(lang) == "de" and key in REFUSALS:
+        return REFUSALS[key].format(**getattr(exc, "values", {}))
+    return str(exc)
+
+
 #: the standings' column heads (the CSV keeps the keys)
 COLUMNS: dict[str, tuple[str, str]] = {
     "place": ("place", "Platz"),

@@ -58,7 +58,7 @@ def standings_page(console: Console) -> Any:
             table = lookup.standings_table(_path(console),
                                            request.query_params.get("season") or None)
         except lookup.ClubError as exc:
-            problem = str(exc)
+            problem = lookup.refusal(exc, lang)
         return console.render("print_standings.html", kind="standings",
                               title=tr("standings", lang), table=table, problem=problem,
                               back="/results",
@@ -78,7 +78,7 @@ def _titles_page(console: Console, template: str, kind: str, title_key: str) -> 
             titles, held = lookup.season_titles(_path(console),
                                                 request.query_params.get("season") or None)
         except lookup.ClubError as exc:
-            problem = str(exc)
+            problem = lookup.refusal(exc, lang)
         now = console.hub.now()
         today = datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat()
         over = bool(titles and (titles.final_played or today > titles.table.last))

@@ -60,7 +60,8 @@ def test_refusals_are_one_line_and_nonzero(tmp_path, capsys):
     run(capsys, "simulate", "sample", "--players", "8", "--store", str(log))
     run(capsys, "club", "import", str(log), "--club", club)
     for argv, words in [
-        (("club", "standings", "--season", "1999"), "no season '1999'"),
+        # the PSC club's refusals are German (issue 31)
+        (("club", "standings", "--season", "1999"), "keine Saison „1999“"),
         (("club", "import", str(tmp_path / "missing.sqlite")), "does not exist"),
         (("club", "restore", str(log)), "is a tournament's event log, not a club database"),
         (("club", "standings", "--club", str(log)), "not a club database"),

@@ -119,7 +119,7 @@ def test_the_cli_lists_and_lifts(tmp_path, capsys):
     assert capsys.readouterr().out == "am 2025-12-24 gilt keine Sperre\n"
     assert cli.main(["club", "lift-ban", "Nico", "Nie", "--club", club, "--on", "2025-12-24",
                      "--reason", "x"]) == 1
-    assert "has no ban" in capsys.readouterr().err
+    assert "ist am 2025-12-24 nicht gesperrt" in capsys.readouterr().err
 
 
 def test_a_banned_players_registration_is_refused_with_the_end_000_2_7(tmp_path,

@@ -162,9 +162,9 @@ def test_the_cup_final_makes_the_cupsieger_and_the_record_keeps_the_titles(club,
 
 def test_a_guest_wins_no_title_by_hand_either(club, capsys):
     rc, _, err = run(capsys, "club", "trophy", "meister", "2025", GUEST, "--club", club)
-    assert rc == 1 and "no member" in err and "000 8.1" in err
+    assert rc == 1 and "ist kein Vereinsmitglied" in err and "000 8.1" in err
     rc, _, err = run(capsys, "club", "trophy", "meister", "2025", "Nobody", "--club", club)
-    assert rc == 1 and "no player 'Nobody'" in err
+    assert rc == 1 and "kein Spieler „Nobody“" in err
     db = open_club(club, readonly=True)
     assert db.execute("SELECT COUNT(*) FROM trophies").fetchone()[0] == 0
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -191,6 +191,14 @@ def test_a_german_club_s_command_line_says_no_english_word(club, capsys, tmp_pat
         rc, out, err = run(capsys, "club", *argv, "--club", club)
         assert rc == 0, (argv, err)
         said.append(out)
+    # the everyday refusals too (stderr)
+    for argv in (["standings", "--season", "1999"], ["trophy", "meister", "2025", "Niemand"],
+                 ["trophy", "meister", "2025", GUEST], ["member", "Niemand"],
+                 ["lift-ban", MEMBERS[0], "--reason", "x"], ["add", "M01 Spieler"],
+                 ["titles", "--record", "--on", "2026-07-01"]):
+        rc, out, err = run(capsys, "club", *argv, "--club", club)
+        assert rc == 1 and err.count("\n") == 1, (argv, err)
+        said.append(err.split(": ", 1)[1])
     text = "".join(said)
     # names and file paths are not words of the CLI
     text = text.replace(str(tmp_path), "").replace("psc-five-spades", "")

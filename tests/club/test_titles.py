@@ -136,3 +136,17 @@ def test_a_trophy_is_kept_only_after_three_wins_in_a_row_or_all_three(won):
         i = seasons.index(k.season)
         mine = [w for w in won[: i + 1] if w[0] == title]
         assert mine[-3:] == [(title, k.player)] * 3
+
+
+def test_the_cli_names_the_titles_as_the_rules_do():
+    """The parser writes the titles out (it imports no rule): the same three (000 8.1)."""
+    import argparse
+
+    from controller.club import cli
+
+    parser = argparse.ArgumentParser()
+    cli.register(parser.add_subparsers())
+    args = parser.parse_args(["club", "trophy", "cupsieger", "2025", "Anna"])
+    assert args.title == "cupsieger"
+    for title in TITLES:
+        assert parser.parse_args(["club", "trophy", title, "2025", "Anna"]).title == title

@@ -87,4 +87,6 @@ def test_without_a_club_database_the_page_says_so(chromium, played, tmp_path, mo
         assert "no club database there" in page.inner_text("body")
         page.goto(url + "/print/cup")
         assert "no club database there" in page.inner_text("body")
+        page.goto(url + "/lang/de?next=/print/cup")  # the console's language, German too
+        assert "hier ist keine Vereinsdatenbank" in page.inner_text("body")
         context.close()
