@@ -319,13 +319,11 @@ def _titles(args: argparse.Namespace) -> int:
     print()
     print(say("trophies_head", lang))
     held = trophies.trophies(db)
-    members = {p.name: p.member for p in _all_players(db)}
     for title, (season, names) in held.holders.items():
         print(say("holds_trophy", lang, title=title_name(title, lang),
                   names=_names(names, lang), season=season))
-        for name in names:
-            if not members.get(name, True):
-                print(say("must_return", lang, name=name, title=title_name(title, lang)))
+        for name in held.to_return.get(title, ()):
+            print(say("must_return", lang, name=name, title=title_name(title, lang)))
     for k in held.kept:
         print(say("kept_all_three" if k.why == "all_three" else "kept_hattrick", lang,
                   player=k.player, season=k.season,
@@ -333,12 +331,6 @@ def _titles(args: argparse.Namespace) -> int:
     if not held.awards:
         print(say("no_trophies", lang))
     return 0
-
-
-def _all_players(db):  # type: ignore[no-untyped-def]
-    from controller.club import players
-
-    return players.all_players(db)
 
 
 def _trophy(args: argparse.Namespace) -> int:

@@ -155,6 +155,9 @@ class Trophies:
     holders: dict[str, tuple[str, tuple[str, ...]]]
     kept: list[Kept]
     awards: list[Award]
+    #: title → the holders who are no members any more (8.6: "muss er den erhaltenen
+    #: Pokal vorzeitig zurückgeben")
+    to_return: dict[str, tuple[str, ...]]
 
 
 def _season_order(db: sqlite3.Connection, names: set[str]) -> list[str]:
@@ -166,7 +169,7 @@ def _season_order(db: sqlite3.Connection, names: set[str]) -> list[str]:
 
 
 def trophies(db: sqlite3.Connection) -> Trophies:
-    """The trophies as the recorded titles make them (000 8.2-8.5)."""
+    """The trophies as the recorded titles make them (000 8.2-8.6)."""
     got = awards(db)
     order = _season_order(db, {a.season for a in got})
     kept = kept_trophies(got, order)
@@ -179,4 +182,7 @@ def trophies(db: sqlite3.Connection) -> Trophies:
         if any(k.season == last and title in k.titles for k in kept):
             continue  # kept: a new trophy, nobody holds it yet
         holders[title] = (last, tuple(sorted(a.player for a in won if a.season == last)))
-    return Trophies(holders, kept, got)
+    members = {name: bool(m) for name, m in db.execute("SELECT name, member FROM players")}
+    to_return = {title: gone for title, (_, names) in holders.items()
+                 if (gone := tuple(n for n in names if not members.get(n, True)))}
+    return Trophies(holders, kept, got, to_return)

@@ -430,6 +430,8 @@ LABELS.update({
     "trophy_kept_all": ("kept: {player} — all three trophies in one season ({season}, "
                         "000 8.5)", "behalten: {player} — alle drei Pokale in einer Saison "
                         "({season}, 000 8.5)"),
+    "trophy_return": ("— {name} is no member any more: the trophy goes back (000 8.6)",
+                      "— {name} ist kein Mitglied mehr: der Pokal geht zurück (000 8.6)"),
     "trophies_none": ("No trophy recorded yet (floorman club titles --record).",
                       "Noch kein Pokal eingetragen (floorman club titles --record)."),
     "cup": ("Cup", "Cup"),

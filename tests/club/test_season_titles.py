@@ -158,6 +158,12 @@ def test_the_cup_final_makes_the_cupsieger_and_the_record_keeps_the_titles(club,
     assert "behalten: M01 Spieler — Meister, dreimal in Folge (2026, 000 8.5)" in out
     assert "Jahressieger: M01 Spieler seit 2026" in out
     assert "  Meister:" not in out  # kept: the next trophy has no holder yet
+    # 8.6: the Cupsieger leaves the club: the trophy goes back
+    rc, _, err = run(capsys, "club", "member", "M03", "Spieler", "--guest", "--club", club)
+    assert rc == 0, err
+    rc, out, err = run(capsys, "club", "titles", "--club", club, "--on", "2026-12-12")
+    assert "M03 Spieler ist kein Mitglied mehr: der Pokal (Cupsieger) geht zurück (000 8.6)" \
+        in out
 
 
 def test_a_guest_wins_no_title_by_hand_either(club, capsys):

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from controller.club import trophies
+from controller.club import players, trophies
 from controller.club.db import open_club
 from tests.club.test_season_titles import MEMBERS, psc_season
 from tests.console.nights import hub_of, nights
@@ -29,11 +29,13 @@ def test_the_titles_and_the_cup_from_the_results_page(chromium, played, tmp_path
                                                       monkeypatch):
     club = psc_season(tmp_path)
     monkeypatch.setenv("FLOORMAN_CLUB", club)
-    # the trophies of the years before (entered by hand): M01 Meister twice, M02 the cup
+    # the trophies of the years before (entered by hand): M01 Meister twice, M12 the cup —
+    # and M12 has left the club since (000 8.6: the trophy goes back)
     db = open_club(club)
     for season in ("2024", "2025"):
         trophies.record(db, season, "meister", [MEMBERS[0]], datetime.date(2026, 1, 2))
-    trophies.record(db, "2025", "cupsieger", [MEMBERS[1]], datetime.date(2026, 1, 2))
+    trophies.record(db, "2025", "cupsieger", [MEMBERS[11]], datetime.date(2026, 1, 2))
+    players.set_member(db, MEMBERS[11], False, None)
     db.close()
     t, now = played["finished"]
     shots = Shots(tmp_path / "shots")
@@ -53,8 +55,9 @@ def test_the_titles_and_the_cup_from_the_results_page(chromium, played, tmp_path
         assert rows.nth(1).inner_text().split("\t") == ["2", "M02 Spieler", "11"]
         assert "Gast" not in page.inner_text("#championship")  # 000 6.2: members only
         held = page.inner_text("#trophies")
-        assert "Meister: M01 Spieler seit 2025" in held and \
-            "Cupsieger: M02 Spieler seit 2025" in held, held
+        assert "Meister: M01 Spieler seit 2025" in held, held
+        assert "Cupsieger: M12 Spieler seit 2025 — M12 Spieler ist kein Mitglied mehr: der " \
+            "Pokal geht zurück (000 8.6)" in held, held
         assert pdf_pages(page.pdf(format="A4")) == 1
         page.emulate_media(media="print")
         shots(page, "print-titles")
@@ -70,7 +73,7 @@ def test_the_titles_and_the_cup_from_the_results_page(chromium, played, tmp_path
         assert seeded.nth(1).inner_text().split("\t") == ["2", MEMBERS[1], "24,5", "5"]
         assert "Vorrunde: 7 Finalplätze für 8 Spieler" in page.inner_text("body")
         assert page.locator("#cup-preliminary tbody tr").count() == 8
-        assert MEMBERS[11] not in page.inner_text("body")
+        assert MEMBERS[11] not in page.inner_text("body")  # 4 tournaments, and no member
         page.emulate_media(media="print")
         shots(page, "print-cup")
         context.close()
