@@ -243,6 +243,6 @@ def club_language(db: sqlite3.Connection) -> str:
     from controller.config import ConfigError, load_tournament_text
 
     try:
-        return lang_of(load_tournament_text(f"preset: {row[0]}\n").language)
+        return lang_of(load_tournament_text(f"name: club\npreset: {row[0]}\n").language)
     except (ConfigError, OSError, ValueError):
         return "en"

@@ -255,3 +255,16 @@ def test_a_club_of_another_rulebook_has_no_such_titles(tmp_path, capsys):
     assert rc == 0 and out.startswith("dieser Verein spielt keinen Cup")
     rc, out, _ = run(capsys, "club", "standings", "--club", club)
     assert "Saison 2026-1" in out and "20.000" in out and "1,56" in out
+
+
+def test_a_file_from_before_the_language_was_kept_asks_the_club_s_preset(club, capsys):
+    """A club database imported before the language was kept: the club's preset says it
+    (psc-five-spades: language de)."""
+    import sqlite3
+
+    raw = sqlite3.connect(club)
+    raw.execute("DELETE FROM meta WHERE key = 'language'")
+    raw.commit()
+    raw.close()
+    rc, out, _ = run(capsys, "club", "seasons", "--club", club)
+    assert (rc, out) == (0, "2026: 5 Turniere, 2026-01-01 – 2026-12-31\n")
