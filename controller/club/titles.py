@@ -18,7 +18,8 @@ the recorded winners; no database, no clock (the database side is
 
 Where 000 is silent, the choice is written next to the code: equal points share a title
 (8.2/8.3 name no tie-break for the championship; the yearly ranking's tie-break is the
-club's ``ties``); "Vereinsmitglieder" in 7.2 is read as the qualified members; "mehr als
+club's ``ties``); the cup's "Top 3" are the best qualified members of the yearly ranking;
+"Vereinsmitglieder" in 7.2 is read as the qualified members; "mehr als
 21" as 21 and more (16-20 is the row before); a tie at the cut of the fixed places puts
 all the tied in the final (or, when that leaves no seat to play for, all of them in the
 preliminary round).
