@@ -86,11 +86,12 @@ def lift(db: sqlite3.Connection, name: str, reason: str, day: datetime.date) -> 
     the reason); :class:`ClubError` when none holds."""
     reason = " ".join(reason.split())
     if not reason:
-        raise ClubError("say why the ban is lifted (--reason)")
+        raise ClubError("say why the ban is lifted (--reason)", "ban_reason")
     with transaction(db):
         ban = banned(db, name, day)
         if ban is None:
-            raise ClubError(f"{name!r} has no ban on {day.isoformat()}")
+            raise ClubError(f"{name!r} has no ban on {day.isoformat()}", "no_ban", name=name,
+                        day=day.isoformat())
         p = club_players.find(db, name)
         assert p is not None
         db.execute("INSERT INTO bans_lifted VALUES (?, ?, ?, ?)",

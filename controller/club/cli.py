@@ -41,59 +41,73 @@ def _date(text: str) -> datetime.date:
         raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD: {text!r}") from None
 
 
+def _kind(p, lang: str) -> str:  # type: ignore[no-untyped-def]
+    from controller.club.words import say
+
+    if p.member and p.member_since:
+        return say("member_since", lang, day=p.member_since)
+    return say("member" if p.member else "guest", lang)
+
+
 def _players(args: argparse.Namespace) -> int:
     from controller.club import players
+    from controller.club.words import club_language, say
 
     db = _open(args, readonly=True)
+    lang = club_language(db)
     found = players.search(db, " ".join(args.search)) if args.search else \
         players.all_players(db)
     for p in found:
-        kind = f"member since {p.member_since}" if p.member and p.member_since else (
-            "member" if p.member else "guest")
-        aka = f" (also: {', '.join(p.aliases)})" if p.aliases else ""
-        print(f"#{p.id} {p.name}: {kind}{aka}")
+        aka = f" ({say('also', lang, names=', '.join(p.aliases))})" if p.aliases else ""
+        print(f"#{p.id} {p.name}: {_kind(p, lang)}{aka}")
     if not found:
-        print("no player found" if args.search else "no players yet")
+        print(say("no_player_found" if args.search else "no_players_yet", lang))
     return 0
 
 
 def _add(args: argparse.Namespace) -> int:
     from controller.club import players
+    from controller.club.words import club_language, say
 
     db = _open(args)
+    lang = club_language(db)
     name = " ".join(args.name)
     if args.alias_of:
         p = players.add_alias(db, name, " ".join(args.alias_of))
-        print(f"{name!r} is now another name of {p.name}")
+        print(say("alias_added", lang, alias=name, name=p.name))
         return 0
     p = players.add(db, name, member=args.member or args.since is not None,
                     member_since=args.since, force=args.force)
-    print(f"added #{p.id} {p.name} ({'member' if p.member else 'guest'})")
+    print(say("added", lang, id=p.id, name=p.name,
+              kind=say("member" if p.member else "guest", lang)))
     return 0
 
 
 def _member(args: argparse.Namespace) -> int:
     from controller.club import players
+    from controller.club.words import club_language
 
     db = _open(args)
     p = players.set_member(db, " ".join(args.name), not args.guest, args.since)
-    print(f"{p.name}: " + (f"member since {p.member_since}" if p.member_since else
-                          "member" if p.member else "guest"))
+    print(f"{p.name}: {_kind(p, club_language(db))}")
     return 0
 
 
 def _merge(args: argparse.Namespace) -> int:
     from controller.club import players
+    from controller.club.words import club_language, say
 
     db = _open(args)
     p = players.merge(db, " ".join(args.name), " ".join(args.into))
-    print(f"merged into {p.name} (also: {', '.join(p.aliases)})")
+    lang = club_language(db)
+    print(say("merged", lang, name=p.name, also=say("also", lang, names=", ".join(p.aliases))))
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
     from controller.club.db import ClubError
     from controller.club.imports import import_log
+    from controller.club.words import club_language, refusal, say
 
     db = _open(args)
     rc = 0
@@ -101,21 +115,29 @@ def _import(args: argparse.Namespace) -> int:
         try:
             done = import_log(db, log, date=args.date)
         except ClubError as exc:
-            print(f"floorman club import: {exc}", file=sys.stderr)
+            print(f"floorman club import: {refusal(exc, club_language(db))}", file=sys.stderr)
             rc = 1
             continue
-        print(done.line())
-        for warning in done.warnings:
-            print(f"  note: {warning}")
+        lang = club_language(db)
+        n = len(done.new_players)
+        new = "" if not n else say("new_player", lang) if n == 1 else \
+            say("new_players", lang, n=n)
+        print(say(done.status, lang, path=done.path, name=done.tournament, day=done.date,
+                  season=done.season, rows=done.rows, new=new))
+        for name, like in done.looks_like:
+            print(say("looks_like", lang, name=name,
+                      like=", ".join(repr(x) if lang == "en" else f"„{x}“" for x in like)))
     return rc
 
 
 def _standings(args: argparse.Namespace) -> int:
     from controller.club.standings import standings, standings_csv, standings_text
+    from controller.club.words import club_language
 
     db = _open(args, readonly=True)
     table = standings(db, args.season, public=args.public)
-    sys.stdout.write(standings_csv(table) if args.csv else standings_text(table))
+    sys.stdout.write(standings_csv(table) if args.csv else
+                     standings_text(table, club_language(db)))
     return 0
 
 
@@ -130,26 +152,31 @@ def _history(args: argparse.Namespace) -> int:
 
 def _seasons(args: argparse.Namespace) -> int:
     from controller.club.standings import seasons
+    from controller.club.words import club_language, say, tournaments
 
     db = _open(args, readonly=True)
+    lang = club_language(db)
     for name, first, last, count in seasons(db):
-        print(f"{name}: {count} tournaments, {first} – {last}")
+        print(say("season_line", lang, season=name, tournaments=tournaments(count, lang),
+                  first=first, last=last))
     return 0
 
 
 def _backup(args: argparse.Namespace) -> int:
     from controller.club.export import backup
+    from controller.club.words import say
 
     backup(args.club, args.file)
-    print(f"backup of {args.club} written to {args.file}")
+    print(say("backup_done", _file_language(args.file), club=args.club, file=args.file))
     return 0
 
 
 def _restore(args: argparse.Namespace) -> int:
     from controller.club.export import restore
+    from controller.club.words import say
 
     restore(args.file, args.club)
-    print(f"{args.club} restored from {args.file}")
+    print(say("restored", _file_language(args.club), club=args.club, file=args.file))
     return 0
 
 
@@ -174,10 +201,13 @@ def _tournament(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def _stacks(args: argparse.Namespace) -> int:
     from controller.club.stacks import start_stacks
+    from controller.club.words import club_language
+    from controller.wire.i18n import num
 
     db = _open(args, readonly=True)
+    lang = club_language(db)
     for name, stack in start_stacks(db, _tournament(args), args.names, args.season).items():
-        print(f"{name}: {stack:,}")
+        print(f"{name}: {num(stack, lang)}")
     return 0
 
 
@@ -185,13 +215,16 @@ def _register(args: argparse.Namespace) -> int:
     """The players with their stacks from the standings, into the running controller."""
     from controller.club.db import ClubError
     from controller.club.stacks import register_commands
+    from controller.club.words import club_language, say
     from controller.director import BrokerUnreachable, NoAnswer, send, with_credentials
+    from controller.wire.i18n import num
     from controller.wire.mqtt import Broker
 
     settings = _tournament(args)
     db = _open(args, readonly=True)
     commands = register_commands(db, settings, args.names, member=not args.guest,
                                  season=args.season)
+    lang = club_language(db)
     try:
         broker = with_credentials(Broker.from_env(args.broker, args.prefix, settings.broker),
                                   address_given=bool(args.broker),
@@ -202,7 +235,8 @@ def _register(args: argparse.Namespace) -> int:
             if not answer.get("ok"):
                 raise ClubError(f"the controller refused {', '.join(command['names'])}: "
                                 f"{answer.get('reason')}")
-            print(f"registered {', '.join(command['names'])} with {command['stack']:,} chips")
+            print(say("registered", lang, names=", ".join(command["names"]),
+                      chips=num(command["stack"], lang)))
     except (ValueError, BrokerUnreachable, NoAnswer) as exc:
         raise ClubError(str(exc)) from None
     return 0
@@ -212,28 +246,178 @@ def _register(args: argparse.Namespace) -> int:
 def _bans(args: argparse.Namespace) -> int:
     """The no-shows' bans (000 2.7): those that hold on the day (``--all``: every one)."""
     from controller.club.bans import bans
+    from controller.club.words import club_language, say
 
     db = _open(args, readonly=True)
+    lang = club_language(db)
     day = args.on or datetime.date.today()
     shown = [b for b in bans(db) if args.all or b.holds_on(day)]
     for b in shown:
-        state = (f"lifted on {b.lifted[0]} ({b.lifted[1]})" if b.lifted
-                 else "holds" if b.holds_on(day) else "over")
-        print(f"{b.player}: banned {b.since} until {b.until} ({b.months} months, "
-              f"no-show {b.count}): {state}")
+        state = (say("ban_lifted_on", lang, day=b.lifted[0], reason=b.lifted[1]) if b.lifted
+                 else say("ban_holds" if b.holds_on(day) else "ban_over", lang))
+        print(say("ban_line", lang, player=b.player, since=b.since, until=b.until,
+                  months=b.months, count=b.count, state=state))
     if not shown:
-        print(f"no ban holds on {day}" if not args.all else "no bans")
+        print(say("no_ban_on", lang, day=day) if not args.all else say("no_bans", lang))
     return 0
 
 
 def _lift_ban(args: argparse.Namespace) -> int:
     from controller.club.bans import lift
+    from controller.club.words import club_language, say
 
     db = _open(args)
     day = args.on or datetime.date.today()
     ban = lift(db, " ".join(args.name), args.reason, day)
-    print(f"{ban.player}: the ban until {ban.until} is lifted ({' '.join(args.reason.split())})")
+    print(say("ban_lifted", club_language(db), player=ban.player, until=ban.until,
+              reason=" ".join(args.reason.split())))
     return 0
+
+
+# ------------------------------------------------- the season's titles (issue 31, 000 5-8)
+def _names(names, lang: str) -> str:  # type: ignore[no-untyped-def]
+    return (" und " if lang == "de" else " and ").join(names)
+
+
+def _titles(args: argparse.Namespace) -> int:
+    """The titles of a season as they stand, the championship list and the trophies;
+    ``--record``: the season's winners into the trophies."""
+    from controller.club import trophies
+    from controller.club.db import ClubError
+    from controller.club.titles import TITLES
+    from controller.club.words import club_language, say, title_name, tournaments
+
+    db = _open(args, readonly=not args.record)
+    lang = club_language(db)
+    day = args.on or datetime.date.today()
+    if args.record:
+        t = trophies.season_titles(db, args.season)
+        if not t.applies:
+            print(say("no_titles", lang))
+            return 0
+        if not (t.final_played or day.isoformat() > t.table.last or args.force):
+            # 8.2: "nach Beendigung aller Turniere (inkl. Cupfinale)"
+            raise ClubError(say("not_over", lang, season=t.table.season, last=t.table.last))
+        season, done = trophies.record_season(db, args.season, day)
+        for title, names in done.items():
+            print(say("recorded", lang, season=season, title=title_name(title, lang),
+                      names=_names(names, lang)))
+        if not done:
+            print(say("nothing_recorded", lang, season=season))
+        return 0
+    t = trophies.season_titles(db, args.season)
+    if not t.applies:
+        print(say("no_titles", lang))
+        return 0
+    over = t.final_played or day.isoformat() > t.table.last
+    print(say("titles_head", lang, club=t.table.club, season=t.table.season,
+              tournaments=tournaments(t.table.tournaments, lang)))
+    for title in TITLES:
+        names = t.winners[title]
+        if not names:
+            print(say("title_none", lang, title=say(title, lang)))
+        else:
+            print(say("title_won" if over or title == "cupsieger" else "title_leads", lang,
+                      title=say(title, lang), names=_names(names, lang)))
+    print()
+    print(say("championship_head", lang))
+    for x in t.championship[:args.top]:
+        print(say("championship_line", lang, place=x.place, name=x.name, points=x.points))
+    if not t.championship:
+        print(say("championship_empty", lang))
+    print()
+    print(say("trophies_head", lang))
+    held = trophies.trophies(db)
+    for title, (season, names) in held.holders.items():
+        print(say("holds_trophy", lang, title=title_name(title, lang),
+                  names=_names(names, lang), season=season))
+        for name in held.to_return.get(title, ()):
+            print(say("must_return", lang, name=name, title=title_name(title, lang)))
+    for k in held.kept:
+        print(say("kept_all_three" if k.why == "all_three" else "kept_hattrick", lang,
+                  player=k.player, season=k.season,
+                  titles=", ".join(title_name(x, lang) for x in k.titles)))
+    if not held.awards:
+        print(say("no_trophies", lang))
+    return 0
+
+
+def _trophy(args: argparse.Namespace) -> int:
+    """A title won, entered by hand (the years before Floorman, or a correction)."""
+    from controller.club import trophies
+    from controller.club.words import club_language, say, title_name
+
+    db = _open(args)
+    lang = club_language(db)
+    names = [" ".join(n.split()) for n in " ".join(args.names).split(",") if n.strip()]
+    got = trophies.record(db, args.season, args.title, names, args.on or datetime.date.today())
+    print(say("recorded", lang, season=args.season, title=title_name(args.title, lang),
+              names=_names(got, lang)))
+    return 0
+
+
+def _cup(args: argparse.Namespace) -> int:
+    """The cup's field (000 7.2); ``--preliminary DIR``: the preliminary round's files."""
+    from controller.club import trophies
+    from controller.club.cup import write_preliminary
+    from controller.club.words import club_language, number, say
+
+    db = _open(args, readonly=True)
+    lang = club_language(db)
+    t = trophies.season_titles(db, args.season)
+    rules = t.table.rules
+    if rules.cup_min <= 0:
+        print(say("cup_none", lang))
+        return 0
+    if args.preliminary:
+        yaml_path, names_path = write_preliminary(t.cup, t.table.club, t.table.season, lang,
+                                                  args.preliminary)
+        print(say("cup_written", lang, file=yaml_path, names=names_path))
+        return 0
+    played = t.public_played
+
+    def line(s) -> str:  # type: ignore[no-untyped-def]
+        return say("cup_player", lang, rank=s.extra.get("title") or s.place, name=s.name,
+                   points=number(s.points, lang), played=played.get(s.player_id, 0))
+
+    print(say("cup_head", lang, club=t.table.club, season=t.table.season, min=rules.cup_min))
+    print(say("cup_qualified", lang, n=len(t.cup.qualified)))
+    print(say("cup_seeded", lang, n=len(t.cup.seeded)))
+    for s in t.cup.seeded:
+        print(line(s))
+    if not t.cup.seeded:
+        print(say("cup_nobody", lang))
+    if t.cup.preliminary:
+        print(say("cup_preliminary", lang, seats=t.cup.preliminary_seats,
+                  n=len(t.cup.preliminary)))
+        for s in t.cup.preliminary:
+            print(line(s))
+    else:
+        print(say("cup_no_preliminary", lang))
+    return 0
+
+
+def _title_verbs(verb) -> None:  # type: ignore[no-untyped-def]
+    # the titles' names written out: the parser imports no rule (tests/test_cli_imports.py)
+    titles = ("meister", "jahressieger", "cupsieger")
+    v = verb("titles", _titles, "the season's titles (000 8): Meister, Jahressieger, "
+             "Cupsieger, the championship list and the trophies (8.5)")
+    v.add_argument("--season", help="the season (default: the latest)")
+    v.add_argument("--record", action="store_true", help="record the season's winners "
+                   "(when it is over: 8.2 after the cup final)")
+    v.add_argument("--force", action="store_true", help="record before the season is over")
+    v.add_argument("--top", type=int, default=30, help="lines of the championship list")
+    v.add_argument("--on", type=_date, help="the day (default: today)")
+    v = verb("trophy", _trophy, "enter a title won by hand: trophy TITLE SEASON NAME[, NAME]")
+    v.add_argument("title", choices=titles)
+    v.add_argument("season")
+    v.add_argument("names", nargs="+")
+    v.add_argument("--on", type=_date, help="the day it is entered (default: today)")
+    v = verb("cup", _cup, "the cup's field (000 7.2): who qualified, who is in the final, "
+             "who plays the preliminary round")
+    v.add_argument("--season", help="the season (default: the latest)")
+    v.add_argument("--preliminary", metavar="DIR", help="write the preliminary round's "
+                   "tournament file and players' list into DIR")
 
 
 def _desk_verbs(verb) -> None:  # type: ignore[no-untyped-def]
@@ -246,6 +430,21 @@ def _desk_verbs(verb) -> None:  # type: ignore[no-untyped-def]
     v.add_argument("name", nargs="+")
     v.add_argument("--reason", required=True)
     v.add_argument("--on", type=_date, help="the day (default: today)")
+
+
+def _file_language(path: str) -> str:
+    """The language of the club database at ``path`` (English when it cannot be read)."""
+    from controller.club.db import ClubError, open_club
+    from controller.club.words import club_language
+
+    try:
+        db = open_club(path, create=False, readonly=True)
+    except ClubError:
+        return "en"
+    try:
+        return club_language(db)
+    finally:
+        db.close()
 
 
 def _open(args: argparse.Namespace, readonly: bool = False):  # type: ignore[no-untyped-def]
@@ -263,7 +462,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.club_func(args))
     except ClubError as exc:
-        print(f"floorman club {args.club_verb}: {exc}", file=sys.stderr)
+        from controller.club.words import refusal
+
+        print(f"floorman club {args.club_verb}: {refusal(exc, _file_language(args.club))}",
+              file=sys.stderr)
         return 1
     except sqlite3.Error as exc:  # a transaction that failed was rolled back
         print(f"floorman club {args.club_verb}: {args.club}: the club database cannot be "
@@ -336,6 +538,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--prefix", help="topic prefix (default: the tournament file's)")
     v.add_argument("--timeout", type=float, default=10.0)
     _desk_verbs(verb)
+    _title_verbs(verb)
     v = verb("backup", _backup, "a consistent copy of the club database: backup FILE")
     v.add_argument("file")
     v = verb("restore", _restore, "replace the club database with a backup: restore FILE")

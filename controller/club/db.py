@@ -23,7 +23,7 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "ClubError", "open_club", "transa
 #: ``PRAGMA application_id`` of a club database ("FMCL")
 APPLICATION_ID = 0x464D434C
 #: the schema this Floorman writes
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: how long a writer waits for another one (ms) before it gives up
 BUSY_MS = 10_000
 
@@ -108,8 +108,36 @@ ALTER TABLE results ADD COLUMN bounties INTEGER
 }
 
 
+def _titles_migration() -> str:
+    """Schema 4, the season's titles (issue 31, 000 8): the winners recorded each season
+    (Meister, Jahressieger, Cupsieger; equal winners are two rows), from which the
+    trophies kept after a hattrick are counted (controller/club/trophies.py). Its own
+    function, so a merge with another migration only renumbers it."""
+    return """
+CREATE TABLE trophies (
+    season    TEXT NOT NULL,
+    title     TEXT NOT NULL CHECK (title IN ('meister', 'jahressieger', 'cupsieger')),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    recorded  TEXT NOT NULL,
+    PRIMARY KEY (season, title, player_id)
+);
+"""
+
+
+_MIGRATIONS[4] = _titles_migration()
+
+
 class ClubError(Exception):
-    """Something the director must be told in one line; nothing was changed."""
+    """Something the director must be told in one line; nothing was changed.
+
+    ``key`` and ``values``: the same line in the club's words
+    (:func:`controller.club.words.refusal` says it in German where the club is German);
+    ``str()`` is the English."""
+
+    def __init__(self, message: str, key: str | None = None, **values: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values
 
 
 def _connect(path: str, readonly: bool) -> sqlite3.Connection:
@@ -128,7 +156,7 @@ def open_club(path: str | os.PathLike[str], *, create: bool = True,
     exists = path == ":memory:" or os.path.exists(path)
     if not exists and (readonly or not create):
         raise ClubError(f"{path}: no club database there (import a tournament first: "
-                        "floorman club import LOG)")
+                        "floorman club import LOG)", "no_club", path=path)
     if exists and path != ":memory:" and os.path.isdir(path):
         raise ClubError(f"{path}: is a folder, not a club database")
     if not exists:

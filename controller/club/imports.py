@@ -50,6 +50,8 @@ class Imported:
     rows: int = 0
     new_players: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: the new names that look like a known player's, each with those players' names
+    looks_like: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 
     def line(self) -> str:
         if self.status == "unchanged":
@@ -164,6 +166,9 @@ def _write(db: sqlite3.Connection, t: Tournament, rows: list[ResultRow], *, path
             season = season_of(day, t.settings.club.seasons)
         if held is None:
             db.execute("INSERT INTO meta VALUES ('club', ?)", (own,))
+        # the language the club's command line speaks (its latest tournament's)
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('language', ?)",
+                   (t.settings.language,))
         result = Imported(path, "imported" if before is None else "updated", name,
                           season.name, day.isoformat())
         try:
@@ -255,6 +260,7 @@ def _player(db: sqlite3.Connection, name: str, member: bool, result: Imported,
         result.warnings.append(f"{name!r} is new and looks like "
                                f"{', '.join(repr(p.name) for p in near)}: if it is the same "
                                "player, merge them (floorman club merge)")
+        result.looks_like.append((name, tuple(p.name for p in near)))
     cur = db.execute("INSERT INTO players (name, member) VALUES (?, ?)",
                      (" ".join(name.split()), int(member)))
     result.new_players.append(name)

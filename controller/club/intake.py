@@ -19,6 +19,8 @@ __all__ = ["WALL_ROWS", "banned", "club_path", "is_over", "standings_view", "tak
 
 #: the lines of the standings the wall is sent (the season's best)
 WALL_ROWS = 30
+#: the championship's leaders the wall is sent (000 5.2: its own list)
+WALL_CHAMPIONSHIP = 3
 
 log = logging.getLogger("floorman.club")
 
@@ -56,6 +58,7 @@ def standings_view(club: str) -> dict[str, Any] | None:
     in it yet."""
     from controller.club.db import ClubError, open_club
     from controller.club.standings import standings
+    from controller.club.titles import championship
 
     if not os.path.exists(club):
         return None
@@ -65,6 +68,9 @@ def standings_view(club: str) -> dict[str, Any] | None:
             table = standings(db, public=True)
         finally:
             db.close()
+        # 000 5.2: the championship's own list, its leaders beside the standings (members
+        # only, 6.2: names in full); a club without knock-out points has none
+        leaders = [x for x in championship(table.lines) if x.points > 0][:WALL_CHAMPIONSHIP]
     except ClubError:
         return None
     except Exception:  # the wall can do without; the controller must go on
@@ -73,7 +79,9 @@ def standings_view(club: str) -> dict[str, Any] | None:
     return {"v": 1, "club": table.club, "season": table.season, "first": table.first,
             "last": table.last, "tournaments": table.tournaments,
             "rows": [{"place": s.place, "name": s.name, "points": float(s.points),
-                      "tournaments": s.tournaments} for s in table.lines[:WALL_ROWS]]}
+                      "tournaments": s.tournaments} for s in table.lines[:WALL_ROWS]],
+            **({"championship": [{"place": x.place, "name": x.name, "points": x.points}
+                                 for x in leaders]} if leaders else {})}
 
 
 # ------------------------------------------------- the registration desk (issue 31)

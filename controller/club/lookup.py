@@ -12,12 +12,15 @@ from typing import TYPE_CHECKING
 
 from controller.club.cli import default_path
 from controller.club.db import ClubError, open_club
+from controller.club.words import refusal
 
 if TYPE_CHECKING:  # imported when asked: the console starts without the standings' rules
     from controller.club.players import ClubPlayer
     from controller.club.standings import Table
+    from controller.club.trophies import SeasonTitles, Trophies
 
-__all__ = ["ClubError", "default_path", "find_players", "standings_table"]
+__all__ = ["ClubError", "default_path", "find_players", "refusal", "season_titles",
+           "standings_table"]
 
 
 def standings_table(path: str, season: str | None) -> Table:
@@ -44,5 +47,19 @@ def find_players(path: str, text: str, limit: int) -> list[ClubPlayer]:
         return []
     try:
         return players.search(db, text, limit)
+    finally:
+        db.close()
+
+
+def season_titles(path: str, season: str | None) -> tuple[SeasonTitles, Trophies]:
+    """The season's titles as they stand, its cup field and the club's trophies (000 5.2,
+    6, 7.2, 8; names in full: the titles and the cup are the members'). Raises
+    :class:`ClubError` when there is no club database or it cannot be read."""
+    from controller.club.trophies import season_titles as titles_of
+    from controller.club.trophies import trophies
+
+    db = open_club(path, create=False, readonly=True)
+    try:
+        return titles_of(db, season), trophies(db)
     finally:
         db.close()

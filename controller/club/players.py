@@ -170,13 +170,15 @@ def _add(db: sqlite3.Connection, name: str, member: bool, since: str | None,
     """:func:`add` inside the caller's transaction."""
     existing = find(db, name)
     if existing is not None:
-        raise ClubError(f"{name!r} is already in the club list as {existing.name!r}")
+        raise ClubError(f"{name!r} is already in the club list as {existing.name!r}",
+                        "already_listed", name=name, as_=existing.name)
     if not force:
         near = near_duplicates(db, name)
         if near:
             raise ClubError(f"{name!r} looks like {', '.join(repr(p.name) for p in near)}: "
                             "is it the same player? (--alias-of NAME makes it an alias, "
-                            "--force adds a new player)")
+                            "--force adds a new player)", "looks_like_known", name=name,
+                            like=", ".join(p.name for p in near))
     cur = db.execute("INSERT INTO players (name, member, member_since) VALUES (?, ?, ?)",
                      (name, int(member), since))
     assert cur.lastrowid is not None
@@ -189,7 +191,7 @@ def add_alias(db: sqlite3.Connection, alias: str, of: str) -> ClubPlayer:
     with transaction(db):
         player = find(db, of)
         if player is None:
-            raise ClubError(f"no player {of!r} in the club list")
+            raise ClubError(f"no player {of!r} in the club list", "no_player", name=of)
         taken = find(db, clean)
         if taken is not None:
             raise ClubError(f"{clean!r} is already the club's {taken.name!r}")
@@ -203,7 +205,9 @@ def merge(db: sqlite3.Connection, name: str, into: str) -> ClubPlayer:
     with transaction(db):
         a, b = find(db, name), find(db, into)
         if a is None or b is None:
-            raise ClubError(f"no player {name if a is None else into!r} in the club list")
+            missing = name if a is None else into
+            raise ClubError(f"no player {missing!r} in the club list", "no_player",
+                            name=missing)
         if a.id == b.id:
             raise ClubError(f"{name!r} and {into!r} are one player already")
         both = db.execute("SELECT COUNT(*) FROM results x JOIN results y ON "
@@ -220,6 +224,9 @@ def merge(db: sqlite3.Connection, name: str, into: str) -> ClubPlayer:
         db.execute("UPDATE OR IGNORE bans_lifted SET player_id = ? WHERE player_id = ?",
                    (b.id, a.id))
         db.execute("DELETE FROM bans_lifted WHERE player_id = ?", (a.id,))
+        db.execute("UPDATE OR IGNORE trophies SET player_id = ? WHERE player_id = ?",
+                   (b.id, a.id))
+        db.execute("DELETE FROM trophies WHERE player_id = ?", (a.id,))
         db.execute("UPDATE aliases SET player_id = ? WHERE player_id = ?", (b.id, a.id))
         db.execute("DELETE FROM players WHERE id = ?", (a.id,))
         db.execute("INSERT OR IGNORE INTO aliases VALUES (?, ?)", (fold(a.name), b.id))
@@ -233,7 +240,7 @@ def set_member(db: sqlite3.Connection, name: str, member: bool,
     with transaction(db):
         player = find(db, name)
         if player is None:
-            raise ClubError(f"no player {name!r} in the club list")
+            raise ClubError(f"no player {name!r} in the club list", "no_player", name=name)
         db.execute("UPDATE players SET member = ?, member_since = ? WHERE id = ?",
                    (int(member), since if member else None, player.id))
         return get(db, player.id)

@@ -33,6 +33,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from controller.club import words
 from controller.club.db import ClubError
 from controller.club.history import winnings
 from controller.club.seasons import season_of
@@ -44,6 +45,7 @@ from controller.engine.results import (
     spreadsheet_cell,
 )
 from controller.engine.settings import Club
+from controller.wire.i18n import num
 
 __all__ = ["Standing", "Table", "seasons", "standings", "standings_csv"]
 
@@ -112,12 +114,14 @@ def _rules(db: sqlite3.Connection, season: str) -> Club:
 def _pick_season(db: sqlite3.Connection, season: str | None) -> str:
     known = [s[0] for s in seasons(db)]
     if not known:
-        raise ClubError("no tournament imported yet: no standings (floorman club import LOG)")
+        raise ClubError("no tournament imported yet: no standings (floorman club import LOG)",
+                        "no_tournament")
     if season is None:
         return known[-1]
     if season not in known:
         raise ClubError(f"no season {season!r} in the club database (seasons: "
-                        f"{', '.join(known)})")
+                        f"{', '.join(known)})", "no_season", season=season,
+                        known=", ".join(known))
     return season
 
 
@@ -185,8 +189,12 @@ def _points(tours: Sequence[tuple], nights: list[list[ResultRow]], members: dict
     tickets = dict.fromkeys(names, 0)
     re_entries = dict.fromkeys(names, 0)
     used = dict.fromkeys(names, 0)
-    for (_, _, system, _), rows in zip(tours, nights, strict=True):
+    public = dict.fromkeys(names, 0)
+    for (_, _, system, club_json), rows in zip(tours, nights, strict=True):
+        cup_round = json.loads(club_json).get("cup_round", "none")
         for r in rows:
+            # 000 7.2: "5 der 10 öffentlichen Turniere": the cup's own rounds are not one
+            public[r.player_id] += cup_round == "none"
             wins[r.player_id] += r.place == 1
             scored[r.player_id] |= r.points > 0
             prizes = (r.prize or "").split(", ")
@@ -200,7 +208,7 @@ def _points(tours: Sequence[tuple], nights: list[list[ResultRow]], members: dict
     lines = []
     for pid, name in names.items():
         member = members.get(pid, False)
-        cup = (club_rules.cup_min > 0 and member and played[pid] >= club_rules.cup_min
+        cup = (club_rules.cup_min > 0 and member and public[pid] >= club_rules.cup_min
                and (scored[pid] or not club_rules.cup_needs_points))
         lines.append(Standing(0, pid, name, member, rules.round_points(totals[pid]),
                               played[pid], {
@@ -304,14 +312,29 @@ def standings_csv(table: Table) -> str:
     return buf.getvalue()
 
 
-def standings_text(table: Table) -> str:
-    """The standings as the terminal shows them: one aligned line a player."""
-    head = [c.replace("_", " ") for c in table.columns]
-    body = [[_cell(v) for v in (s.place, s.name, s.points, s.tournaments, *s.extra.values())]
+def _said(value: Any, lang: str) -> str:
+    """A cell as the terminal says it: yes/no, a decimal comma in German."""
+    if isinstance(value, bool):
+        return words.say("yes" if value else "no", lang)
+    text = _cell(value)
+    return text.replace(".", ",") if lang == "de" and isinstance(value, float) else text
+
+
+def standings_text(table: Table, lang: str = "en") -> str:
+    """The standings as the terminal shows them: one aligned line a player, in the club's
+    language (``lang``: ``en`` or ``de``)."""
+    head = [words.column(c, lang) for c in table.columns]
+    body = [[_said(v, lang) for v in (s.place, s.name, s.points, s.tournaments,
+                                      *s.extra.values())]
             for s in table.lines]
+    if "stack" in table.columns:  # chips as the screens write them: 20.000 in German
+        at = table.columns.index("stack")
+        for row, s in zip(body, table.lines, strict=True):
+            row[at] = num(s.extra["stack"], lang)
     widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-    lines = [f"{table.club} — season {table.season} ({table.first} – {table.last}), "
-             f"{table.tournaments} tournaments"]
+    lines = [words.say("season_head", lang, club=table.club, season=table.season,
+                       first=table.first, last=table.last,
+                       tournaments=words.tournaments(table.tournaments, lang))]
     for r in [head, *body]:
         lines.append("  ".join(c.rjust(w) if i != 1 else c.ljust(w)
                                for i, (c, w) in enumerate(zip(r, widths, strict=True))))

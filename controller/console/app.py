@@ -672,6 +672,8 @@ def make_app(console: Console, *, start_hub: bool = True) -> Starlette:
         Route("/p", c.public),
         # the club database (docs/club.md): before /print/{kind}, which does not know it
         Route("/print/standings", club.standings_page(c)),
+        Route("/print/titles", club.titles_page(c)),
+        Route("/print/cup", club.cup_page(c)),
         Route("/club/players", club.club_players(c)),
         Route("/print/{kind:str}", c.printable),
         Route("/login", c.login_page, methods=["GET"]),

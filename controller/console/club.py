@@ -8,6 +8,7 @@ folder's ``club.sqlite``. Read only, through the club's door for the console
 
 from __future__ import annotations
 
+import datetime
 from typing import Any, Protocol
 
 from starlette.requests import Request
@@ -18,7 +19,7 @@ from controller.console import auth, pages
 from controller.console.hub import Hub
 from controller.console.i18n import tr
 
-__all__ = ["club_players", "standings_page"]
+__all__ = ["club_players", "cup_page", "standings_page", "titles_page"]
 
 
 class Console(Protocol):
@@ -57,12 +58,47 @@ def standings_page(console: Console) -> Any:
             table = lookup.standings_table(_path(console),
                                            request.query_params.get("season") or None)
         except lookup.ClubError as exc:
-            problem = str(exc)
+            problem = lookup.refusal(exc, lang)
         return console.render("print_standings.html", kind="standings",
                               title=tr("standings", lang), table=table, problem=problem,
                               back="/results",
                               printed=pages.printed_at(console.hub.now(), lang), **ctx)
     return handler
+
+
+def _titles_page(console: Console, template: str, kind: str, title_key: str) -> Any:
+    async def handler(request: Request) -> Response:
+        s = console.session(request)
+        if s is None:
+            return RedirectResponse("/login", 303)
+        lang = console.language(request, s)
+        ctx = console.page_context(lang)
+        titles, held, problem = None, None, None
+        try:
+            titles, held = lookup.season_titles(_path(console),
+                                                request.query_params.get("season") or None)
+        except lookup.ClubError as exc:
+            problem = lookup.refusal(exc, lang)
+        now = console.hub.now()
+        today = datetime.datetime.fromtimestamp(now, datetime.UTC).date().isoformat()
+        over = bool(titles and (titles.final_played or today > titles.table.last))
+        return console.render(template, kind=kind, title=tr(title_key, lang), titles=titles,
+                              trophies=held, over=over, problem=problem, back="/results",
+                              printed=pages.printed_at(now, lang), **ctx)
+    return handler
+
+
+def titles_page(console: Console) -> Any:
+    """``/print/titles[?season=S]``: the season's titles (000 8: Meister, Jahressieger,
+    Cupsieger, leading while the season runs), the championship list (5.2, 6) and the
+    trophies (8.2-8.5), printable."""
+    return _titles_page(console, "print_titles.html", "titles", "titles")
+
+
+def cup_page(console: Console) -> Any:
+    """``/print/cup[?season=S]``: the cup's field (000 7.2): the qualified members, those
+    in the final by the yearly ranking and those who play the preliminary round."""
+    return _titles_page(console, "print_cup.html", "cup", "cup")
 
 
 def club_players(console: Console) -> Any:

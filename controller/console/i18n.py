@@ -415,6 +415,55 @@ LABELS.update({
     "field_seats": ("Seats", "Plätze"),
 })
 
+# ------------------------------------------------- the season's titles (issue 31, 000 5-8)
+LABELS.update({
+    "titles": ("Titles", "Titel"),
+    "titles_of": ("Titles {season}", "Titel {season}"),
+    "titles_none": ("This club awards no season titles (Meister, Jahressieger, Cupsieger: "
+                    "000 8).", "Dieser Verein vergibt keine Saisontitel (Meister, "
+                    "Jahressieger, Cupsieger: 000 8)."),
+    "title_meister": ("Meister", "Meister"),
+    "title_jahressieger": ("Jahressieger", "Jahressieger"),
+    "title_cupsieger": ("Cupsieger", "Cupsieger"),
+    "title_meister_how": ("most championship points (000 8.2)",
+                          "meiste Meisterschaftspunkte (000 8.2)"),
+    "title_jahressieger_how": ("first of the yearly ranking (000 8.3)",
+                               "Erster der Gesamtjahresrangliste (000 8.3)"),
+    "title_cupsieger_how": ("winner of the cup final (000 8.4)",
+                            "Sieger des Cupfinales (000 8.4)"),
+    "title_leads": ("leads: the season is not over", "führt: die Saison läuft noch"),
+    "title_nobody": ("nobody yet", "noch niemand"),
+    "championship": ("Championship list", "Meisterschafts-Rangliste"),
+    "championship_hint": ("000 5.2, 6: one point a knocked-out opponent, 2 more for a drawn "
+                          "name; members only", "000 5.2, 6: ein Punkt je eliminiertem "
+                          "Gegner, 2 mehr für einen gezogenen Namen; nur Vereinsmitglieder"),
+    "trophies": ("Trophies", "Pokale"),
+    "trophy_holder": ("{title}: {names} since {season}", "{title}: {names} seit {season}"),
+    "trophy_kept": ("kept: {player} — {titles}, three times in a row ({season}, 000 8.5)",
+                    "behalten: {player} — {titles}, dreimal in Folge ({season}, 000 8.5)"),
+    "trophy_kept_all": ("kept: {player} — all three trophies in one season ({season}, "
+                        "000 8.5)", "behalten: {player} — alle drei Pokale in einer Saison "
+                        "({season}, 000 8.5)"),
+    "trophy_return": ("— {name} is no member any more: the trophy goes back (000 8.6)",
+                      "— {name} ist kein Mitglied mehr: der Pokal geht zurück (000 8.6)"),
+    "trophies_none": ("No trophy recorded yet (floorman club titles --record).",
+                      "Noch kein Pokal eingetragen (floorman club titles --record)."),
+    "cup": ("Cup", "Cup"),
+    "cup_of": ("Cup {season}", "Cup {season}"),
+    "cup_rule": ("000 7.2: members with at least {n} public tournaments and a points finish",
+                 "000 7.2: Vereinsmitglieder mit mindestens {n} öffentlichen Turnieren und "
+                 "einem Punkterang"),
+    "cup_qualified": ("{n} qualified", "{n} qualifiziert"),
+    "cup_seeded": ("In the final by the yearly ranking", "Fix im Finale (Gesamtjahresrangliste)"),
+    "cup_preliminary": ("Preliminary round: {seats} final seats for {n} players",
+                        "Vorrunde: {seats} Finalplätze für {n} Spieler"),
+    "cup_no_preliminary": ("No preliminary round: the final has room for everybody.",
+                           "Keine Vorrunde: im Finale ist Platz für alle."),
+    "cup_none": ("This club plays no cup.", "Dieser Verein spielt keinen Cup."),
+    "cup_nobody": ("Nobody has qualified yet.", "Noch niemand qualifiziert."),
+    "rank": ("Rank", "Rang"),
+})
+
 
 # ------------------------------------------------- the deal at the final table (issue 30)
 LABELS.update({

@@ -493,6 +493,9 @@ class Club:
     shorten non-members' names (000 5.8). ``start_stacks``: the draw takes each
     player's stack from the standings: ``none``, ``club_championship`` ((season points
     + 5) × 1,000, 003 8) or ``landesliga`` (1,000 a point, 5,000-20,000, 000 4.18).
+    ``cup_round``: the tournament is the cup's ``preliminary`` round or its ``final``
+    (000 7.1-7.2, 8.4: the final's winner is the Cupsieger; neither counts as one of the
+    public tournaments a member must play to qualify); ``none``: a public tournament.
     """
 
     __pydantic_config__ = _CONFIG
@@ -505,6 +508,7 @@ class Club:
     members_only_titles: Flag = False
     public_short_names: Flag = True
     start_stacks: Literal["none", "club_championship", "landesliga"] = "none"
+    cup_round: Literal["none", "preliminary", "final"] = "none"
 
 
 # ------------------------------------------------- the registration desk (issue 31)

@@ -631,7 +631,11 @@ def _standings(rows: int) -> dict[str, Any]:
         lines.append({"place": place, "name": name, "points": pts[i % len(pts)],
                       "tournaments": 10 - i % 4})
     return {"v": 1, "club": "psc-five-spades", "season": "2026", "first": "2026-01-01",
-            "last": "2026-12-31", "tournaments": 10, "rows": lines}
+            "last": "2026-12-31", "tournaments": 10, "rows": lines,
+            # 000 5.2: the championship's own list, its leaders (issue 31)
+            "championship": [{"place": 1, "name": NAMES[1], "points": 23},
+                             {"place": 2, "name": NAMES[0], "points": 17},
+                             {"place": 3, "name": NAMES[4], "points": 12}]}
 
 
 def wall_standings_before() -> ScreenView:

@@ -161,6 +161,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "results": ("Results", "Ergebnis"),
     "out": ("Out", "Ausgeschieden"),
     "standings": ("Standings {season}", "Rangliste {season}"),  # the club's (docs/club.md)
+    "championship": ("Championship", "Meisterschaft"),  # 000 5.2: its own list (club.md)
     "points": ("{p} pts", "{p} Pkt."),
     "point": ("{p} pt", "{p} Pkt."),
     # the dealer's buttons

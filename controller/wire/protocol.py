@@ -518,7 +518,9 @@ ANNOUNCEMENT = ({"v": _V, "text": str, "since": float, "until": _NUM_OR_NULL},
 #: :data:`controller.club.intake.WALL_ROWS`; only where a club database is configured
 STANDINGS = {"v": _V, "club": str, "season": str, "first": str, "last": str,
              "tournaments": int, "rows": [{"place": int, "name": str, "points": float,
-                                           "tournaments": int}]}
+                                           "tournaments": int}],
+             # 000 5.2: the championship's leaders (knock-out points; members only, 6.2)
+             "championship": _Optional([{"place": int, "name": str, "points": int}])}
 
 #: the retained ``state/<name>`` payloads; ``table`` stands for ``table/<n>``
 STATE: dict[str, Any] = {

@@ -34,6 +34,12 @@ def draw(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
     area = pygame.Rect(inner.x, inner.y + title_h + c.px(4), inner.width,
                        inner.height - title_h - c.px(4))
     lh = max(c.min_size + 8, min(c.px(46), area.height // 3))
+    leaders = st.get("championship") or []
+    if leaders and area.height >= 3 * lh:
+        # 000 5.2: the championship is a list of its own: its leaders on the last line
+        area.height -= lh
+        _championship(c, pygame.Rect(area.x, area.bottom, area.width, lh), leaders, lang,
+                      max(c.min_size, round(lh * 0.55)))
     size = max(c.min_size, round(lh * 0.62))
     fit = max(1, area.height // lh)
     lines = rows if len(rows) <= fit else rows[: fit - 1]
@@ -55,3 +61,18 @@ def draw(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         c.text(tr("more", lang, n=len(rows) - len(lines)),
                pygame.Rect(area.x + num_w + c.px(12), area.y + len(lines) * lh,
                            area.width - num_w, lh), colour=DIM, bg=PANEL, size=size)
+
+
+def _championship(c: Canvas, line: pygame.Rect, leaders: list[dict], lang: str,
+                  size: int) -> None:
+    """"Championship: 1. Anna Berg 48 · 2. Bert Cox 11 · …" (000 5.2, 6: knock-out points)."""
+    parts = [f"{r.get('place', '?')}. {r.get('name') or '?'} "
+             f"{i18n.num(r.get('points', 0), lang)}" for r in leaders]
+    font = c.fonts.get(COND, size)
+    # as many leaders as fit whole (the first one always, shrunk if need be)
+    k = len(parts)
+    while k > 1 and font.size(f"{tr('championship', lang)}: " + " · ".join(parts[:k]))[0] \
+            > line.width:
+        k -= 1
+    c.text(f"{tr('championship', lang)}: " + " · ".join(parts[:k]), line, face=COND,
+           colour=GOLD, bg=PANEL, max_size=size)

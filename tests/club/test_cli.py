@@ -33,7 +33,7 @@ def test_simulate_import_standings_csv(tmp_path, capsys):
         assert rc == 0, err
     rc, out, err = run(capsys, "club", "import", *map(str, logs), "--club", club)
     assert rc == 0, err
-    assert out.count(": imported ") == 2
+    assert out.count(" übernommen (") == 2  # the PSC club speaks German (its preset)
     rc, out, err = run(capsys, "club", "standings", "--csv", "--club", club)
     assert rc == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
@@ -49,7 +49,7 @@ def test_simulate_import_standings_csv(tmp_path, capsys):
     assert all(r["tournaments"] == "2" for r in rows)
     # again: nothing changes
     rc, out, _ = run(capsys, "club", "import", str(logs[0]), "--club", club)
-    assert rc == 0 and "nothing changed" in out
+    assert rc == 0 and "nichts geändert" in out
     rc, again, _ = run(capsys, "club", "standings", "--csv", "--club", club)
     assert again == run(capsys, "club", "standings", "--csv", "--club", club)[1]
 
@@ -60,7 +60,8 @@ def test_refusals_are_one_line_and_nonzero(tmp_path, capsys):
     run(capsys, "simulate", "sample", "--players", "8", "--store", str(log))
     run(capsys, "club", "import", str(log), "--club", club)
     for argv, words in [
-        (("club", "standings", "--season", "1999"), "no season '1999'"),
+        # the PSC club's refusals are German (issue 31)
+        (("club", "standings", "--season", "1999"), "keine Saison „1999“"),
         (("club", "import", str(tmp_path / "missing.sqlite")), "does not exist"),
         (("club", "restore", str(log)), "is a tournament's event log, not a club database"),
         (("club", "standings", "--club", str(log)), "not a club database"),
@@ -91,7 +92,7 @@ def test_players_add_backup_restore_export(tmp_path, capsys):
     rc, out, _ = run(capsys, "club", "export", str(tmp_path / "out"), "--club", club)
     assert rc == 0
     names = {p.rsplit("/", 1)[1] for p in out.split()}
-    assert names == {"meta.csv", "players.csv", "aliases.csv", "tournaments.csv",
+    assert names == {"meta.csv", "players.csv", "aliases.csv", "tournaments.csv", "trophies.csv",
                      "results.csv", "no_shows.csv", "bans_lifted.csv", "club.json"}
     assert "Hans Müller" in (tmp_path / "out" / "players.csv").read_text(encoding="utf-8")
 
@@ -102,14 +103,14 @@ def test_members_and_seasons(tmp_path, capsys):
     run(capsys, "simulate", "sample", "--players", "8", "--store", str(log))
     run(capsys, "club", "import", str(log), "--date", "2026-03-13", "--club", club)
     rc, out, _ = run(capsys, "club", "seasons", "--club", club)
-    assert (rc, out) == (0, "2026: 1 tournaments, 2026-01-01 – 2026-12-31\n")  # 000 5.6
+    assert (rc, out) == (0, "2026: 1 Turnier, 2026-01-01 – 2026-12-31\n")  # 000 5.6
     rc, out, _ = run(capsys, "club", "member", "Player", "0003", "--guest", "--club", club)
-    assert (rc, out) == (0, "Player 0003: guest\n")
+    assert (rc, out) == (0, "Player 0003: Gast\n")
     rc, out, _ = run(capsys, "club", "standings", "--public", "--csv", "--club", club)
     assert "Player 0." in out and "Player 0003" not in out  # 000 5.8
     rc, out, _ = run(capsys, "club", "member", "Player", "0003", "--since", "2026-04-01",
                      "--club", club)
-    assert out == "Player 0003: member since 2026-04-01\n"
+    assert out == "Player 0003: Mitglied seit 2026-04-01\n"
 
 
 def test_club_csvs_write_no_formula(tmp_path, capsys):

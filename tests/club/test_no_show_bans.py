@@ -101,24 +101,25 @@ def test_the_director_lifts_a_ban_recorded_000_2_7(tmp_path, capsys):
     club = str(tmp_path / "club.sqlite")
     assert cli.main(["club", "bans", "--club", club, "--all"]) == 0
     out = capsys.readouterr().out
-    assert out == (f"{NICO}: banned 2025-11-07 until 2026-02-07 (3 months, no-show 2): "
-                   "lifted on 2025-12-01 (called the day before, mail was lost)\n")
+    # the PSC club speaks German on the command line too
+    assert out == (f"{NICO}: gesperrt 2025-11-07 bis 2026-02-07 (3 Monate, Nichterscheinen "
+                   "2): aufgehoben am 2025-12-01 (called the day before, mail was lost)\n")
 
 
 def test_the_cli_lists_and_lifts(tmp_path, capsys):
     club_with(tmp_path, ["2025-10-03", "2025-11-07"]).close()
     club = str(tmp_path / "club.sqlite")
     assert cli.main(["club", "bans", "--club", club, "--on", "2025-12-24"]) == 0
-    assert capsys.readouterr().out == (f"{NICO}: banned 2025-11-07 until 2026-02-07 "
-                                       "(3 months, no-show 2): holds\n")
+    assert capsys.readouterr().out == (f"{NICO}: gesperrt 2025-11-07 bis 2026-02-07 "
+                                       "(3 Monate, Nichterscheinen 2): gilt\n")
     assert cli.main(["club", "lift-ban", "Nico", "Nie", "--club", club, "--on", "2025-12-24",
                      "--reason", "Vorstand: Krankheit"]) == 0
-    assert "ban until 2026-02-07 is lifted" in capsys.readouterr().out
+    assert "die Sperre bis 2026-02-07 ist aufgehoben" in capsys.readouterr().out
     assert cli.main(["club", "bans", "--club", club, "--on", "2025-12-24"]) == 0
-    assert capsys.readouterr().out == "no ban holds on 2025-12-24\n"
+    assert capsys.readouterr().out == "am 2025-12-24 gilt keine Sperre\n"
     assert cli.main(["club", "lift-ban", "Nico", "Nie", "--club", club, "--on", "2025-12-24",
                      "--reason", "x"]) == 1
-    assert "has no ban" in capsys.readouterr().err
+    assert "ist am 2025-12-24 nicht gesperrt" in capsys.readouterr().err
 
 
 def test_a_banned_players_registration_is_refused_with_the_end_000_2_7(tmp_path,

@@ -40,6 +40,8 @@ BOTH = {
     "small", "big", "bytes", "so", "u", "go", "deck", "iii", "vi", "chipraise", "ticket",
     # the deal at the final table (issue 30): poker's words in German too
     "deal", "icm", "satellite", "tickets",
+    # the PSC's titles keep their German names in English (000 8)
+    "cup", "meister", "jahressieger", "cupsieger",
 }
 
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß][A-Za-zÄÖÜäöüß'\-]*")

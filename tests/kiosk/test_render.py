@@ -108,7 +108,9 @@ EXPECT: dict[str, list[str]] = {
     "wall_standings_before": ["NOT STARTED", "Standings 2026", "Anna S.", "47 pts",
                               "38.5 pts", "Entries", "Seating"],
     "wall_standings_finished": ["CHAMPION", "Results", "18 pts", "Standings 2026",
-                                "Anna S.", "47 pts"],
+                                "Anna S.", "47 pts",
+                                # issue 31, 000 5.2: the championship's leader
+                                "Championship: 1. Ben Weber 23"],
 }
 
 EXPECT_DE: dict[str, list[str]] = {
@@ -132,7 +134,8 @@ EXPECT_DE: dict[str, list[str]] = {
     "wall_finished": ["SIEGER", "Ergebnis", "18 Pkt."],
     "table_round_end": ["TISCH 1", "RUNDE 2 VON 3", "→ kommt"],
     "wall_round_end": ["Runde", "2 von 3", "Chipleader", "41.300", "Emil Braun"],
-    "wall_standings_finished": ["SIEGER", "Rangliste 2026", "47 Pkt.", "38,5 Pkt."],
+    "wall_standings_finished": ["SIEGER", "Rangliste 2026", "47 Pkt.", "38,5 Pkt.",
+                                "Meisterschaft: 1. Ben Weber 23"],
 }
 
 #: moments whose main picture is the level clock
