@@ -943,7 +943,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                    help="dodged the blinds on a move: owes them (000 4.11)")
     d.add_argument("--reason", help="why, as said at the table")
     director("deal-proposal", "the deal at the final table now: ICM and chip chop for the "
-             "players left from their counts, 10 % played for (changes nothing)")
+             "players left from their counts, 10 %% played for (changes nothing)")
     d = director("deal", "accept a deal at the final table (002): deal icm|chip-chop "
                  "[--percent N | --played-for AMOUNT], or deal custom --share NAME=AMOUNT …")
     d.add_argument("method", choices=["icm", "chip-chop", "custom"])

@@ -92,6 +92,7 @@ def test_a_schema_2_club_is_brought_up_to_3_and_keeps_its_nights(tmp_path):
                           ("results", "bounties"), ("tournaments", "currency"),
                           ("tournaments", "prize_pool")):
         raw.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    raw.execute("DROP TABLE trophies")  # schema 4's, after the money
     raw.execute("PRAGMA user_version=2")
     raw.commit()
     raw.close()
