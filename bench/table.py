@@ -172,6 +172,12 @@ def main() -> int:
     print_table(rows, (1,))
     print(f"\nload average (1, 5, 15 min) before → after each run: {'; '.join(loads)}; "
           f"{os.cpu_count()} cores; whole run {time.monotonic() - started:.0f} s")
+    busiest = max(float(x.split()[0]) for run_loads in loads for x in run_loads.split("→"))
+    if busiest > 1.0:
+        print(f"NOTE: the machine was busy (load average up to {busiest:.1f}): the wall times "
+              "and their verdicts are the machine's more than the code's — a p99 is the "
+              "slowest one or two samples, whichever waited for a core or the disk; the CPU "
+              "figures are the ones to compare. Take the table with nothing else running.")
     return 0
 
 
