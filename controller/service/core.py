@@ -2,7 +2,8 @@
 
 One thread does all the tournament work: paho's network thread only puts
 inbound messages on a queue (and answers clock-sync requests at once, which
-needs nothing but the clock). Each command is executed by the engine, its
+needs nothing but the clock, and sends a command's summary, made by the main
+thread, the moment the broker has the command's ack). Each command is executed by the engine, its
 events and answer stored durably; then the retained state topics are
 republished where they changed, and only then is the command acknowledged.
 
