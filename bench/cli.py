@@ -27,6 +27,7 @@ time (user + system, ``RUSAGE_CHILDREN``) is much less disturbed by the neighbou
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -80,6 +81,8 @@ def main() -> int:
     ap.add_argument("--as-module", action="store_true", help="python -m controller in this "
                     "checkout instead of the installed floorman script (to time another "
                     "checkout's code with this environment)")
+    ap.add_argument("--samples", type=Path, metavar="FILE",
+                    help="write every sample (s) as JSON to FILE (bench/table.py reads it)")
     args = ap.parse_args()
     started = time.monotonic()
     program = floorman_program(args.as_module)
@@ -122,6 +125,9 @@ def main() -> int:
             controller.stop()
             mosquitto.close()
 
+    if args.samples is not None:
+        args.samples.write_text(json.dumps({"wall": measures, "cpu": cpu}, indent=1),
+                                encoding="utf-8")
     print(f"a director's command from the shell to its answer ({args.runs} runs each, "
           f"wall time; {' '.join(Path(p).name for p in program)})")
     rows: list[tuple[str, ...]] = [("command", "median", "p90", "min", "CPU, median",

@@ -24,7 +24,10 @@ tournament of 10 and one of 100 tables (100 / 1,000 players, 10 a table):
   table's "undo" press), so the tournament keeps its size; undos are not
   measured. After each undo a plain client publishes a message of the
   summary's size on the summary topic: the broker's own share, in the same
-  conditions.
+  conditions. Both are split at the first client's arrival (issue 32.2): the
+  press (or the plain publish) → the first client has it, and the fan-out from
+  the first client to the last; what the controller adds to the broker's own
+  delivery is then the first part, its command, not the fan-out.
 
 The controllers run with ``FLOORMAN_PRESS_RATE=1000/1000``: the benchmark presses
 faster than a dealer's table may (5 a second, docs/security.md), and at 10 tables the
@@ -223,16 +226,18 @@ class Swarm:
         else:
             self.table_view[n] = msg.payload
 
-    def all_left(self, players_left: int) -> tuple[float, float, float] | None:
+    def all_left(self, players_left: int) -> tuple[float, float, float, float] | None:
         """The stamps (arrival, select, processed) of the last client to see
-        ``players_left``, or ``None`` if one has not."""
+        ``players_left`` and the arrival at the first, or ``None`` if one has not."""
         latest = [0.0, 0.0, 0.0]
+        first = float("inf")
         for n in self.clients:
             seen = self.summary_at.get(n)
             if seen is None or seen[0] != players_left:
                 return None
             latest = [max(a, b) for a, b in zip(latest, seen[1:], strict=True)]
-        return latest[0], latest[1], latest[2]
+            first = min(first, seen[1])
+        return latest[0], latest[1], latest[2], first
 
     def seats(self, n: int) -> list[int]:
         view = json.loads(self.table_view[n])
@@ -263,10 +268,12 @@ class RawSwarm:
         #: table → (players_left, arrival, select stamp, processed)
         self.summary_at: dict[int, tuple[int, float, float, float]] = {}
         self.table_view: dict[int, bytes] = {}
-        #: players_left → [clients showing it, latest arrival, select stamp, processed]
+        #: players_left → [clients showing it, latest arrival, select stamp, processed,
+        #: earliest arrival]
         self._showing: dict[int, list[float]] = {}
-        #: players_left → the stamps (arrival, select, processed) of the last client to show it
-        self.reached: dict[int, tuple[float, float, float]] = {}
+        #: players_left → the stamps (arrival, select, processed) of the last client to show
+        #: it, and the arrival at the first: the moment the broker began the fan-out
+        self.reached: dict[int, tuple[float, float, float, float]] = {}
         self.cond = threading.Condition()
         self.sel = selectors.DefaultSelector()
         self.socks: dict[int, Any] = {}
@@ -359,11 +366,12 @@ class RawSwarm:
                 self._showing[before[0]][0] -= 1
             row = self._showing.get(left)
             if row is None or row[0] <= 0:
-                row = self._showing[left] = [0, *stamps]
+                row = self._showing[left] = [0, *stamps, stamps[0]]
             row[0] += 1
-            row[1:] = [max(a, b) for a, b in zip(row[1:], stamps, strict=True)]
+            row[1:4] = [max(a, b) for a, b in zip(row[1:4], stamps, strict=True)]
+            row[4] = min(row[4], stamps[0])
             if row[0] == len(self.socks):
-                self.reached[left] = (row[1], row[2], row[3])
+                self.reached[left] = (row[1], row[2], row[3], row[4])
                 self.cond.notify_all()
 
     def seats(self, n: int) -> list[int]:
@@ -438,7 +446,7 @@ class SwarmProcess:
         self._ask("forget", players_left)
 
     def wait_all(self, players_left: int, timeout: float
-                 ) -> tuple[float, float, float] | None:
+                 ) -> tuple[float, float, float, float] | None:
         return self._ask("wait", players_left, timeout)  # type: ignore[no-any-return]
 
     def ready(self, players_left: int, timeout: float) -> bool:
@@ -525,9 +533,9 @@ class Night:
         if isinstance(self.swarm, SwarmProcess):
             self.swarm.forget(players_left)
 
-    def _all_left(self, players_left: int, what: str) -> tuple[float, float, float]:
+    def _all_left(self, players_left: int, what: str) -> tuple[float, float, float, float]:
         """The stamps (arrival, select, processed) of the moment the last table client came
-        to show ``players_left``."""
+        to show ``players_left``, and the arrival at the first."""
         swarm = self.swarm
         assert swarm is not None
         if isinstance(swarm, SwarmProcess):
@@ -550,9 +558,9 @@ class Night:
         return n, seat, cid, t0
 
     def measure_bust(self, pressed: tuple[int, int, str, float]
-                     ) -> tuple[float, float, float, float]:
-        """(fan-out to the arrival, to the select stamp, to the processed stamp, ack) in ms
-        of a pressed bust."""
+                     ) -> tuple[float, float, float, float, float]:
+        """(fan-out to the arrival, to the select stamp, to the processed stamp, ack, to the
+        first client's arrival) in ms of a pressed bust."""
         assert self.swarm is not None
         n, seat, cid, t0 = pressed
         last = self._all_left(self.players - 1, "the fan-out of a bust")
@@ -560,7 +568,7 @@ class Night:
         if not answer.get("ok"):
             raise RuntimeError(f"bust at table {n} seat {seat}: {answer.get('reason')}")
         return ((last[0] - t0) * 1000, (last[1] - t0) * 1000, (last[2] - t0) * 1000,
-                (t_ack - t0) * 1000)
+                (t_ack - t0) * 1000, (last[3] - t0) * 1000)
 
     def undo(self, pressed: tuple[int, int, str, float]) -> None:
         assert self.swarm is not None
@@ -577,12 +585,13 @@ class Night:
         answer, _ = self.director.call("status")
         return len(protocol.dumps(answer["result"]["summary"]))
 
-    def broker_alone(self, k: int, size: int) -> float:
+    def broker_alone(self, k: int, size: int) -> tuple[float, float]:
         """The broker's share of the fan-out: a message of ``size`` bytes published on the
         summary topic by a plain client (not the controller), ms until the last table
-        client has it (its arrival). Measured between the busts, in the same conditions
-        (measured back to back instead, with the machine busy with nothing else, it is
-        several ms faster). The summary is the controller's again at its next change."""
+        client has it (its arrival), and until the first has it. Measured between the
+        busts, in the same conditions (measured back to back instead, with the machine
+        busy with nothing else, it is several ms faster). The summary is the
+        controller's again at its next change."""
         assert isinstance(self.swarm, SwarmProcess)
         left = 10**6 + k  # a number of players no summary shows
         body = b'{"v":1,"players_left":' + str(left).encode() + b',"pad":"'
@@ -593,7 +602,7 @@ class Night:
         got = self.swarm.wait_all(left, 10)
         if got is None:
             raise TimeoutError("a message of the broker alone did not reach every client")
-        return (got[0] - t0) * 1000
+        return (got[0] - t0) * 1000, (got[3] - t0) * 1000
 
     def close(self) -> None:
         if self.swarm is not None:
@@ -616,22 +625,29 @@ def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
         # fan-out: one bust → every table client has the new summary
         night.clients(paho)
         fan, fan_select, fan_late, acks, broker = [], [], [], [], []
+        first, spread, broker_first, broker_spread = [], [], [], []
         size = night.summary_bytes()
         for k in range(busts):
             pressed = night.press_bust(k)
-            f, seen, late, ack = night.measure_bust(pressed)
+            f, seen, late, ack, one = night.measure_bust(pressed)
             fan.append(f)
             fan_select.append(seen)
             fan_late.append(late)
             acks.append(ack)
+            first.append(one)
+            spread.append(f - one)
             night.undo(pressed)  # not measured
             if not paho:
-                broker.append(night.broker_alone(k, size))
+                alone, alone_first = night.broker_alone(k, size)
+                broker.append(alone)
+                broker_first.append(alone_first)
+                broker_spread.append(alone - alone_first)
         result = {"tables": tables, "players": night.players, "rtt": rtt, "fan": fan,
                   "fan_select": fan_select, "fan_late": fan_late, "acks": acks,
-                  "summary_bytes": size}
+                  "fan_first": first, "fan_spread": spread, "summary_bytes": size}
         if broker:
-            result["broker"] = broker
+            result.update(broker=broker, broker_first=broker_first,
+                          broker_spread=broker_spread)
         if isinstance(night.ctl, InProcessController):
             night.ctl.stop()
             out = io.StringIO()
@@ -656,7 +672,7 @@ def festival(tmp: Path, port: int, count: int, tables: int, busts: int) -> dict[
         for k in range(busts):
             pressed = [night.press_bust(k) for night in nights]
             for i, (night, p) in enumerate(zip(nights, pressed, strict=True)):
-                f, _, _, ack = night.measure_bust(p)
+                f, _, _, ack, _ = night.measure_bust(p)
                 fan[i].append(f)
                 acks[i].append(ack)
             for night, p in zip(nights, pressed, strict=True):
@@ -772,7 +788,11 @@ def main() -> int:
         ("fan", "bust press → last table client has the new summary", "fan"),
         ("fan_select", "  the same, stamped when the bench's select saw it", ""),
         ("fan_late", "  the same, stamped after the bench's own processing", ""),
+        ("fan_first", "  bust press → the first table client has it", ""),
+        ("fan_spread", "  the fan-out: the first client → the last", ""),
         ("broker", "  the broker alone: a summary's size from a plain client", ""),
+        ("broker_first", "    its publish → the first client has it", ""),
+        ("broker_spread", "    its fan-out: the first client → the last", ""),
     )
     rows: list[tuple[str, ...]] = [("tables", "measure", "p50", "p99", "target", "")]
     for r in results:
@@ -798,6 +818,19 @@ def main() -> int:
                  if "summary_bytes" in r]
         if sizes:
             print(f"summary bytes by tables: {', '.join(sizes)}")
+        for r in results:  # issue 32: what the controller adds to the broker's own fan-out
+            if "broker" in r:
+                p50 = statistics.median(r["fan"]) - statistics.median(r["broker"])
+                p99 = pct(r["fan"], 99) - pct(r["broker"], 99)
+                print(f"{r['tables']} tables: the bust's summary at the last client − the "
+                      f"broker alone: p50 {p50:+.2f} ms, p99 {p99:+.2f} ms (goal ≤ +2 ms)")
+        acked = [r for r in results if r["acks"]]
+        if len(acked) > 1:
+            lo, hi = min(acked, key=lambda r: r["tables"]), max(acked, key=lambda r: r["tables"])
+            ratio = pct(hi["acks"], 99) / pct(lo["acks"], 99)
+            print(f"bust → ack p99 at {hi['tables']} ÷ at {lo['tables']} tables: "
+                  f"{pct(hi['acks'], 99):.2f} / {pct(lo['acks'], 99):.2f} ms = {ratio:.2f} "
+                  f"(goal ≤ 1.1)")
     if fest is not None:
         print(f"\nfestival: {fest['count']} tournaments of {fest['tables']} tables on one "
               "Mosquitto, each with its own controller and prefix, a bust pressed at all "

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import json
 import os
 import random
 import statistics
@@ -412,6 +413,8 @@ def main() -> int:
     ap.add_argument("--tables", type=int, nargs="+", default=[1, 10, 50])
     ap.add_argument("--frames", type=int, default=100, help="frames timed per measure")
     ap.add_argument("--idle-seconds", type=float, default=60.0)
+    ap.add_argument("--samples", type=Path, metavar="FILE",
+                    help="write every sample (ms) as JSON to FILE (bench/table.py reads it)")
     ap.add_argument("--load-clients", nargs=4, metavar=("BROKER", "PREFIX", "FIRST", "STOP"),
                     help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -445,6 +448,13 @@ def main() -> int:
     table_state = states.get(10) or states[min(states)]
     wall_state = states[max(states)]
     frames = frame_times(table_state, wall_state, args.frames)
+
+    if args.samples is not None:
+        args.samples.write_text(json.dumps({
+            "latency": [{"tables": n, "answered": a, "local": loc} for n, a, loc in latency],
+            "frames": [{"screen": role, "size": size, "frame": kind, "wall": v, "cpu": c}
+                       for role, size, kind, v, c in frames],
+            "idle": idle}, indent=1), encoding="utf-8")
 
     print("press → screen: hand_done on table 1's mock pin → the frame with the controller's "
           "answer")

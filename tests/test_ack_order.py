@@ -45,3 +45,38 @@ def test_without_a_connection_the_summary_goes_at_once() -> None:
     assert not [e for e in mqtt.log if e[0] == "wait"]
     assert mqtt.log[-2:] == [("publish", svc.topics.ack("table-1")),
                              ("publish", svc.topics.state("summary"))]
+
+
+def test_pahos_thread_sends_the_summary_as_it_reads_the_acks_puback(monkeypatch) -> None:
+    """The PUBACK is read by paho's network thread, which publishes the summary there and
+    then (issue 32.2): on a busy machine the main thread's wake-up after the wait took
+    milliseconds the summary waited for. Published once, before the wait is over."""
+    from tests.support import service as support
+
+    svc, mqtt = in_process()
+    waited = support.Sent.wait_for_publish
+
+    def puback(self: support.Sent, timeout: float | None = None) -> None:
+        svc._on_publish(mqtt, None, self.mid + 1000)  # another message's PUBACK: nothing
+        svc._on_publish(mqtt, None, self.mid)  # the ack's, as paho's thread has it
+        waited(self, timeout)
+
+    monkeypatch.setattr(support.Sent, "wait_for_publish", puback)
+    mqtt.log.clear()
+    bust(svc)
+    t = svc.topics
+    i = mqtt.log.index(("publish", t.ack("table-1")))
+    assert mqtt.log[i + 1:] == [("publish", t.state("summary")),
+                                ("wait", (t.ack("table-1"), service.ACK_FIRST))]
+    mqtt.log.clear()
+    svc._on_publish(mqtt, None, 1)  # a late PUBACK of anything: the summary is not sent again
+    assert mqtt.log == []
+
+
+def test_no_wait_when_the_summary_is_recomputed_unchanged() -> None:
+    svc, mqtt = in_process()
+    bust(svc)
+    mqtt.log.clear()
+    # every view recomputed, nothing changed: the ack, and no wait for its PUBACK
+    svc.publish_state(then=lambda: svc._ack("director-x", {"v": 1, "id": "x", "ok": True}))
+    assert mqtt.log == [("publish", svc.topics.ack("director-x"))]

@@ -2,7 +2,8 @@
 
 One thread does all the tournament work: paho's network thread only puts
 inbound messages on a queue (and answers clock-sync requests at once, which
-needs nothing but the clock). Each command is executed by the engine, its
+needs nothing but the clock, and sends a command's summary, made by the main
+thread, the moment the broker has the command's ack). Each command is executed by the engine, its
 events and answer stored durably; then the retained state topics are
 republished where they changed, and only then is the command acknowledged.
 
@@ -182,6 +183,10 @@ class ControllerService:
         self._sent = 0
         #: the last acknowledgement sent, until the broker has it (:meth:`_ack_taken`)
         self._ack_sent: mqtt.MQTTMessageInfo | None = None
+        #: the summary waiting for the broker to have the ack (its mid): sent by paho's
+        #: thread at the ack's PUBACK (:meth:`_on_publish`), else by the main thread
+        self._after_ack: tuple[int, list[tuple[str, bytes]], threading.Event] | None = None
+        self._after_ack_lock = threading.Lock()
         self._republish = threading.Event()
         self._stop = threading.Event()
         self._connected = threading.Event()
@@ -214,6 +219,7 @@ class ControllerService:
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
         c.on_unsubscribe = self._on_unsubscribe
+        c.on_publish = self._on_publish
         c.connect_async(self.broker.host, self.broker.port, keepalive=15)
         c.loop_start()
         self.mqtt = c
@@ -846,16 +852,51 @@ class ControllerService:
                 limit=protocol.BROKER_MESSAGE_LIMIT))})
         self._ack_sent = self.mqtt.publish(self.topics.ack(reply_to), body, 1)
 
-    def _ack_taken(self) -> None:
+    def _ack_taken(self, then: list[tuple[str, bytes]] | None = None) -> None:
         """Wait (at most :data:`ACK_FIRST`) until the broker has acknowledged the last ack:
-        it has then passed it on to its subscriber, ahead of the summary's fan-out."""
+        it has then passed it on to its subscriber, ahead of the summary's fan-out.
+
+        ``then``: (topic, payload) to publish retained the moment it has: paho's thread
+        publishes them as it reads the PUBACK (:meth:`_on_publish`), without waiting for
+        this thread to wake first (on a busy machine a wake-up can cost milliseconds,
+        issue 32.2); this thread publishes them itself after the wait when it did not."""
         sent, self._ack_sent = self._ack_sent, None
-        if sent is None:
-            return
+        done = threading.Event()
+        if sent is not None and then:
+            with self._after_ack_lock:
+                self._after_ack = (sent.mid, then, done)
         try:
-            sent.wait_for_publish(ACK_FIRST)
+            if sent is not None:
+                sent.wait_for_publish(ACK_FIRST)
         except (RuntimeError, ValueError):
             pass  # not sent (no connection: paho sends it after the reconnect); no wait
+        finally:
+            with self._after_ack_lock:
+                left, self._after_ack = self._after_ack, None
+            if then and (sent is None or left is not None):
+                assert self.mqtt is not None
+                for topic, payload in then:
+                    self.mqtt.publish(topic, payload, 1, True)
+            elif then:
+                # paho's thread took it: its publish is under way; nothing of this thread
+                # (a newer summary) may go out before it
+                done.wait(1.0)
+
+    def _on_publish(self, c: mqtt.Client, userdata: Any, mid: int, *rest: Any) -> None:
+        """paho's thread: the broker has message ``mid``; when it is the ack a summary waits
+        for (:meth:`_ack_taken`), the summary goes out now."""
+        with self._after_ack_lock:
+            waiting = self._after_ack
+            if waiting is None or waiting[0] != mid:
+                return
+            self._after_ack = None
+        try:
+            for topic, payload in waiting[1]:
+                c.publish(topic, payload, 1, True)
+        except Exception:  # noqa: BLE001 - paho's thread must live on (its loop would stop)
+            log.exception("the summary after an ack could not be published")
+        finally:
+            waiting[2].set()
 
     def _presence(self, online: bool) -> bytes:
         """This controller's presence: who it is, for a second one on the prefix to name
@@ -963,18 +1004,29 @@ class ControllerService:
             tables |= self._shown.tables_of(pid)
         return set(AFTER_EVENTS), tables
 
-    def _send(self, topic: str, data: dict[str, Any]) -> bool:
-        """Publish ``data`` on ``topic`` retained unless the broker holds it already."""
-        assert self.mqtt is not None and self.floor is not None
-        payload = protocol.dumps(data)
-        if self._published.get(topic) == payload or self._hold.is_set():
-            return False  # (held: all of it is published when the controller goes live)
+    def _send(self, topic: str, data: dict[str, Any] | bytes) -> bool:
+        """Publish ``data`` (or its JSON, made already) on ``topic`` retained unless the
+        broker holds it already."""
+        assert self.mqtt is not None
+        payload = data if isinstance(data, bytes) else protocol.dumps(data)
+        if not self._due(topic, payload):
+            return False
         self.mqtt.publish(topic, payload, 1, True)
+        self._sent_one(topic, payload)
+        return True
+
+    def _due(self, topic: str, payload: bytes) -> bool:
+        """``payload`` is to be published on ``topic``: the broker does not hold it yet."""
+        # (held: all of it is published when the controller goes live)
+        return self._published.get(topic) != payload and not self._hold.is_set()
+
+    def _sent_one(self, topic: str, payload: bytes) -> None:
+        """``payload`` was published on ``topic``."""
+        assert self.floor is not None
         self._published[topic] = payload
         self._sent += 1
         if self._sent == 2:
             self.floor.fault("during-publish")  # drills: FLOORMAN_FAULT=during-publish
-        return True
 
     def publish_state(self, only: set[str] | None = None,
                       tables: set[int] | None = None,
@@ -1015,13 +1067,25 @@ class ControllerService:
                     self._structure_of = t.settings
         if then is not None:
             then()
-            if any(only is None or name in only for name, _ in after):
-                self._ack_taken()  # the summary's fan-out after the ack has left the broker
-        for name, make in after:
-            if only is None or name in only:
-                data = self._made(name, make)
-                if data is not None:
-                    self._send(self.topics.state(name), data)
+        # the summary made and its JSON too while the broker takes the ack (its PUBACK
+        # comes in ~0.5 ms): then only its publish is left (issue 32.2)
+        last = [(name, protocol.dumps(data)) for name, make in after
+                if (only is None or name in only)
+                and (data := self._made(name, make)) is not None]
+        if then is None or not last:
+            for name, payload in last:
+                self._send(self.topics.state(name), payload)
+            return self._sent
+        # the summary's fan-out after the ack has left the broker, published by whichever
+        # thread knows it first (:meth:`_ack_taken`)
+        due = [(self.topics.state(name), payload) for name, payload in last
+               if self._due(self.topics.state(name), payload)]
+        if due:
+            self._ack_taken(due)
+        else:
+            self._ack_sent = None  # the summary as it was: no fan-out to keep behind the ack
+        for topic, payload in due:
+            self._sent_one(topic, payload)
         return self._sent
 
     def _publish_tables(self, t: Tournament, now: float, plan: dict[str, Any],

@@ -22,6 +22,7 @@ kiosks        :class:`Floor`: headless kiosk apps with mock-pin button boxes (e2
 drill         the drills' dealers, audit and figures (tests/drills)
 hostile       the hostile-client drill's room, presses and flooder (bench/flood.py too)
 install       running scripts/install.sh into a throwaway root (tests/deploy)
+longest_first scripts/test's plugin: the files that took longest (tests/durations.txt) first
 ============  ===============================================================================
 
 ``tests`` is a package and pytest puts the checkout on ``sys.path`` (``pythonpath`` in

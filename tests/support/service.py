@@ -14,6 +14,7 @@ from controller.wire import protocol
 from controller.wire.mqtt import Broker
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+_mids = count(1)
 
 
 class Sent:
@@ -21,6 +22,7 @@ class Sent:
 
     def __init__(self, log: list[tuple[str, Any]], topic: str, rc: int = 0) -> None:
         self.log, self.topic, self.rc = log, topic, rc
+        self.mid = next(_mids)  # paho's message id (the PUBACK names it)
 
     def wait_for_publish(self, timeout: float | None = None) -> None:
         if self.rc:  # paho: the message was not sent (no connection)
