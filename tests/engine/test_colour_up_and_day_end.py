@@ -222,6 +222,15 @@ def test_a_last_level_of_twenty_minutes_opens_the_window_15_minutes_before_its_e
     assert hands.day_end_window(t, 700.0) == (ends - 900, ends - 420)
 
 
+def test_a_last_level_without_end_has_no_end_of_the_day_to_draw_002_003_7():
+    from controller.engine.settings import Level
+
+    t = new_tournament(9, structure=(Level("level", 600, 25, 50),
+                                     Level("level", None, 50, 100)))
+    assert hands.last_level(t) is None and hands.day_end_window(t, 300.0) is None
+    rejected(t, {"cmd": "end_of_day", "card": 3}, 300.0, match="no last level with a time")
+
+
 def test_the_end_of_the_day_on_a_clock_stopped_in_the_window_002():
     t = new_tournament(9)
     t.execute({"cmd": "pause"}, DAY_ENDS - 500)

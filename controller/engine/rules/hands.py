@@ -66,11 +66,13 @@ DAY_END_CARDS = (3, 4, 5)
 
 
 def last_level(t: Tournament) -> int | None:
-    """The day's last level: the structure's last playing level with a time (a level
-    without end has no last minutes); ``None`` when there is none."""
+    """The day's last level: the structure's last playing level; ``None`` when it has no
+    time (003 7 plays its last level without end: it has no last minutes)."""
     s = t.settings.structure
-    timed = [i for i, lv in enumerate(s) if not lv.is_break and lv.seconds is not None]
-    return timed[-1] if timed else None
+    playing = [i for i, lv in enumerate(s) if not lv.is_break]
+    if not playing or s[playing[-1]].seconds is None:
+        return None
+    return playing[-1]
 
 
 def day_end_window(t: Tournament, now: float) -> tuple[float, float] | None:
