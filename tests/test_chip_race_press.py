@@ -59,3 +59,40 @@ def test_the_tables_are_published_again_when_a_colour_up_break_begins_and_ends()
     assert tick_at(4 * 600 + 1) == (None, None)  # the "Chipraise 25" break begins
     assert tick_at(5 * 600 + 1) == (None, None)  # and ends
     assert tick_at(6 * 600 + 1) == ({"clock", "tables"}, None)
+
+
+
+def test_the_directors_colour_up_opens_every_tables_chip_race_and_an_absent_seat_loses_002():
+    """002 "jederzeit": the colour-up in a playing level republishes every table (their
+    chip race appears, ``called``); an absent seat's small chips leave the chips in play
+    (002 "Du musst anwesend sein")."""
+    svc = _Service()
+    assert svc.order("register", names=[f"Player {i}" for i in range(1, 19)])["ok"]
+    assert svc.order("draw")["ok"] and svc.order("start")["ok"]
+    svc.clock[0] += 300
+    assert svc.order("colour_up", chip=25)["ok"]
+    assert svc._touched([len(svc.floor.log)]) == (None, None)  # every table published
+    for n in (1, 2):
+        race = svc.state_messages()[svc.topics.table_state(n)]["chip_race"]
+        assert (race["leaving"], race["new"], race["called"]) == (25, 100, True)
+    summary = svc.topics.state("summary")
+    before = svc.state_messages()[summary]["chips_in_play"]
+    answer = svc.order("chip_race", table=1, chips=[2, 0, 5], absent=[3])
+    assert answer["ok"] and "seat 3 absent loses 125" in answer["message"], answer
+    state = svc.state_messages()
+    result = state[svc.topics.table_state(1)]["chip_race"]["result"]
+    assert result["absent"][0]["seat"] == 3 and result["absent"][0]["lost"] == 125
+    assert state[summary]["chips_in_play"] == before + result["change"] - 125
+
+
+def test_the_clock_says_when_the_chip_race_is_announced_002():
+    """002 "2-3 Minuten vor der Pause": the clock's ``chip_race_call`` from 3 minutes
+    before the "Chipraise 25" break to its start."""
+    svc = _Service()
+    assert svc.order("register", names=[f"Player {i}" for i in range(1, 10)])["ok"]
+    assert svc.order("draw")["ok"] and svc.order("start")["ok"]
+    clock = svc.topics.state("clock")
+    assert "chip_race_call" not in svc.state_messages()[clock]
+    svc.clock[0] += 3 * 600 + 100  # level 4, the break next
+    call = svc.state_messages()[clock]["chip_race_call"]
+    assert (call["leaving"], call["new"], call["until"] - call["from"]) == (25, 100, 180)

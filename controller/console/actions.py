@@ -187,9 +187,9 @@ def _undo(form: Form) -> dict[str, Any]:
 
 
 def _chip_race(form: Form) -> dict[str, Any]:
-    """``table``, ``chips`` typed as seat:count pairs ("1:3 2:2 5:1"), ``short`` as seats
-    ("5"): the leftover chips of a colour-up break (000 3.17), a list by seat for the
-    command."""
+    """``table``, ``chips`` typed as seat:count pairs ("1:3 2:2 5:1"), ``short`` and
+    ``absent`` as seats ("5"): the leftover chips of a colour-up (000 3.17; an absent
+    seat's are all its small chips, 002), a list by seat for the command."""
     pairs = (form.get("chips") or "").replace(",", " ").split()
     if not pairs:
         raise FormError("missing", field="chips")
@@ -199,12 +199,22 @@ def _chip_race(form: Form) -> dict[str, Any]:
         if m is None or int(m.group(1)) < 1:
             raise FormError("bad_chips", value=pair)
         by_seat[int(m.group(1))] = int(m.group(2))
-    short = (form.get("short") or "").replace(",", " ").split()
-    if not all(re.fullmatch(r"[0-9]{1,2}", s) for s in short):
-        raise FormError("not_a_number", field="short", value=" ".join(short))
-    return {"table": _whole(form, "table"),
-            "chips": [by_seat.get(n, 0) for n in range(1, max(by_seat) + 1)],
-            "short": [int(s) for s in short]}
+    short = _seats(form, "short")
+    args: dict[str, Any] = {"table": _whole(form, "table"),
+                            "chips": [by_seat.get(n, 0) for n in range(1, max(by_seat) + 1)],
+                            "short": short}
+    absent = _seats(form, "absent")  # 002: not at the table, the small chips are lost
+    if absent:
+        args["absent"] = absent
+    return args
+
+
+def _seats(form: Form, key: str) -> list[int]:
+    """Seats typed with spaces or commas between ("3 5")."""
+    seats = (form.get(key) or "").replace(",", " ").split()
+    if not all(re.fullmatch(r"[0-9]{1,2}", s) for s in seats):
+        raise FormError("not_a_number", field=key, value=" ".join(seats))
+    return [int(s) for s in seats]
 
 
 #: where a count names a seat instead of a player: "3/4", "T3/S4" (table 3, seat 4)
@@ -261,6 +271,9 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "structure_insert": ("structure", _structure_insert),
     "structure_minutes": ("structure", _structure_minutes),
     "chip_race": ("chip_race", _chip_race),
+    # the director's colour-up at any time and the end of the day by a drawn card (002)
+    "colour_up": ("colour_up", lambda f: {"chip": _whole(f, "chip")}),
+    "end_of_day": ("end_of_day", lambda f: {"card": _whole(f, "card")}),
     # counted stacks (at a break, by the director) and a round's end with them (000 4.14,
     # 4.15, 4.19: the engine says which counts a round's end needs)
     "chip_counts": ("chip_counts", lambda f: {"counts": _counts(f)}),

@@ -495,6 +495,42 @@ LABELS.update({
 })
 
 
+# --------------------------- the director's colour-up and the end of the day (issue 31, 002)
+LABELS.update({
+    "colour_up": ("Colour-up now", "Colour-up jetzt"),
+    "colour_up_chip": ("chip that leaves", "Chip, der geht"),
+    "colour_up_hint": ("Any time (002): the tables race the leftover chips while this level "
+                       "lasts.",
+                       "Jederzeit (002): die Tische spielen die Rest-Chips aus, solange dieses "
+                       "Level läuft."),
+    "colour_up_button": ("Colour up", "Tauschen"),
+    "chip_race_absent": ("not at the table (seats)", "abwesend (Plätze)"),
+    "chip_race_absent_hint": ("An absent player loses the small chips (002): enter all of "
+                              "them for that seat.",
+                              "Wer fehlt, verliert die kleinen Chips (002): für den Platz "
+                              "alle eintragen."),
+    "day_end": ("End of the day", "Tagesende"),
+    "day_end_open": ("End of the day…", "Tagesende…"),
+    "day_end_when": ("from {start} to {end} (the last 15 to 7 minutes of level {level})",
+                     "von {start} bis {end} (die letzten 15 bis 7 Minuten von Level {level})"),
+    "day_end_now": ("now: the clock stands in the last 7-15 minutes",
+                    "jetzt: die Uhr steht in den letzten 7-15 Minuten"),
+    "day_end_hint": ("A player draws a card, 3 to 5 (002): that many hands are still played "
+                     "at every table. The clock stops.",
+                     "Ein Spielgast zieht eine Karte zwischen 3 und 5 (002): so viele Hände "
+                     "werden noch an allen Tischen gespielt. Die Uhr hält an."),
+    "day_end_card": ("Card drawn", "Gezogene Karte"),
+    "day_end_confirm": ("Stop the clock and play the hands", "Uhr anhalten, Hände spielen"),
+    "day_end_cancel": ("Not now", "Nicht jetzt"),
+    "day_over": ("Day over", "Spieltag vorbei"),
+    "table_hands_left": ("{n} hands left", "noch {n} Hände"),
+    "table_hands_left_none": ("day over", "Tag vorbei"),
+    "field_card": ("the card", "die Karte"),
+    "field_chip": ("the chip", "den Chip"),
+    "field_absent": ("the absent seats", "die abwesenden Plätze"),
+})
+
+
 def lang_of(text: str | None) -> str:
     return text if text in LANGUAGES else "en"
 

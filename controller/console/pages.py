@@ -216,6 +216,18 @@ def applies(summary: dict[str, Any] | None, playing: list[dict[str, Any]],
     return out
 
 
+def day_end(clock: dict[str, Any] | None, now: float) -> dict[str, Any] | None:
+    """The end of the day's button (002, ``state/clock`` ``day_end``): ``open`` now, from /
+    until (controller time; ``None``: open while the clock stands); ``None``: not in the
+    day's last level (or the hands are set)."""
+    w = (clock or {}).get("day_end")
+    if not w:
+        return None
+    start, end = w.get("from"), w.get("until")
+    is_open = (start is None or start <= now) and (end is None or now <= end)
+    return {"open": is_open, "from": start, "until": end, "level": w.get("level")}
+
+
 def hhmm(at: float | None) -> str:
     """Controller time as the local time of day (``21:07``): the console runs beside it."""
     if at is None:
@@ -289,6 +301,7 @@ def context(state: dict[str, dict[str, Any]], players: list[dict[str, Any]], now
         "applies": applies(state.get("summary"), playing, entry),
         "seating": seating(state),
         "announcement": announcement(state, now),
+        "day_end": day_end(clock, now),  # 002: the last 7-15 minutes of the last level
         # the registration desk (issue 31): waiting list, seat limit, no-shows
         "desk": desk or {"waiting": [], "seats": None, "no_shows": []},
         "structure": structure_rows(state.get("structure"), clock, lang),

@@ -304,6 +304,14 @@ class HandsLeft(Command):
     count: Annotated[int, Field(ge=0, le=50)]
 
 
+class EndOfDay(Command):
+    summary: ClassVar[str] = ("the end of the day (002): in the last 7-15 minutes of the last "
+                              "level the clock stops and a player's drawn `card` (3, 4 or 5) "
+                              "is the hands left at every table")
+    cmd: Literal["end_of_day"] = "end_of_day"
+    card: Annotated[int, Field(ge=0, le=99)]
+
+
 # ------------------------------------------------------------------- busts
 class Bust(Command):
     summary: ClassVar[str] = ("an elimination by `table`+`seat` or `player`; `stack` ranks two "
@@ -366,6 +374,17 @@ class ChipRace(Command):
     chips: Annotated[list[Annotated[int, Field(ge=0, le=99)]], Field(min_length=1,
                                                                       max_length=99)]
     short: Annotated[list[SeatNo], Field(max_length=99)] = []
+    #: seats whose player is not at the table: `chips` there are all their small chips,
+    #: taken out of play (002: "Du musst anwesend sein! Sonst verlierst du deine Chips")
+    absent: Annotated[list[SeatNo], Field(max_length=99)] = []
+
+
+class ColourUp(Command):
+    summary: ClassVar[str] = ("the director's colour-up, at any time (002: \"jederzeit\"): the "
+                              "chips of value `chip` leave play; the tables race off what is "
+                              "left over (`chip_race`) while this level lasts")
+    cmd: Literal["colour_up"] = "colour_up"
+    chip: Annotated[int, Field(ge=1, le=10**9)]
 
 
 # ------------------------------------------------------------------ absent
@@ -549,6 +568,7 @@ ALL: tuple[type[Command], ...] = (
 )
 ALL += (Capacity, Preregister, CheckIn, Cancel)  # the registration desk (issue 31)
 ALL += (Deal,)  # the deal at the final table (issue 30)
+ALL += (ColourUp, EndOfDay)  # the director's colour-up and the end of the day (issue 31)
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}
 

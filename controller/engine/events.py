@@ -280,8 +280,13 @@ class TimeCall(Event):
 
 
 class HandsLeft(Event):
+    """``count`` more hands at every table; ``card``: the card a player drew at the end of
+    the day (002), the director's own number without one."""
+
+    omit_none: ClassVar[tuple[str, ...]] = ("card",)
     type: Literal["hands_left"] = "hands_left"
     count: int
+    card: int | None = None
 
 
 class Seated(Event):
@@ -361,8 +366,12 @@ class ChipRaced(Event):
     leftover chips) and ``cards`` (one card per chip, e.g. ``"A♠"``) line up; the deck was
     shuffled with ``seed``. ``winners`` won ``won`` new chips each (same order); ``saved``:
     seats that lost the race with nothing else left and keep one new chip anyway.
-    ``change``: chips in play after minus before (the rounding's gain or loss)."""
+    ``change``: chips in play after minus before (the rounding's gain or loss).
+    ``call``: the director's colour-up (its event number) the race belongs to (``None``: the
+    break's); ``absent``/``lost``: seats not at the table and the small chips (their value)
+    each lost (002)."""
 
+    omit_none: ClassVar[tuple[str, ...]] = ("call", "absent", "lost")
     type: Literal["chip_race"] = "chip_race"
     table: int
     level: int
@@ -376,6 +385,19 @@ class ChipRaced(Event):
     won: list[int]
     saved: list[int]
     change: int
+    call: int | None = None
+    absent: list[int] | None = None
+    lost: list[int] | None = None
+
+
+class ColourUpCalled(Event):
+    """The director's colour-up (002 "jederzeit"): chips of value ``leaving`` leave play for
+    ``new``; the tables race while level ``level`` lasts."""
+
+    type: Literal["colour_up"] = "colour_up"
+    leaving: int
+    new: int
+    level: int
 
 
 class Undo(Event):
@@ -582,7 +604,7 @@ ALL: tuple[type[Event], ...] = (
     Finished, Undo, Renamed, Unregistered, NamesListed, Absent, AbsentRemoved,
     TableGameStarted, TableGameOver, Announced, ChipsCounted, ChipsCorrected, RoundEnded,
     StartStacks,
-    TableDecided, Penalty, Disqualified, FieldWarning, ChipRaced,
+    TableDecided, Penalty, Disqualified, FieldWarning, ChipRaced, ColourUpCalled,
 )
 ALL += DESK  # the registration desk (issue 31)
 ALL += (DealMade,)  # the deal at the final table (issue 30)

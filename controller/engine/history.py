@@ -187,8 +187,14 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
         return Phrase("hand_done", {"table": e["table"], "missed": missed},
                       f"table {e['table']}: hand done"
                       + (" (the missed one, caught up)" if missed else ""))
+    if typ == "hands_left" and e.get("card") is not None:  # the end of the day (002)
+        return Phrase("day_end_card", {"count": e["count"]},
+                      f"end of the day: a {e['count']} drawn, {e['count']} more hands a table")
     if typ == "hands_left":
         return Phrase("hands_left", {"count": e["count"]}, f"{e['count']} more hands a table")
+    if typ == "colour_up":  # 002 "jederzeit"
+        return Phrase("colour_up", {"leaving": e["leaving"], "new": e["new"]},
+                      f"colour-up: the {e['leaving']} chips leave for {e['new']}")
     if typ == "time_call" and e.get("action"):  # 001 §1 VI, 002 shot clock
         return Phrase("action_clock", {"table": e["table"], "seconds": e["seconds"]},
                       f"table {e['table']}: action clock {e['seconds']} s")
@@ -198,11 +204,14 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
     if typ == "chip_race":  # 000 3.17
         wins = [f"seat {s} +{n}" for s, n in zip(e["winners"], e["won"], strict=True)]
         wins += [f"seat {s} keeps one" for s in e["saved"]]
+        gone = list(zip(e.get("absent") or (), e.get("lost") or (), strict=True))
         return Phrase("chip_race", {"table": e["table"], "leaving": e["leaving"],
                                     "new": e["new"], "winners": e["winners"], "won": e["won"],
-                                    "saved": e["saved"]},
+                                    "saved": e["saved"],
+                                    **({"absent": [[s, n] for s, n in gone]} if gone else {})},
                       f"table {e['table']}: chip race {e['leaving']} → {e['new']}: "
-                      + (", ".join(wins) or "no new chip"))
+                      + (", ".join(wins) or "no new chip")
+                      + "".join(f", seat {s} absent loses {n}" for s, n in gone))
     if typ == "hfh":
         return Phrase("hfh", {"on": e["on"], "reason": e["reason"]},
                       "hand-for-hand " + ("on" if e["on"] else "off") + f" ({e['reason']})")

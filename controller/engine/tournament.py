@@ -124,6 +124,8 @@ class Tournament:
         self.addon_done = False
         self.heads_up = False
         self.hands_left: int | None = None
+        #: the director's last colour-up (rules/chip_race.py ``Call``; 002 "jederzeit")
+        self.colour_up: Any = None
         self.broken: list[int] = []
         self.final_table: int | None = None
         #: names each member drew (000 6.3) and each player's mystery list (000 4.17)
@@ -361,7 +363,7 @@ class Tournament:
         self._fold(ev.parse(record))
 
     def _fold(self, event: ev.Event) -> None:
-        from controller.engine.rules import FOLDS
+        from controller.engine.rules import FOLDS, hands
 
         if self.played_at is not None:
             self.play_seconds += clk.played(self.clock, self.settings.structure,
@@ -372,7 +374,10 @@ class Tournament:
             self.seed = event.seed
             return
         was_running = self.clock.running
+        most = hands.most_left(self)
         FOLDS[event.type](self, event)
+        if most is not None:  # a table that came into play during the last hands (002)
+            hands.carry(self, most)
         if self.clock.running and not was_running:
             self.clock_since = event.at
 
@@ -627,6 +632,7 @@ class Tournament:
             "names": [sorted(self.drawn_names.items()), sorted(self.mystery_lists.items())],
             "games": [asdict(g) for _, g in sorted(self.games.items())],
             "announcement": None if self.announcement is None else asdict(self.announcement),
+            "colour_up": None if self.colour_up is None else asdict(self.colour_up),
             "rounds": asdict(self.rounds),
             "desk": {**asdict(self.desk), "expected": sorted(self.desk.expected)},
             "deal": None if self.deal is None else self.deal.record(),

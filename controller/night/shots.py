@@ -377,6 +377,49 @@ def hands_left() -> ScreenView:
     return g.view()
 
 
+#: the "Chipraise 25" break starts (eight 18-minute levels and the first break after START)
+CHIPRAISE_AT = START + 8 * 1080 + 600
+
+
+def chip_race_call(role: Role = "table") -> ScreenView:
+    """Two minutes before the "Chipraise 25" break: the chip race is announced (002: 2-3
+    minutes before the break), in the banner's place."""
+    g = Game()
+    g.start()
+    now = CHIPRAISE_AT - 120.0
+    g.do("tick", at=now)
+    return g.view(now=now, role=role)
+
+
+def wall_chip_race_call() -> ScreenView:
+    return chip_race_call("wall")
+
+
+def colour_up_called() -> ScreenView:
+    """The director colours the 25s up in level 1 (002 "jederzeit"): the hands go on, the
+    table is told where its leftover chips go."""
+    g = Game()
+    g.start()
+    g.do("colour_up", at=START + 300.0, chip=25)
+    return g.view(now=START + 310.0)
+
+
+def day_end() -> ScreenView:
+    """The end of the day (002): ten minutes before the end of the last level the director
+    stopped the clock; a player drew a 4, table 1 has played one of the four hands. (A
+    day of three levels: the sample's last, 50.000 / 100.000 with its ante beside a
+    "paused", leaves the blinds below their least size at 800×480, issue 31.)"""
+    from controller.engine.settings import Level
+
+    g = Game(structure=tuple(Level("level", 1200, sb, 2 * sb) for sb in (100, 200, 400)))
+    g.start()
+    g.do("level", at=START + 60.0, to=3)
+    g.do("time", at=START + 70.0, op="set", seconds=600.0)
+    g.do("end_of_day", at=START + 80.0, card=4)
+    g.do("hand_done", at=START + 200.0, table=1)
+    return g.view(now=START + 230.0)
+
+
 def finished() -> ScreenView:
     g = Game(registration_closed=True)
     g.start()
@@ -686,6 +729,9 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_feedback_tap": feedback_tap,
     "table_hold": hold,
     "table_hands_left": hands_left,
+    "table_day_end": day_end,
+    "table_chip_race_call": chip_race_call,
+    "table_colour_up_called": colour_up_called,
     "table_finished": finished,
     "table_long_names": long_names,
     "table_announcement": table_announcement,
@@ -698,6 +744,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_page2": wall_page2,
     "wall_break": wall_break,
     "wall_chip_race": wall_chip_race,
+    "wall_chip_race_call": wall_chip_race_call,
     "wall_hfh": wall_hfh,
     "wall_moves": wall_moves,
     "wall_finished": wall_finished,

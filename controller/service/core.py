@@ -982,6 +982,9 @@ class ControllerService:
         types = {e["type"] for e in new}
         if any(chip_race_edge(self.tournament, e) for e in new):
             return None, None  # a colour-up break begins or ends: every table's chip race changes
+        if "undo" in types and any(e["type"] == "colour_up" for x in new if x["type"] == "undo"
+                                   for e in _group(events, int(x["target"]))):
+            return None, None  # the director's colour-up undone: its chip races go
         if types and types <= CLOCK_ONLY_EVENTS:
             if "level_started" in types:
                 # a table whose hand is in play keeps the level before (000 9.6,
@@ -1180,8 +1183,11 @@ class ControllerService:
 
 
 def chip_race_edge(t: Tournament, event: dict[str, Any]) -> bool:
-    """``event`` starts a level that begins or ends a colour-up break (000 3.17): the
-    tables' ``chip_race`` appears or goes, so the table views are published again."""
+    """``event`` starts a level that begins or ends a colour-up break (000 3.17), or is the
+    director's colour-up (002): the tables' ``chip_race`` appears or goes, so the table
+    views are published again."""
+    if event["type"] == "colour_up":
+        return True
     if event["type"] != "level_started":
         return False
     structure = t.settings.structure

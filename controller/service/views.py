@@ -65,7 +65,32 @@ def clock_view(t: Tournament, now: float) -> dict[str, Any]:
         # an anchor too: controller time the next break starts (running) or seconds to it (paused)
         "break_at": None if brk is None or not c.running else round(now + brk, 3),
         "break_in": None if brk is None or c.running else brk,
+        # sent while so, so the screens of every other moment stay as they were:
+        **_chip_race_call(t, now), **_day_end(t, now),
     }
+
+
+def _chip_race_call(t: Tournament, now: float) -> dict[str, Any]:
+    """The chip race announced before a colour-up break (002: 2-3 minutes before): the
+    screens show it from ``from`` until ``until`` (controller time; ``None``: now, the
+    clock stopped in the window)."""
+    w = chip_race.call_window(t, now)
+    if w is None:
+        return {}
+    return {"chip_race_call": {"leaving": w.leaving, "new": w.new, "from": w.start,
+                               "until": w.end}}
+
+
+def _day_end(t: Tournament, now: float) -> dict[str, Any]:
+    """When the end of the day may be drawn (002: the last 7-15 minutes of the last level):
+    the console's button is active from ``from`` until ``until`` (controller time; both
+    ``None``: now, the clock stopped in the window)."""
+    w = hands.day_end_window(t, now)
+    if w is None:
+        return {}
+    running = t.clock.running
+    return {"day_end": {"from": w[0] if running else None, "until": w[1] if running else None,
+                        "level": t.level_number(hands.last_level(t) or 0)}}
 
 
 def _name(t: Tournament, pid: int) -> str:
@@ -114,6 +139,8 @@ def summary_view(t: Tournament) -> dict[str, Any]:
         "final_table": t.final_table,
         "hand_for_hand": hfh_view(t),
         "hands_left": t.hands_left,
+        # every table played its last hand of the day (002); sent once the hands are set
+        **({} if t.hands_left is None else {"day_over": hands.day_over(t)}),
         "chip_leader": _chip_leader(t),
         "round": _round(t),
         "entry_rules": _entry_rules(t),
@@ -298,12 +325,12 @@ def chip_race_view(t: Tournament, tab: Any, now: float | None) -> dict[str, Any]
     colour = chip_race.due(t, now)
     if colour is None:
         return None
-    level, leaving, new = colour
+    leaving, new = colour.leaving, colour.new
     rules = t.settings.chip_race
     seats = sorted(tab.occupant)
     order = chip_race.deal_order(seats, tab.size, rules.start, tab.button)
-    e = tab.chip_race if tab.chip_race is not None and tab.chip_race.level == level else None
-    result = None
+    e = tab.chip_race if chip_race.raced(tab.chip_race, colour) else None
+    result: dict[str, Any] | None = None
     if e is not None:
         won = dict(zip(e.winners, e.won, strict=True))
         result = {
@@ -312,6 +339,10 @@ def chip_race_view(t: Tournament, tab: Any, now: float | None) -> dict[str, Any]
                        "saved": s in e.saved}
                       for s, n, cards in zip(e.seats, e.leftover, e.cards, strict=True)],
             "new_chips": sum(e.won) + len(e.saved), "change": e.change}
+        if e.absent:  # 002: not at the table, the small chips are lost
+            result["absent"] = [{"seat": s, "name": _name(t, tab.occupant[s])
+                                 if s in tab.occupant else "", "lost": lost}
+                                for s, lost in zip(e.absent, e.lost or (), strict=True)]
     most = -(-new // leaving) - 1
     # the new chips that n leftover chips make, for every n the seats can have: the
     # screen's preview while the dealer enters them is the engine's arithmetic, not its own
@@ -320,7 +351,9 @@ def chip_race_view(t: Tournament, tab: Any, now: float | None) -> dict[str, Any]
     return {"leaving": leaving, "new": new, "start_seat": order[0] if order else None,
             "start": rules.start, "rounding": rules.rounding,
             "one_chip_per_player": rules.one_chip_per_player,
-            "most": most, "makes": makes, "result": result}
+            "most": most, "makes": makes, "result": result,
+            # the director's colour-up (002 "jederzeit"), not a break's: sent while so
+            **({"called": True} if colour.call is not None else {})}
 
 
 def moves_view(t: Tournament, recent: int = 20, *,

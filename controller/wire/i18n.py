@@ -155,6 +155,12 @@ LABELS: dict[str, tuple[str, str]] = {
     "hands_left": ("Hands left: {n}", "Noch {n} Hände"),
     "last_hand": ("Last hand of the day", "Letzte Hand des Tages"),
     "no_hands_left": ("Day over: no more hands", "Tagesende: keine Hand mehr"),
+    # the chip race announced before a colour-up break (002: 2-3 minutes before)
+    "chip_race_call": ("Chip race at the break: the {leaving} chips leave for {new}",
+                       "Chip Race in der Pause: die {leaving}er gehen, dafür {new}er"),
+    # the director's colour-up in a playing level (002 "jederzeit")
+    "colour_up_called": ("Colour-up {leaving} → {new}: report the leftover chips",
+                         "Colour-up {leaving} → {new}: Rest-Chips melden"),
     # end
     "champion": ("CHAMPION", "SIEGER"),
     "finished": ("Tournament over", "Turnier beendet"),

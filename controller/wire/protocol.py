@@ -426,11 +426,20 @@ STRUCTURE = {"v": _V, "name": str, "language": str, "levels": [_LEVEL],
              "time_call": {"seconds": int, "countdown": int, "red_seconds": int}}
 CLOCK = {"v": _V, "level": int, "running": bool, "started": bool, "ends_at": _NUM_OR_NULL,
          "remaining": _NUM_OR_NULL, "halved": bool, "current": _LEVEL, "next": (_LEVEL, None),
-         "break_at": _NUM_OR_NULL, "break_in": _NUM_OR_NULL}
+         "break_at": _NUM_OR_NULL, "break_in": _NUM_OR_NULL,
+         # the chip race announced before a colour-up break (002), shown from/until
+         # (controller time; null: now); absent outside that time
+         "chip_race_call": _Optional({"leaving": int, "new": int, "from": _NUM_OR_NULL,
+                                      "until": _NUM_OR_NULL}),
+         # when the end of the day may be drawn (002: last 7-15 minutes of the last level);
+         # absent outside it
+         "day_end": _Optional({"from": _NUM_OR_NULL, "until": _NUM_OR_NULL, "level": int})}
 SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": bool,
            "champion": (str, None), "players_left": int, "entries": int, "average_stack": int,
            "chips_in_play": int, "places_paid": int, "tables_in_play": int,
            "final_table": _INT_OR_NULL, "hand_for_hand": _HFH, "hands_left": _INT_OR_NULL,
+           # every table played its last hand of the day (002); absent: no hands set
+           "day_over": _Optional(bool),
            "chip_leader": ({"name": str, "chips": int}, None),
            "round": ({"mode": str, "number": int, "of": int}, None),
            # until which level entries are open, the add-on (absent: an older controller)
@@ -482,7 +491,12 @@ _CHIP_RACE = {"leaving": int, "new": int, "start_seat": _INT_OR_NULL,
               "makes": _Optional([int]),
               "result": ({"seats": [{"seat": int, "name": str, "leftover": int, "cards": [str],
                                      "won": int, "saved": bool}],
-                          "new_chips": int, "change": int}, None)}
+                          "new_chips": int, "change": int,
+                          # seats not at the table and the small chips each lost (002)
+                          "absent": _Optional([{"seat": int, "name": str, "lost": int}])},
+                         None),
+              # the director's colour-up, not a break's (002 "jederzeit"); absent otherwise
+              "called": _Optional(bool)}
 TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size": int,
          "seats": [{"seat": int, "player_id": int, "name": str, "ghost": bool, "waiting": bool,
                     "incoming": bool, "absent": _Optional(bool)}],

@@ -392,11 +392,40 @@ REASONS_DE: dict[str, str] = {
         "{player} hat nicht den Tisch gewechselt: es gibt keine Blinds zu schulden (000 4.11)",
     # the chip race (chip_race.py, 000 3.17)
     'no colour-up is due: a chip race runs in a break whose note names the chip that leaves '
-    '("Chipraise 25")': "kein Chip-Tausch fällig: ein Chip Race läuft in einer Pause, deren "
-                        "Notiz den Chip nennt, der geht („Chipraise 25“)",
-    "table {table} already had its chip race in this break (undo it first to enter it again)":
-        "Tisch {table} hatte in dieser Pause schon sein Chip Race (erst zurücknehmen, um es neu "
-        "einzugeben)",
+    '("Chipraise 25") or after the director\'s colour-up':
+        "kein Chip-Tausch fällig: ein Chip Race läuft in einer Pause, deren Notiz den Chip "
+        "nennt, der geht („Chipraise 25“), oder nach dem Colour-up der Turnierleitung",
+    "table {table} already had its chip race in this colour-up (undo it first to enter it "
+    "again)":
+        "Tisch {table} hatte bei diesem Chip-Tausch schon sein Chip Race (erst zurücknehmen, "
+        "um es neu einzugeben)",
+    # the director's colour-up and the absent player (chip_race.py, 002)
+    "{chip} is not one of the club's chips ({chips})":
+        "{chip} ist keiner der Chips des Clubs ({chips})",
+    "{chip} is the club's biggest chip: there is nothing to colour it up to":
+        "{chip} ist der größte Chip des Clubs: es gibt keinen, in den er getauscht wird",
+    "the tournament has not started: the chips are coloured up once play has begun":
+        "das Turnier hat nicht begonnen: Chips werden erst im Spiel getauscht",
+    "the {chip} chips are being coloured up already":
+        "die {chip}er werden schon getauscht",
+    "seat {seat} at table {table} is empty: nobody there is absent":
+        "Platz {seat} an Tisch {table} ist frei: dort fehlt niemand",
+    "seat {seat} is absent, but has no small chips of {leaving} to lose":
+        "Platz {seat} ist abwesend, hat aber keine kleinen Chips zu {leaving}, die er verliert",
+    "seat {seat} is absent: an absent player's small chips are taken out, not raced (002)":
+        "Platz {seat} ist abwesend: die kleinen Chips eines Abwesenden werden aus dem Spiel "
+        "genommen, nicht ausgespielt (002)",
+    # the end of the day (hands.py, 002)
+    "the card drawn for the end of the day is a 3, 4 or 5 (002), not {card}":
+        "die zum Tagesende gezogene Karte ist eine 3, 4 oder 5 (002), nicht {card}",
+    "the hands left of the day are set already ({count}); undo that first":
+        "die restlichen Hände des Tages stehen schon fest ({count}); erst zurücknehmen",
+    "the structure has no last level with a time: the day has no end to draw (002)":
+        "die Struktur hat kein letztes Level mit Zeit: es gibt kein Tagesende zu ziehen (002)",
+    "the end of the day is drawn in the last 7-15 minutes of level {level}, the day's last "
+    "(002)":
+        "das Tagesende wird in den letzten 7-15 Minuten von Level {level} gezogen, dem letzten "
+        "des Tages (002)",
     "table {table} has {seats} seats, got leftover chips for {count}":
         "Tisch {table} hat {seats} Plätze, Rest-Chips kamen für {count}",
     "no leftover chips of {leaving} at table {table}: nothing to race":
@@ -503,7 +532,8 @@ def _chip_race(p: Mapping[str, Any]) -> str:
     wins = [f"Platz {s} +{n}" for s, n in zip(p["winners"], p["won"], strict=True)]
     wins += [f"Platz {s} behält einen" for s in p["saved"]]
     return (f"Tisch {p['table']}: Chip Race {p['leaving']} → {p['new']}: "
-            + (", ".join(wins) or "kein neuer Chip"))
+            + (", ".join(wins) or "kein neuer Chip")
+            + "".join(f", Platz {s} abwesend verliert {_num(n)}" for s, n in p.get("absent", ())))
 
 
 def _hand_done(p: Mapping[str, Any]) -> str:
@@ -600,6 +630,10 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     + ("1 Tisch" if p["tables"] == 1 else f"{p['tables']} Tische"),
     "hand_done": _hand_done,
     "hands_left": lambda p: f"noch {p['count']} Hände pro Tisch",
+    "day_end_card": lambda p: f"Tagesende: eine {p['count']} gezogen, noch {p['count']} Hände "
+                              "pro Tisch",
+    "colour_up": lambda p: f"Colour-up: die {_num(p['leaving'])}er gehen, für "
+                           f"{_num(p['new'])}er",
     "time_call": lambda p: f"Tisch {p['table']}: Zeitansage "
     + {"start": "läuft", "cancel": "abgebrochen", "expire": "abgelaufen"}.get(p["op"], p["op"]),
     "hfh": lambda p: "Hand-für-Hand " + ("an" if p["on"] else "aus")

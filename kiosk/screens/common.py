@@ -148,24 +148,40 @@ def frame_of(view: ScreenView, default_lang: str, mono: float, size: tuple[int, 
                                  cn.remaining is None),
         None if tc is None else (tc.phase, tc.seat),
         tuple(sorted((k, template_of(v[0])) for k, v in values.items())),
-        announcement_of(view), public_url_of(view) if view.role == "wall" else None,
+        announcement_of(view, lang), public_url_of(view) if view.role == "wall" else None,
         duties.key_of(view.state, view.now),  # a penalty's minutes counting down
         view.problem,  # why there is nothing to show yet (kiosk/problems.py)
     )
     return Frame(view, lang, cn, mode, values, tc, fb, key)
 
 
-def announcement_of(view: ScreenView) -> str | None:
+def announcement_of(view: ScreenView, lang: str = "en") -> str | None:
     """The director's banner (``state/announcement``) at the view's time, or ``None``: one
-    whose ``until`` has passed is hidden here, with no message from the controller."""
+    whose ``until`` has passed is hidden here, with no message from the controller.
+    Without one, the chip race announced before a colour-up break (002: 2-3 minutes
+    before; ``state/clock`` ``chip_race_call``, the controller decides when)."""
     a = view.state.get("announcement") or {}
     text = a.get("text")
-    if not isinstance(text, str) or not text:
-        return None
     until = a.get("until")
-    if isinstance(until, (int, float)) and view.now >= until:
+    if isinstance(text, str) and text and not (isinstance(until, (int, float))
+                                               and view.now >= until):
+        return text
+    return chip_race_call_of(view, lang)
+
+
+def chip_race_call_of(view: ScreenView, lang: str) -> str | None:
+    """"Chip race at the break: the 25 chips leave for 100" while ``chip_race_call`` says
+    so at the view's time (``from``/``until`` ``None``: now)."""
+    call = (view.state.get("clock") or {}).get("chip_race_call")
+    if not isinstance(call, dict):
         return None
-    return text
+    start, end = call.get("from"), call.get("until")
+    if isinstance(start, (int, float)) and view.now < start:
+        return None
+    if isinstance(end, (int, float)) and view.now >= end:
+        return None
+    return tr("chip_race_call", lang, leaving=i18n.num(call.get("leaving", 0), lang),
+              new=i18n.num(call.get("new", 0), lang))
 
 
 def public_url_of(view: ScreenView) -> str | None:
@@ -176,14 +192,14 @@ def public_url_of(view: ScreenView) -> str | None:
 
 def announcement_height(c: Canvas, frame: Frame) -> int:
     """The band the banner takes under the header (0: no banner)."""
-    if announcement_of(frame.view) is None:
+    if announcement_of(frame.view, frame.lang) is None:
         return 0
     return max(24, c.px(64))
 
 
 def announcement_band(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
     """The banner: one line, black on gold, across the screen (shrinks, then is cut)."""
-    text = announcement_of(frame.view)
+    text = announcement_of(frame.view, frame.lang)
     if text is None or rect.height <= 0:
         return
     c.fill(rect, GOLD)
@@ -573,7 +589,10 @@ def footer(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
 def racing(frame: Frame) -> bool:
     """The table's chip race waits for the dealer's entry (the buttons enter chips)."""
     race = (frame.table or {}).get("chip_race") if frame.view.role == "table" else None
-    return race is not None and race.get("result") is None
+    # the director's colour-up in a playing level is entered by the director: the hands
+    # go on with the table's buttons (002 "jederzeit")
+    return race is not None and race.get("result") is None and (
+        frame.mode == "break" or not race.get("called"))
 
 
 def hints(c: Canvas, rect: pygame.Rect, lang: str, race: bool = False) -> None:

@@ -542,6 +542,14 @@ def message_blocks(c: Canvas, frame: Frame, tab: dict[str, Any] | None,
     standing = duties.standing_dealer(tab, lang)  # 000 3.11: the player out last deals
     if standing is not None:
         blocks.append(notice_block(c, standing, BLACK, GREEN, width))
+    race = tab.get("chip_race") or {}
+    if race.get("called") and race.get("result") is None and frame.mode != "break":
+        # the director's colour-up in a playing level (002 "jederzeit"): the hands go on,
+        # so the buttons stay the table's; the leftover chips go to the director
+        blocks.append(notice_block(c, tr("colour_up_called", lang,
+                                         leaving=i18n.num(race.get("leaving", 0), lang),
+                                         new=i18n.num(race.get("new", 0), lang)),
+                                   BLACK, GOLD, width))
     hl = tab.get("hands_left")
     if hl is not None:
         text = tr("no_hands_left", lang) if hl == 0 else (

@@ -533,12 +533,14 @@ class Floor(RuleBasedStateMachine):
     @precondition(lambda self: self.playing())
     @rule(kind=st.sampled_from(["pause", "level", "time", "structure", "structure",
                                 "hands_left", "announce", "hfh", "break_table",
-                                "final_table", "keep"]),
+                                "final_table", "keep", "colour_up"]),
           pick=PICK, dt=DT)
     def director(self, kind: str, pick: int, dt: float) -> None:
         """The director's clock, structure and floor commands."""
         if kind == "hands_left":
             self.run({"cmd": "hands_left", "count": pick % 4}, dt)
+        elif kind == "colour_up":  # 002: any time; an absent player loses the small chips
+            self._colour_up(pick, dt)
         elif kind == "keep":
             STEPS[0] += 1
             self.tour.keep()  # the controller's kept state, at a quiet moment
@@ -546,6 +548,21 @@ class Floor(RuleBasedStateMachine):
             cmd = self._command(kind, pick)
             if cmd is not None:
                 self.run(cmd, dt)
+
+    def _colour_up(self, pick: int, dt: float) -> None:
+        t = self.tour
+        chip = t.settings.chip_race.chips[pick % 3]
+        self.run({"cmd": "colour_up", "chip": chip}, dt)
+        tab = t.tables.get(self.table_of(pick))
+        if tab is None or not tab.occupant:
+            return
+        seats = sorted(tab.occupant)
+        chips = [0] * seats[-1]
+        chips[seats[0] - 1] = 1 + pick % 3
+        absent = [seats[-1]] if len(seats) > 1 and pick % 2 else []
+        if absent:
+            chips[seats[-1] - 1] = 4 + pick % 5
+        self.run({"cmd": "chip_race", "table": tab.number, "chips": chips, "absent": absent})
 
     @precondition(lambda self: self.playing())
     @rule(pick=PICK, dt=DT)

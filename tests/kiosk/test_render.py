@@ -66,6 +66,14 @@ EXPECT: dict[str, list[str]] = {
     "table_feedback_tap": ["Hold to bust"],
     "table_hold": ["Hold: bust · Seat 4"],
     "table_hands_left": ["Hands left: 3"],
+    # the end of the day (002): the clock stopped in the last level, the card's hands
+    "table_day_end": ["Hands left: 3", "PAUSED", "LEVEL 3", "400 / 800"],
+    # the chip race announced 2-3 minutes before the colour-up break (002)
+    "table_chip_race_call": ["Chip race at the break: the 25 chips leave for 100", "02:00"],
+    "wall_chip_race_call": ["Chip race at the break: the 25 chips leave for 100", "02:00"],
+    # the director's colour-up in a playing level (002 "jederzeit")
+    "table_colour_up_called": ["Colour-up 25 → 100: report the leftover chips",
+                               "LEVEL 1", "TIME"],
     "table_finished": ["CHAMPION", "Results", "18 pts"],
     "table_long_names": ["10"],
     # issue 12: the director's banner on every screen, the QR code of the players' page
@@ -315,6 +323,23 @@ def test_notices(patch, word):
         r, _, _ = render(view, size)
         check_layout(r, size)
         assert word in texts(r)
+
+
+def test_the_chip_race_call_shows_from_three_minutes_before_the_break_002():
+    """002 "2-3 Minuten vor der Pause": the banner comes at the time the controller's
+    ``chip_race_call`` gives (the screen looks at its own time), goes with the break, and
+    gives way to the director's own banner."""
+    call = "Chip race at the break: the 25 chips leave for 100"
+    for name in ("table_chip_race_call", "wall_chip_race_call"):
+        view = shots.moment(name)
+        start = view.state["clock"]["chip_race_call"]["from"]
+        assert call in texts(render(view)[0])
+        assert call not in texts(render(dataclasses.replace(view, now=start - 1.0))[0])
+        view.state["announcement"] = {"text": "Add-on jetzt möglich", "until": None}
+        drawn = texts(render(view)[0])
+        assert "Add-on jetzt möglich" in drawn and call not in drawn
+    view = shots.moment("table_chip_race_call", "de")
+    assert "Chip Race in der Pause: die 25er gehen, dafür 100er" in texts(render(view)[0])
 
 
 def test_waiting_player_is_marked():

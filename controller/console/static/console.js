@@ -34,6 +34,13 @@
     document.querySelectorAll("[data-ends-at]").forEach((el) => {
       el.textContent = clock(parseFloat(el.dataset.endsAt) - now);
     });
+    // a button open only in a window of controller time (the end of the day, 002);
+    // empty: open now (the clock stands in it)
+    document.querySelectorAll("button[data-until]").forEach((b) => {
+      const from = b.dataset.from === "" ? -Infinity : parseFloat(b.dataset.from);
+      const until = b.dataset.until === "" ? Infinity : parseFloat(b.dataset.until);
+      b.disabled = !(from <= now && now <= until);
+    });
   }
   setInterval(tick, 250);
   tick();
@@ -173,6 +180,14 @@
     step.querySelector(".rebuy-why").textContent = i ? i.dataset.rebuyWhy : "";
     return true;
   }
+  // the end of the day (002): the button opens the dialog for the card drawn
+  document.addEventListener("click", (e) => {
+    if (!(e.target.closest && e.target.closest("#day-end-open"))) return;
+    const d = document.getElementById("day-end-dialog");
+    if (!d) return;
+    d.querySelector("form").reset();
+    d.showModal();
+  });
   document.addEventListener("click", (e) => {
     const seat = e.target.closest && e.target.closest("button.seat[data-seat]");
     if (seat && dialog) {

@@ -19,12 +19,27 @@ the chips left over (fewer than make one new chip) are raced off:
 The dealer (or the director) gives the leftover chips per seat; the engine
 deals the cards with ``t.rng()`` and stores them in the event, so a replay
 shows the same cards and the same winners.
+
+002 adds three things:
+
+- the director may colour up at any time ("Die Turnierleitung kann jederzeit das
+  Umtauschen von Jetons mit niedrigem Nennwert durchführen"): ``colour_up`` names the
+  chip that leaves; the tables race for it like in a colour-up break, while the level
+  it was called in lasts (one chip a call: a second chip is called when the first is
+  done, the smaller first);
+- the chip race is announced 2-3 minutes before the break ("2-3 Minuten vor der Pause
+  beginnt der Chipleader"): :func:`call_window` says when the screens show it;
+- a player not at the table loses the small chips ("Du musst anwesend sein! Sonst
+  verlierst du deine Chips"; "Der Spielgast muss beim Colour-Up persönlich anwesend
+  sein"): the dealer enters the seat as ``absent`` with all its small chips, which are
+  taken out of the chips in play, and it gets no card.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from controller.engine import clock as clk
 from controller.engine import commands as cmd
@@ -64,15 +79,94 @@ def colour_up(note: str, chips: tuple[int, ...]) -> tuple[int, int] | None:
     return leaving, higher[0]
 
 
-def due(t: Tournament, now: float | None) -> tuple[int, int, int] | None:
-    """``(level index, leaving, new)`` when the clock stands in a colour-up break at ``now``
-    (``None``: where the last event left it)."""
+#: 002: "2-3 Minuten vor der Pause": the screens announce the chip race this long before
+#: a colour-up break
+CALL_SECONDS = 180.0
+
+
+@dataclass(frozen=True)
+class Call:
+    """The director's colour-up (``colour_up``): event ``seq``, in level ``level``."""
+
+    seq: int
+    level: int
+    leaving: int
+    new: int
+
+
+class Due(NamedTuple):
+    """A colour-up under way: ``level`` (index), the ``leaving`` and the ``new`` chip, and the
+    director's ``call`` (its event number; ``None``: a colour-up break's note)."""
+
+    level: int
+    leaving: int
+    new: int
+    call: int | None = None
+
+
+def due(t: Tournament, now: float | None) -> Due | None:
+    """The colour-up under way at ``now`` (``None``: where the last event left it): the
+    director's, while the level it was called in lasts (002), or the break's whose note
+    names a chip (000 3.17)."""
     index = (t.clock if now is None else clk.at(t.clock, t.settings.structure, now)).level
+    if not t.clock.started:
+        return None
+    call: Call | None = t.colour_up
+    if call is not None and call.level == index:
+        return Due(index, call.leaving, call.new, call.seq)
     lvl = t.settings.structure[min(index, len(t.settings.structure) - 1)]
-    if not t.clock.started or not lvl.is_break:
+    if not lvl.is_break:
         return None
     pair = colour_up(lvl.note, t.settings.chip_race.chips)
-    return None if pair is None else (index, *pair)
+    return None if pair is None else Due(index, *pair)
+
+
+def raced(tab_race: ev.ChipRaced | None, colour: Due) -> bool:
+    """A table's last chip race is the one of this colour-up."""
+    return tab_race is not None and tab_race.level == colour.level \
+        and tab_race.call == colour.call
+
+
+class CallWindow(NamedTuple):
+    """The chip race announced (002: 2-3 minutes before the break): ``leaving`` → ``new``,
+    shown from ``start`` until ``end`` (controller time; ``None``: already, the clock
+    stopped in the window, until it runs again)."""
+
+    leaving: int
+    new: int
+    start: float | None
+    end: float | None
+
+
+def call_window(t: Tournament, now: float) -> CallWindow | None:
+    """When the screens announce the coming chip race (002: 2-3 minutes before the break):
+    the level on the clock at ``now`` is followed by a colour-up break and has at most
+    :data:`CALL_SECONDS` left, or will have (``start`` in the future). ``None`` otherwise,
+    before the start and after the end."""
+    s = t.settings.structure
+    if not t.clock.started or t.finished:
+        return None
+    c = clk.at(t.clock, s, now)
+    nxt = c.level + 1
+    if nxt >= len(s) or s[c.level].is_break or not s[nxt].is_break:
+        return None
+    pair = colour_up(s[nxt].note, t.settings.chip_race.chips)
+    if pair is None:
+        return None
+    if c.running:
+        if c.ends_at is None:
+            return None
+        return CallWindow(*pair, c.ends_at - CALL_SECONDS, c.ends_at)
+    if c.remaining is None or c.remaining > CALL_SECONDS:
+        return None
+    return CallWindow(*pair, None, None)
+
+
+def called(t: Tournament, now: float) -> bool:
+    """The chip race is announced at ``now`` (:func:`call_window`)."""
+    w = call_window(t, now)
+    return w is not None and (w.start is None or w.start <= now) \
+        and (w.end is None or now < w.end)
 
 
 def new_chips(total: int, new: int, rounding: str) -> int:
@@ -108,26 +202,66 @@ def decide(cards: list[list[str]], count: int, rules: ChipRaceSettings) -> tuple
     return winners, [1] * len(winners)
 
 
+def colour_up_now(t: Tournament, c: cmd.ColourUp, now: float) -> None:
+    """The director's colour-up (002 "jederzeit")."""
+    t.require_running()
+    if not t.clock.started:
+        raise Rejected("the tournament has not started: the chips are coloured up once play "
+                       "has begun")
+    chips = t.settings.chip_race.chips
+    if c.chip not in chips:
+        raise Rejected("{chip} is not one of the club's chips ({chips})", chip=c.chip,
+                       chips=", ".join(map(str, chips)))
+    higher = [x for x in chips if x > c.chip]
+    if not higher:
+        raise Rejected("{chip} is the club's biggest chip: there is nothing to colour it up to",
+                       chip=c.chip)
+    level = clk.at(t.clock, t.settings.structure, now).level
+    open_ = due(t, now)
+    if open_ is not None and open_.leaving == c.chip:
+        raise Rejected("the {chip} chips are being coloured up already", chip=c.chip)
+    t.emit(ev.ColourUpCalled, now, leaving=c.chip, new=higher[0], level=level)
+
+
+def on_colour_up(t: Tournament, e: ev.ColourUpCalled) -> None:
+    t.colour_up = Call(e.seq, e.level, e.leaving, e.new)
+
+
 def chip_race(t: Tournament, c: cmd.ChipRace, now: float) -> None:
     t.require_running()
     tab = t.table(c.table)
     colour = due(t, now)
     if colour is None:
         raise Rejected("no colour-up is due: a chip race runs in a break whose note names "
-                       "the chip that leaves (\"Chipraise 25\")")
-    level, leaving, new = colour
-    if tab.chip_race is not None and tab.chip_race.level == level:
-        raise Rejected("table {table} already had its chip race in this break (undo it first to "
-                       "enter it again)", table=c.table)
+                       "the chip that leaves (\"Chipraise 25\") or after the director's "
+                       "colour-up")
+    level, leaving, new, call = colour
+    if raced(tab.chip_race, colour):
+        raise Rejected("table {table} already had its chip race in this colour-up (undo it "
+                       "first to enter it again)", table=c.table)
     if len(c.chips) > tab.size:
         raise Rejected("table {table} has {seats} seats, got leftover chips for {count}",
                        table=c.table, seats=tab.size, count=len(c.chips))
-    leftover = {seat: n for seat, n in enumerate(c.chips, start=1) if n > 0}
+    given = {seat: n for seat, n in enumerate(c.chips, start=1) if n > 0}
+    absent = sorted(set(c.absent))
+    for seat in absent:
+        if seat not in tab.occupant:
+            raise Rejected("seat {seat} at table {table} is empty: nobody there is absent",
+                           seat=seat, table=c.table)
+        if seat not in given:
+            raise Rejected("seat {seat} is absent, but has no small chips of {leaving} to "
+                           "lose", seat=seat, leaving=leaving)
+        if seat in c.short:
+            raise Rejected("seat {seat} is absent: an absent player's small chips are taken "
+                           "out, not raced (002)", seat=seat)
+    lost = [given[s] * leaving for s in absent]
+    leftover = {seat: n for seat, n in given.items() if seat not in absent}
     per_chip = -(-new // leaving)  # leftover chips make less than one new chip
-    for seat, n in leftover.items():
+    for seat in given:
         if seat not in tab.occupant:
             raise Rejected("seat {seat} at table {table} is empty: no leftover chips there",
                            seat=seat, table=c.table)
+    for seat, n in leftover.items():
         if n * leaving >= new:
             raise Rejected("seat {seat}: {chips} chips of {leaving} make at least one {new}; "
                            "colour those up first (at most {most} are left over)",
@@ -136,7 +270,7 @@ def chip_race(t: Tournament, c: cmd.ChipRace, now: float) -> None:
         if seat not in leftover:
             raise Rejected("seat {seat} is short, but has no leftover chips of {leaving}",
                            seat=seat, leaving=leaving)
-    if not leftover:
+    if not leftover and not absent:
         raise Rejected("no leftover chips of {leaving} at table {table}: nothing to race",
                        leaving=leaving, table=c.table)
     seats = deal_order(list(leftover), tab.size, t.settings.chip_race.start, tab.button)
@@ -158,7 +292,8 @@ def chip_race(t: Tournament, c: cmd.ChipRace, now: float) -> None:
     change = (sum(won) + len(saved)) * new - total
     t.emit(ev.ChipRaced, now, table=c.table, level=level, leaving=leaving, new=new, seed=seed,
            seats=seats, leftover=[leftover[s] for s in seats], cards=cards,
-           winners=winner_seats, won=won, saved=saved, change=change)
+           winners=winner_seats, won=won, saved=saved, change=change, call=call,
+           absent=absent or None, lost=lost or None)
 
 
 def on_chip_race(t: Tournament, e: ev.ChipRaced) -> None:
@@ -167,9 +302,10 @@ def on_chip_race(t: Tournament, e: ev.ChipRaced) -> None:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
     tab.chip_race = e
     # the new chips are the leftover total rounded (000 3.17: up; 002: commercially),
-    # and a short player keeps one: what is in play changes by that much (the average)
-    t.chips += e.change
+    # and a short player keeps one: what is in play changes by that much (the average);
+    # an absent player's small chips leave play (002)
+    t.chips += e.change - sum(e.lost or ())
 
 
-COMMANDS = {cmd.ChipRace: chip_race}
-FOLDS = {ev.ChipRaced: on_chip_race}
+COMMANDS = {cmd.ChipRace: chip_race, cmd.ColourUp: colour_up_now}
+FOLDS = {ev.ChipRaced: on_chip_race, ev.ColourUpCalled: on_colour_up}

@@ -59,6 +59,97 @@ def hands_left(t: Tournament, c: cmd.HandsLeft, now: float) -> None:
     t.emit(ev.HandsLeft, now, count=c.count)
 
 
+#: 002: "In den letzten 7-15 Minuten des letzten Levels hält der Turnierleiter die Uhr an"
+DAY_END_WINDOW = (7 * 60.0, 15 * 60.0)
+#: 002: "Ein Spielgast zieht eine Karte zwischen 3 und 5"
+DAY_END_CARDS = (3, 4, 5)
+
+
+def last_level(t: Tournament) -> int | None:
+    """The day's last level: the structure's last playing level; ``None`` when it has no
+    time (003 7 plays its last level without end: it has no last minutes)."""
+    s = t.settings.structure
+    playing = [i for i, lv in enumerate(s) if not lv.is_break]
+    if not playing or s[playing[-1]].seconds is None:
+        return None
+    return playing[-1]
+
+
+def day_end_window(t: Tournament, now: float) -> tuple[float, float] | None:
+    """When the end of the day may be drawn (002): ``(from, until)`` controller time while
+    the clock runs in the day's last level, ``(now, now)`` while it stands in the window
+    (stopped with 7-15 minutes left), ``None`` otherwise: before the start, after the
+    end, once the hands left are set, in another level, or stopped outside the window."""
+    last = last_level(t)
+    if last is None or not t.clock.started or t.finished or t.hands_left is not None:
+        return None
+    c = clk.at(t.clock, t.settings.structure, now)
+    if c.level != last:
+        return None
+    low, high = DAY_END_WINDOW
+    if c.running and c.ends_at is not None:
+        # a last level shorter than 15 minutes: the window opens with it
+        length = clk.duration(t.settings.structure, c.level, c.halved) or 0.0
+        return max(c.ends_at - high, c.ends_at - length), c.ends_at - low
+    if not c.running and c.remaining is not None and low <= c.remaining <= high:
+        return now, now
+    return None
+
+
+def day_end_open(t: Tournament, now: float) -> bool:
+    """The end of the day may be drawn at ``now`` (:func:`day_end_window`)."""
+    w = day_end_window(t, now)
+    return w is not None and w[0] <= now <= w[1]
+
+
+def end_of_day(t: Tournament, c: cmd.EndOfDay, now: float) -> None:
+    """The end of the day (002): the clock stops, the card a player drew is the hands
+    left at every table; the day is over when every table has played them."""
+    t.require_running()
+    if c.card not in DAY_END_CARDS:
+        raise Rejected("the card drawn for the end of the day is a 3, 4 or 5 (002), not {card}",
+                       card=c.card)
+    if t.hands_left is not None:
+        raise Rejected("the hands left of the day are set already ({count}); undo that first",
+                       count=t.hands_left)
+    if not day_end_open(t, now):
+        last = last_level(t)
+        if last is None:
+            raise Rejected("the structure has no last level with a time: the day has no end "
+                           "to draw (002)")
+        raise Rejected("the end of the day is drawn in the last 7-15 minutes of level "
+                       "{level}, the day's last (002)", level=t.level_number(last))
+    if t.clock.running:
+        t.emit(ev.ClockChanged, now, op="pause")
+    t.emit(ev.HandsLeft, now, count=c.card, card=c.card)
+
+
+def day_over(t: Tournament) -> bool:
+    """Every table has played its last hand of the day (002)."""
+    return t.hands_left is not None and bool(t.tables) and all(
+        x.hands_left == 0 for x in t.tables.values())
+
+
+def most_left(t: Tournament) -> int | None:
+    """The most hands any table still has to play in the day (``None``: no count)."""
+    if t.hands_left is None:
+        return None
+    return max((x.hands_left for x in t.tables.values() if x.hands_left is not None),
+               default=t.hands_left)
+
+
+def carry(t: Tournament, most: int) -> None:
+    """A table that came into play while the last hands of the day are played (the final
+    table drawn, a table opened) plays as long as the longest of the tables before it:
+    002 has the hands drawn "an allen Tischen gespielt", so nobody's day ends before the
+    hands drawn are played, and the day ends when every table has played them."""
+    if t.hands_left is None:
+        return
+    for tab in t.tables.values():
+        if tab.hands_left is None:
+            tab.hands_left = most
+
+
 def on_hand_done(t: Tournament, e: ev.HandDone) -> None:
     tab = t.tables.get(e.table)
     if tab is None:
@@ -96,6 +187,8 @@ def _before_the_redraw(t: Tournament, tab: Table, e: ev.HandDone) -> None:
     hand was dealt (a sit-out counts it, 000 3.8), at the old tables' positions."""
     penalties.hand_played(t, tab, e.group)
     tab.redrawn = False
+    if tab.hands_left:  # the hand of the redraw was one of the day's last hands (002)
+        tab.hands_left -= 1
     tab.hand_id = e.seq
     tab.time_call = None
     t.time_call_tables.discard(tab.number)
@@ -195,5 +288,5 @@ def on_hands_left(t: Tournament, e: ev.HandsLeft) -> None:
         tab.hands_left = e.count
 
 
-COMMANDS = {cmd.HandDone: hand_done, cmd.HandsLeft: hands_left}
+COMMANDS = {cmd.HandDone: hand_done, cmd.HandsLeft: hands_left, cmd.EndOfDay: end_of_day}
 FOLDS = {ev.HandDone: on_hand_done, ev.HandsLeft: on_hands_left}
