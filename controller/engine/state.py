@@ -151,3 +151,5 @@ class DeskState:
     waiting: list[Waiting] = field(default_factory=list)
     expected: set[int] = field(default_factory=set)
     no_shows: list[str] = field(default_factory=list)
+    #: 001 §1 III: player → the earlier tournament on the floor they are seated in
+    elsewhere: dict[int, str] = field(default_factory=dict)

@@ -40,6 +40,8 @@ from controller.engine.rules import (
     hand_for_hand,
     hands,
     landesliga,
+    membership,
+    multitabling,
     names,
     penalties,
     play_day,
@@ -66,6 +68,7 @@ RULES: tuple[ModuleType, ...] = (
     time_calls, undo, names, announcements, chip_counts, rounds, landesliga, penalties,
     field_size, dealing, chip_race, reseat,
     desk,  # the registration desk (issue 31): a seat that came free calls the next in line
+    membership, multitabling,  # members and guests (000 1, 2.5); one table a player (001 §1 III)
 )
 
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import play_day, qualifier, seating
+from controller.engine.rules import membership, play_day, qualifier, seating
 from controller.engine.state import Waiting
 
 if TYPE_CHECKING:
@@ -169,8 +169,12 @@ def preregister(t: Tournament, c: cmd.Preregister, now: float) -> None:
     if t.drawn:
         raise Rejected("the seats are drawn: register arrivals as late entries")
     names = [c.names] if isinstance(c.names, str) else c.names
-    for n in check_names(t, names):
+    clean = check_names(t, names)
+    membership.check(t, clean, c.member, c.adult)  # 000 1.1, 2.5
+    since = len(t.log)
+    for n in clean:
         admit(t, now, n, c.member, expect=True)
+    membership.record(t, now, c.adult, since)
 
 
 def check_in(t: Tournament, c: cmd.CheckIn, now: float) -> None:

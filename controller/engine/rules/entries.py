@@ -18,7 +18,7 @@ from controller.engine import clock as clk
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import desk, play_day, qualifier, seating
+from controller.engine.rules import desk, membership, play_day, qualifier, seating
 from controller.engine.state import Player
 
 if TYPE_CHECKING:
@@ -37,6 +37,13 @@ BLANK = frozenset({0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA
 def register(t: Tournament, c: cmd.Register, now: float) -> None:
     names = [c.names] if isinstance(c.names, str) else c.names
     clean = check_names(t, names)
+    membership.check(t, clean, c.member, c.adult)  # 000 1.1, 2.5
+    since = len(t.log)
+    _register(t, c, now, clean)
+    membership.record(t, now, c.adult, since)
+
+
+def _register(t: Tournament, c: cmd.Register, now: float, clean: list[str]) -> None:
     if t.drawn:
         if c.stack is not None:
             # a late arrival may take a ghost's seat and stack (000 9.5): one stack only
@@ -51,10 +58,13 @@ def register(t: Tournament, c: cmd.Register, now: float) -> None:
 
 def late(t: Tournament, c: cmd.Late, now: float) -> None:
     (n,) = check_names(t, [c.name])
+    membership.check(t, [n], c.member, c.adult)  # 000 1.1, 2.5
+    since = len(t.log)
     if not t.drawn:
         desk.admit(t, now, n, c.member, force=c.force)
-        return
-    _late(t, now, n, c.member, c.force)
+    else:
+        _late(t, now, n, c.member, c.force)
+    membership.record(t, now, c.adult, since)
 
 
 def check_names(t: Tournament, names: Sequence[str], keep: int | None = None) -> list[str]:
