@@ -73,12 +73,36 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _member(args: argparse.Namespace) -> int:
-    from controller.club import players
+    from controller.club import members, players
 
     db = _open(args)
-    p = players.set_member(db, " ".join(args.name), not args.guest, args.since)
-    print(f"{p.name}: " + (f"member since {p.member_since}" if p.member_since else
-                          "member" if p.member else "guest"))
+    name = " ".join(args.name)
+    day = args.on or datetime.date.today()
+    if args.fee is None and not args.adult or args.guest or args.since:
+        p = players.set_member(db, name, not args.guest, args.since)
+        print(f"{p.name}: " + (f"member since {p.member_since}" if p.member_since else
+                              "member" if p.member else "guest"))
+    if args.fee is not None:  # 000 1.3: the yearly fee, for the season it pays
+        print(f"{members.pay_fee(db, name, args.fee, day)}: fee for {args.fee.strip()} "
+              f"paid on {day}")
+    if args.adult:  # 000 1.1, 003 1: the desk asked; no ID is kept
+        print(f"{members.confirm_adult(db, name, day)}: 18 or older, confirmed on {day}")
+    return 0
+
+
+def _members(args: argparse.Namespace) -> int:
+    """The club list: members with the seasons paid, the confirmed age, day memberships."""
+    from controller.club import members
+
+    db = _open(args, readonly=True)
+    shown = members.members(db, everyone=args.all)
+    for m in shown:
+        paid = ", ".join(m.paid) or "no fee recorded"
+        age = f"18+ confirmed {m.adult_since}" if m.adult_since else "18+ not asked yet"
+        days = f", {m.day_memberships} day memberships" if m.day_memberships else ""
+        print(f"{m.name}: {'member' if m.member else 'guest'}; fee: {paid}; {age}{days}")
+    if not shown:
+        print("no members yet (floorman club member NAME --fee SEASON)")
     return 0
 
 
@@ -288,10 +312,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--force", action="store_true",
                    help="add it even though it looks like another player's name")
     v = verb("member", _member, "make a player a member (member NAME [--since DATE]) or a "
-             "guest (member NAME --guest)")
+             "guest (member NAME --guest); --fee SEASON records the yearly fee, --adult "
+             "the confirmed age")
     v.add_argument("name", nargs="+")
     v.add_argument("--since", help="member since (YYYY-MM-DD)")
     v.add_argument("--guest", action="store_true", help="not (any more) a member")
+    v.add_argument("--fee", metavar="SEASON", help="paid the yearly fee for SEASON (000 1.3)")
+    v.add_argument("--adult", action="store_true",
+                   help="confirmed being 18 or older (000 1.1, 003 1; no ID is kept)")
+    v.add_argument("--on", type=_date, help="the day of the fee or the confirmation "
+                   "(default: today)")
+    v = verb("members", _members, "the club list: members, the seasons they paid, the "
+             "confirmed age, day memberships (000 1.3-1.7)")
+    v.add_argument("--all", action="store_true", help="the guests too")
     v = verb("merge", _merge, "one person entered twice: merge NAME --into PLAYER")
     v.add_argument("name", nargs="+")
     v.add_argument("--into", nargs="+", required=True)

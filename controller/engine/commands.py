@@ -143,6 +143,9 @@ class Register(Command):
     #: 000 1.1, 003 1: true: the desk asked and each confirmed being 18 (recorded); false:
     #: not 18 (refused); left out: on record already, or not asked
     adult: bool | None = None
+    #: those of ``names`` the club's record makes guests (fee not paid, 000 2.1): the desk
+    #: fills it in; ``member`` is the rest's
+    guests: list[Name] | None = None
 
 
 class Late(Command):
@@ -508,6 +511,7 @@ class Preregister(Command):
     names: list[Name] | Name
     member: bool = True
     adult: bool | None = None
+    guests: list[Name] | None = None
 
 
 class CheckIn(Command):

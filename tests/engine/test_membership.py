@@ -121,3 +121,14 @@ def test_a_balancing_move_takes_the_next_player_not_the_one_playing_elsewhere_00
                "started": "2026-11-27T18:00+01:00"}, START_AT + 3)
     assert big.occupant[first] not in [big.occupant[s]
                                        for s in seating.mover_seats(t, big, START_AT + 4)]
+
+
+def test_the_desk_names_the_guests_among_a_list_000_2_1():
+    """000 2.1: a member without the season's fee plays as a guest; the desk's door names
+    them (``guests``) and the rest stay members."""
+    t = new_tournament(0, draw=False, start=False)
+    events = t.execute({"cmd": "register", "names": ["Anna", "Bert"], "guests": ["bert"]}, 1.0)
+    assert [(e["name"], e["member"]) for e in events] == [("Anna", True), ("Bert", False)]
+    cup = new_tournament(0, draw=False, start=False, desk=Desk(members_only=True))
+    why = rejected(cup, {"cmd": "preregister", "names": ["Anna", "Bert"], "guests": ["Bert"]})
+    assert "Bert is a guest" in why

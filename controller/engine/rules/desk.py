@@ -170,10 +170,11 @@ def preregister(t: Tournament, c: cmd.Preregister, now: float) -> None:
         raise Rejected("the seats are drawn: register arrivals as late entries")
     names = [c.names] if isinstance(c.names, str) else c.names
     clean = check_names(t, names)
-    membership.check(t, clean, c.member, c.adult)  # 000 1.1, 2.5
+    member = membership.members(clean, c.member, c.guests)
+    membership.check(t, clean, member, c.adult)  # 000 1.1, 2.5
     since = len(t.log)
-    for n in clean:
-        admit(t, now, n, c.member, expect=True)
+    for n, m in zip(clean, member, strict=True):
+        admit(t, now, n, m, expect=True)
     membership.record(t, now, c.adult, since)
 
 

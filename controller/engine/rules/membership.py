@@ -25,15 +25,22 @@ if TYPE_CHECKING:
     from controller.engine.tournament import Tournament
 
 
-def check(t: Tournament, names: Sequence[str], member: bool, adult: bool | None) -> None:
+def members(names: Sequence[str], member: bool, guests: Sequence[str] | None) -> list[bool]:
+    """Each name's member flag: ``member``, unless the desk named it among ``guests``."""
+    out = {g.strip().casefold() for g in guests or ()}
+    return [member and n.casefold() not in out for n in names]
+
+
+def check(t: Tournament, names: Sequence[str], member: Sequence[bool],
+          adult: bool | None) -> None:
     """Refuse the registration of ``names`` (all or none) when the desk's rules say no."""
-    who = ", ".join(names)
     if adult is False:
         raise Rejected("{player} is not 18: tournaments are for players of 18 and older "
-                       "(000 1.1, 003 1)", player=who)
-    if not member and t.settings.desk.members_only:
+                       "(000 1.1, 003 1)", player=", ".join(names))
+    guests = [n for n, m in zip(names, member, strict=True) if not m]
+    if guests and t.settings.desk.members_only:
         raise Rejected("{player} is a guest: {tournament} is for members only (000 2.5, "
-                       "003 8)", player=who, tournament=t.settings.name)
+                       "003 8)", player=", ".join(guests), tournament=t.settings.name)
 
 
 def record(t: Tournament, now: float, adult: bool | None, since: int) -> None:
