@@ -302,7 +302,7 @@ def _leave(chips: int | None) -> str:
 # ------------------------------------------------- the registration desk (issue 31)
 #: the desk's events (rules/desk.py)
 DESK = frozenset({"waitlisted", "waiting_called", "waiting_left", "capacity_set", "expected",
-                  "checked_in", "no_shows", "bumped"})
+                  "checked_in", "no_shows", "bumped", "age_confirmed", "elsewhere"})
 
 
 def desk(t: Tournament, e: Record) -> Phrase | None:
@@ -331,6 +331,15 @@ def desk(t: Tournament, e: Record) -> Phrase | None:
                       "ahead has the seat (000 2.3)")
     if typ == "waiting_left":
         return Phrase("waiting_left", {"player": who}, f"{who} taken off the waiting list")
+    if typ == "age_confirmed":  # 000 1.1, 003 1
+        return Phrase("age_confirmed", {"player": who}, f"{who}: 18 or older, confirmed")
+    if typ == "elsewhere":  # 001 §1 III
+        where = e["tournament"]
+        if e.get("done"):
+            return Phrase("elsewhere_done", {"player": who, "tournament": where},
+                          f"{who} is done at {where}: plays here now")
+        return Phrase("elsewhere", {"player": who, "tournament": where},
+                      f"{who} plays at {where} first (started earlier, 001 §1 III)")
     return Phrase("checked_in", {"player": who}, f"{who} checked in")
 
 

@@ -82,7 +82,7 @@ def test_a_members_only_night_refuses_the_member_who_has_not_paid_000_2_5(tmp_pa
     members.pay_fee(db, "Bert Cox", "2025", DAY.replace(year=2025))
     db.close()
     monkeypatch.setenv("FLOORMAN_CLUB", str(tmp_path / "club.sqlite"))
-    svc = Desk(str(tmp_path / "cup.sqlite"), "desk:\n  members_only: true\n")
+    svc = Desk(str(tmp_path / "cup.sqlite"), "desk:\n  members_only: true\n  ask_age: false\n")
     answer = svc.send("register", names=["Anna Berg", "Bert Cox"])
     assert not answer["ok"]
     assert answer["reason"].startswith("Bert Cox is a guest: ")

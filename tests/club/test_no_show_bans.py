@@ -134,10 +134,10 @@ def test_a_banned_players_registration_is_refused_with_the_end_000_2_7(tmp_path,
         assert answer["reason"].endswith("is banned from tournaments until 2026-02-07 for not "
                                          "coming without calling off (000 2.7)")
     assert svc.tournament.players == {}  # nothing registered, Anna neither
-    assert svc.send("register", names=["Anna Berg"])["ok"]
+    assert svc.send("register", names=["Anna Berg"], adult=True)["ok"]  # 000 1.1 asked
     # lifted: the desk takes the registration
     db = open_club(tmp_path / "club.sqlite")
     lift(db, NICO, "Vorstand", datetime.date(2026, 1, 9))
     db.close()
-    assert svc.send("register", names=[NICO])["ok"]
+    assert svc.send("register", names=[NICO], adult=True)["ok"]
     svc.floor.close()
