@@ -74,6 +74,12 @@ def _member(form: Form) -> bool:
     return form.get("guest") not in ("on", "1", "true")
 
 
+def _entry(form: Form, args: dict[str, Any]) -> dict[str, Any]:
+    """A registration's arguments, with ``adult`` when the desk asked and the player said
+    18 or older (000 1.1, 003 1; the record keeps the date)."""
+    return {**args, "adult": True} if form.get("adult") in ("on", "1", "true") else args
+
+
 def _level(form: Form) -> dict[str, Any]:
     to = (form.get("to") or "").strip()
     if to in ("next", "prev"):
@@ -242,8 +248,8 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "move_apply": ("move_apply", lambda f: {}),
     "level": ("level", _level),
     "time": ("time", _time),
-    "register": ("register", lambda f: {"names": _names(f), "member": _member(f)}),
-    "late": ("late", lambda f: {"name": _text(f, "name"), "member": _member(f)}),
+    "register": ("register", lambda f: _entry(f, {"names": _names(f), "member": _member(f)})),
+    "late": ("late", lambda f: _entry(f, {"name": _text(f, "name"), "member": _member(f)})),
     "rebuy": ("rebuy", lambda f: {"player": _player(f)}),
     "reentry": ("reentry", lambda f: {"player": _player(f)}),
     "seated": ("seated", lambda f: {"player": _player(f)}),
@@ -285,7 +291,8 @@ def _capacity(form: Form) -> dict[str, Any]:
 
 ACTIONS.update({
     "capacity": ("capacity", _capacity),
-    "preregister": ("preregister", lambda f: {"names": _names(f), "member": _member(f)}),
+    "preregister": ("preregister", lambda f: _entry(f, {"names": _names(f),
+                                                         "member": _member(f)})),
     "check_in": ("check_in", lambda f: {"player": _player(f)}),
     "cancel": ("cancel", lambda f: {"player": _player(f),
                                     "force": f.get("force") in ("on", "1", "true")}),

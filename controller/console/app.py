@@ -257,6 +257,8 @@ class Console:
                 return RedirectResponse("/login", 303)
             lang = self.language(request, s)
             ctx = self.page_context(lang)
+            if name == "players":  # the bans (000 2.7), from the club database
+                ctx = {**ctx, "bans": club.bans_now(self)}
             return self.render(f"{name}.html", lang=lang, csrf=s.csrf, page=name,
                                path=request.url.path, **{k: v for k, v in ctx.items()
                                                           if k != "lang"})
@@ -636,6 +638,7 @@ def make_app(console: Console, *, start_hub: bool = True) -> Starlette:
         # the club database (docs/club.md): before /print/{kind}, which does not know it
         Route("/print/standings", club.standings_page(c)),
         Route("/club/players", club.club_players(c)),
+        Route("/club/lift-ban", club.lift_ban(c), methods=["POST"]),
         Route("/print/{kind:str}", c.printable),
         Route("/login", c.login_page, methods=["GET"]),
         Route("/login", c.login, methods=["POST"]),

@@ -400,6 +400,23 @@ LABELS.update({
     "cancel_button": ("Cancel the registration", "Absage eintragen"),
     "field_seats": ("Seats", "Plätze"),
 })
+LABELS.update({  # members and guests, the bans in the console (issue 31)
+    "adult": ("Asked: 18 or older (000 1.1)", "Gefragt: 18 oder älter (000 1.1)"),
+    "tab_bans": ("Bans", "Sperren"),
+    "bans": ("Bans for no-shows (000 2.7)", "Sperren wegen Nichterscheinens (000 2.7)"),
+    "bans_none": ("No ban holds today.", "Heute gilt keine Sperre."),
+    "ban_line": ("banned until {until} (since {since}, {months} months, no-show {count})",
+                 "gesperrt bis {until} (seit {since}, {months} Monate, {count}. Nichterscheinen)"),
+    "lift_ban": ("Lift the ban", "Sperre aufheben"),
+    "lift_ban_hint": ("The director's decision, kept with the day and the reason in the club "
+                      "database.",
+                      "Entscheidung der Turnierleitung, mit Tag und Grund in der "
+                      "Vereinsdatenbank festgehalten."),
+    "ban_lifted": ("{player}: the ban until {until} is lifted",
+                   "{player}: die Sperre bis {until} ist aufgehoben"),
+    "no_ban": ("{player} has no ban today", "{player} hat heute keine Sperre"),
+    "no_club": ("No club database on this computer", "Keine Vereinsdatenbank auf diesem Rechner"),
+})
 
 
 def lang_of(text: str | None) -> str:

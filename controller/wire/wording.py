@@ -667,11 +667,11 @@ REASONS_DE.update({  # members and guests, one table a player (issue 31)
     "{player} already plays at {tournament} (001 §1 III)":
         "{player} spielt schon bei {tournament} (001 §1 III)",
     "say when {tournament} started (started: ISO date and time)":
-        "angeben, wann {tournament} begonnen hat (started: ISO-Datum und Uhrzeit)",
+        "angeben, wann {tournament} begonnen hat (Datum und Uhrzeit)",
     "{started!r} is no date and time (ISO, e.g. 2026-11-27T19:30+01:00)":
-        "{started!r} ist kein Datum mit Uhrzeit (ISO, z. B. 2026-11-27T19:30+01:00)",
+        "{started!r} ist kein Datum mit Uhrzeit (z. B. 2026-11-27 19:30+01:00)",
     "{started!r} needs its UTC offset (e.g. +01:00)":
-        "{started!r} braucht den Abstand zu UTC (z. B. +01:00)",
+        "{started!r} braucht die Zeitzone (z. B. +01:00)",
     "{tournament} started after this tournament: {player} plays here, and waits there "
     "(001 §1 III)":
         "{tournament} hat nach diesem Turnier begonnen: {player} spielt hier und wartet dort "

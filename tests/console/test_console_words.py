@@ -38,6 +38,7 @@ BOTH = {
     "orbits", "stack", "stacks", "broker", "controller", "s", "pt", "pts", "hand", "d", "h",
     # poker's own words in German too, a rule's number, a club's word in quotes
     "small", "big", "bytes", "so", "u", "go", "deck", "iii", "vi", "chipraise", "ticket",
+    "no-show",  # the floor's word in German too (000 2.7: "nicht erschienen (No-Show)")
 }
 
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß][A-Za-zÄÖÜäöüß'\-]*")
@@ -254,7 +255,9 @@ SAMPLE = {"player": "Anna Schmidt", "players": ["Anna Schmidt", "Ben Meyer"], "c
 SAMPLE_OF = {"table_opened": {"players": 5}, "addon": {"players": 14},
              "field_warning": {"players": 5}, "chips_corrected": {"reason": "Zählfehler"},
              "structure_changed": {"change": "a level 100/200 ante 25 of 20 min inserted "
-                                             "after level 2"}}
+                                             "after level 2"},
+             # one table a player (001 §1 III): the other tournament's name
+             "elsewhere": {"tournament": "Bounty"}, "elsewhere_done": {"tournament": "Bounty"}}
 
 
 @pytest.mark.parametrize("key", sorted(wording.PHRASES_DE))

@@ -1,0 +1,111 @@
+"""Members, guests and bans at the desk through the console, in a real headless Chromium
+against a real Mosquitto and controller with a club database (issue 31): the desk asks
+a player whose 18 is not on record (000 1.1, 003 1), a members-only event refuses a guest
+(000 2.5, 003 8; a member without the season's fee is one, 000 1.3, 2.1), a banned
+player is refused with the end (000 2.7), and the director sees the bans and lifts one
+on the players' page (recorded in the club database)."""
+
+from __future__ import annotations
+
+import datetime
+
+from controller.club import members
+from controller.club.bans import bans
+from controller.club.db import open_club
+from controller.club.imports import import_log
+from tests.club.test_no_show_bans import NICO, night
+from tests.console.test_console_browser import LAPTOP, Shots, act, sign_in
+from tests.support.paths import SAMPLE_TOURNAMENT
+
+CUP = "\ndesk:\n  members_only: true\n"
+
+
+def club(tmp_path, today: datetime.date):
+    """Nico did not come twice in the last two months (a 3-month ban holds today); Anna
+    paid this season and confirmed 18, Bert paid last season only."""
+    path = tmp_path / "club.sqlite"
+    db = open_club(path)
+    for i, back in enumerate((60, 30)):
+        day = (today - datetime.timedelta(days=back)).isoformat()
+        import_log(db, str(night(tmp_path / f"night{i}.sqlite", day, [NICO])))
+    season = str(today.year)
+    members.pay_fee(db, "Anna Berg", season, today)
+    members.confirm_adult(db, "Anna Berg", today)
+    members.pay_fee(db, "Bert Cox", str(today.year - 1), today.replace(year=today.year - 1))
+    members.confirm_adult(db, "Bert Cox", today)
+    db.close()
+    return path
+
+
+def test_the_desk_checks_members_age_and_bans_and_lifts_a_ban_000_2_5_1_1_2_7(
+        tmp_path, broker, prefix, controller_factory, chromium, monkeypatch):
+    from tests.console.conftest import start_console
+    from tests.support.controller import wait_up
+
+    today = datetime.date.today()
+    path = club(tmp_path, today)
+    monkeypatch.setenv("FLOORMAN_CLUB", str(path))  # the controller's and the console's
+    config = tmp_path / "cup.yaml"
+    config.write_text(SAMPLE_TOURNAMENT.read_text(encoding="utf-8") + CUP, encoding="utf-8")
+    controller_factory(config)
+    b = broker.for_prefix(prefix)
+    wait_up(b)
+    console = start_console(b, tmp_path)
+    shots = Shots(tmp_path / "shots")
+    laptop = chromium.new_context(viewport=LAPTOP, locale="de-DE", bypass_csp=True)
+    try:
+        page = sign_in(laptop, console.url)
+        page.click("nav >> text=Spieler")
+        # 000 1.1, 003 1: a new player without a confirmation on record is asked first
+        page.fill("#reg-names", "Anna Berg\nNora Neu")
+        answer = act(page, "#register-form button[type=submit]")
+        assert answer.startswith("Nora Neu fragen: 18 oder älter? Keine Bestätigung "
+                                 "gespeichert (000 1.1, 003 1)")
+        page.fill("#reg-names", "Anna Berg\nNora Neu")
+        page.check("#register-form input[name=adult]")
+        assert act(page, "#register-form button[type=submit]") == (
+            "2 angemeldet: Anna Berg, Nora Neu; Anna Berg: 18 Jahre oder älter, bestätigt; "
+            "Nora Neu: 18 Jahre oder älter, bestätigt")
+        # 000 2.5: Bert paid last season only: a guest, and the cup is for members
+        page.fill("#reg-names", "Bert Cox")
+        answer = act(page, "#register-form button[type=submit]")
+        assert answer.startswith("Bert Cox ist Gast: ")
+        assert answer.endswith("ist nur für Vereinsmitglieder (000 2.5, 003 8)")
+        # 000 2.7: Nico's ban, with its end
+        until = next(x for x in bans(open_club(path, readonly=True)) if x.holds_on(today)).until
+        page.fill("#reg-names", NICO)
+        page.check("#register-form input[name=adult]")
+        answer = act(page, "#register-form button[type=submit]")
+        assert answer == (f"{NICO} ist bis {until.isoformat()} für Turniere gesperrt, weil "
+                          "ohne Abmeldung nicht erschienen (000 2.7)")
+        shots(page, "desk-members-only")
+        # the bans on the players' page; the director lifts Nico's
+        page.click(".tabs button[data-tab='bans']")
+        assert page.inner_text("#ban-list li[data-name='nico nie']").startswith(
+            f"{NICO} gesperrt bis {until.isoformat()}")
+        shots(page, "desk-bans")
+        page.fill("#lift-ban-form input[name=player]", "Nobody")
+        page.fill("#lift-ban-form input[name=reason]", "x")
+        assert act(page, "#lift-ban-form button") == "Nobody hat heute keine Sperre"
+        page.fill("#lift-ban-form input[name=player]", NICO)
+        page.fill("#lift-ban-form input[name=reason]", "")
+        assert act(page, "#lift-ban-form button") == "Bitte Grund ausfüllen."
+        page.fill("#lift-ban-form input[name=reason]", "Vorstand: krank, Absage kam nicht an")
+        assert act(page, "#lift-ban-form button") == (
+            f"{NICO}: die Sperre bis {until.isoformat()} ist aufgehoben")
+        page.wait_for_selector("#ban-none", state="attached", timeout=15000)  # drawn again
+        page.click(".tabs button[data-tab='bans']")
+        assert page.inner_text("#ban-none") == "Heute gilt keine Sperre."
+        db = open_club(path, readonly=True)
+        assert [x.lifted for x in bans(db) if x.until == until] == [
+            (today.isoformat(), "Vorstand: krank, Absage kam nicht an")]
+        db.close()
+        # no ban any more: the next rule speaks (Nico paid no fee: a guest at the cup)
+        page.click(".tabs button[data-tab='register']")
+        page.fill("#reg-names", NICO)
+        page.check("#register-form input[name=adult]")
+        assert act(page, "#register-form button[type=submit]").startswith(f"{NICO} ist Gast")
+    finally:
+        laptop.close()
+        shots.publish()
+        console.stop()
