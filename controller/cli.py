@@ -332,7 +332,8 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         a_ = {"names": args.names, "member": not args.guest} | _adult(args)
         return "register", a_ | {"force": True} if args.force else a_
     if v == "late":
-        return "late", {"name": " ".join(args.name), "member": not args.guest} | _adult(args)
+        return "late", {"name": " ".join(args.name), "member": not args.guest} | _adult(args) \
+            | ({"force": True} if args.force else {})
     if v == "bust":
         if len(args.who) == 2 and all(x.isdigit() for x in args.who):
             a: dict = {"table": int(args.who[0]), "seat": int(args.who[1])}
@@ -869,6 +870,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     d.add_argument("name", nargs="+")
     d.add_argument("--guest", action="store_true")
     d.add_argument("--adult", action="store_true", help=ADULT_HELP)
+    d.add_argument("--force", action="store_true", help="after the late registration closed "
+                   "(the director decides)")
     d = director("bust", "bust TABLE SEAT, or bust NAME")
     d.add_argument("who", nargs="+")
     d.add_argument("--stack", type=int, help="chips at the start of the hand (000 9.5)")

@@ -74,6 +74,11 @@ def _member(form: Form) -> bool:
     return form.get("guest") not in ("on", "1", "true")
 
 
+def _force(form: Form) -> dict[str, bool]:
+    """The director's override (a late arrival after the cutoff)."""
+    return {"force": True} if form.get("force") in ("on", "1", "true") else {}
+
+
 def _entry(form: Form, args: dict[str, Any]) -> dict[str, Any]:
     """A registration's arguments, with ``adult`` when the desk asked and the player said
     18 or older (000 1.1, 003 1; the record keeps the date)."""
@@ -249,7 +254,8 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "level": ("level", _level),
     "time": ("time", _time),
     "register": ("register", lambda f: _entry(f, {"names": _names(f), "member": _member(f)})),
-    "late": ("late", lambda f: _entry(f, {"name": _text(f, "name"), "member": _member(f)})),
+    "late": ("late", lambda f: _entry(f, {"name": _text(f, "name"), "member": _member(f)}
+                                      | _force(f))),
     "rebuy": ("rebuy", lambda f: {"player": _player(f)}),
     "reentry": ("reentry", lambda f: {"player": _player(f)}),
     "seated": ("seated", lambda f: {"player": _player(f)}),

@@ -416,6 +416,12 @@ LABELS.update({  # members and guests, the bans in the console (issue 31)
                    "{player}: die Sperre bis {until} ist aufgehoben"),
     "no_ban": ("{player} has no ban today", "{player} hat heute keine Sperre"),
     "no_club": ("No club database on this computer", "Keine Vereinsdatenbank auf diesem Rechner"),
+    "late_closed": ("Late registration closed after level {n}: a late arrival only with "
+                    "“after the cutoff” ticked",
+                    "Nachmeldung nach Level {n} geschlossen: Nachzügler nur noch mit Häkchen "
+                    "„trotz Nachmeldeschluss“"),
+    "late_force": ("after the cutoff all the same",
+                   "trotz Nachmeldeschluss (Entscheidung der Turnierleitung)"),
 })
 
 

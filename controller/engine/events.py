@@ -500,7 +500,10 @@ class Waitlisted(Event):
     member: bool
     stack: int | None = None
     expected: bool = False
-    omit_none: ClassVar[tuple[str, ...]] = ("stack",)
+    #: a busted player's re-entry on a sold-out night (002): the player keeps the id and
+    #: re-enters when called
+    reentry: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("stack", "reentry")
 
 
 class WaitingCalled(Event):

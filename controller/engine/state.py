@@ -138,6 +138,8 @@ class Waiting:
     stack: int | None = None
     #: pre-registered, not arrived yet (000 2.2)
     expected: bool = False
+    #: a busted player waiting to re-enter (002: a sold-out night)
+    reentry: bool = False
 
 
 @dataclass

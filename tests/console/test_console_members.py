@@ -109,3 +109,61 @@ def test_the_desk_checks_members_age_and_bans_and_lifts_a_ban_000_2_5_1_1_2_7(
         laptop.close()
         shots.publish()
         console.stop()
+
+
+ROOM = "\ndesk:\n  seats: 4\nentries:\n  late_registration_levels: 1\n  reentries: 1\n" \
+       "  reentry_until_level: 4\n"
+
+
+def test_the_desk_says_the_cutoff_and_a_re_entry_waits_on_a_sold_out_night_002(
+        tmp_path, broker, prefix, controller_factory, chromium):
+    """002: a sold-out night: a busted player's re-entry goes on the waiting list (not a
+    seat beyond the limit); the desk says until which level late registration is open and
+    that it closed (000 2.4, the preset's late_registration_levels)."""
+    from tests.console.conftest import start_console
+    from tests.support.controller import director, wait_up
+
+    config = tmp_path / "room.yaml"
+    config.write_text(SAMPLE_TOURNAMENT.read_text(encoding="utf-8") + ROOM, encoding="utf-8")
+    controller_factory(config)
+    b = broker.for_prefix(prefix)
+    wait_up(b)
+    console = start_console(b, tmp_path)
+    shots = Shots(tmp_path / "shots")
+    laptop = chromium.new_context(viewport=LAPTOP, locale="de-DE", bypass_csp=True)
+    try:
+        page = sign_in(laptop, console.url)
+        page.click("nav >> text=Spieler")
+        page.fill("#reg-names", "Anna\nBen\nCem\nDora")
+        assert "4 angemeldet" in act(page, "#register-form button[type=submit]")
+        page.wait_for_selector("#late-cutoff")
+        assert page.inner_text("#late-cutoff") == "Nachmeldung bis Ende Level 1"
+        for cmd in ("draw", "start"):
+            assert director(b, cmd)["ok"]
+        assert director(b, "bust", {"player": "Ben", "confirm": True})["ok"]
+        page.fill("#late-form input[name=name]", "Emil")
+        assert act(page, "#late-form button").startswith("Emil")  # Ben's seat was free
+        # sold out again: Ben's re-entry waits in line, it takes no fifth seat
+        page.click(".tabs button[data-tab='entry']")
+        page.fill("#rebuy-form input[name=player]", "Ben")
+        answer = act(page, "#rebuy-form button[formaction='/act/reentry']")
+        assert answer == "Ben auf der Warteliste (Platz 1)"
+        page.wait_for_function("document.querySelectorAll('#waiting-list li').length === 1")
+        assert page.inner_text("#seat-limit") == "Plätze: 4 von 4 vergeben"
+        shots(page, "desk-reentry-waits")
+        # the next bust calls him: a re-entry, at once
+        assert director(b, "bust", {"player": "Cem", "confirm": True})["ok"]
+        page.wait_for_selector("#desk >> text=Niemand wartet.")
+        # level 2: late registration closed, and the desk says so
+        assert director(b, "level", {"to": 2})["ok"]
+        page.wait_for_function("(document.getElementById('late-cutoff') || {}).textContent"
+                               " === 'Nachmeldung nach Level 1 geschlossen: Nachzügler nur "
+                               "noch mit Häkchen „trotz Nachmeldeschluss“'")
+        page.click(".tabs button[data-tab='register']")
+        page.fill("#late-form input[name=name]", "Fritz")
+        assert act(page, "#late-form button") == "Die Nachmeldung endete nach Level 1"
+        shots(page, "desk-late-closed")
+    finally:
+        laptop.close()
+        shots.publish()
+        console.stop()

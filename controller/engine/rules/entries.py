@@ -204,6 +204,8 @@ def reentry(t: Tournament, c: cmd.Reentry, now: float) -> None:
         # 002: re-entry ends when the money is reached
         raise Rejected("re-entry closed: the money is reached ({left} left, {paid} places paid)",
                        left=t.remaining, paid=paid)
+    if desk.reentry_waits(t, now, p.id):  # a sold-out night: the waiting list (002)
+        return
     seating.seat_entry(t, now, p.id, ev.Reentry)
 
 
