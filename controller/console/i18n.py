@@ -420,6 +420,38 @@ LABELS.update({  # members and guests, the bans in the console (issue 31)
                     "“after the cutoff” ticked",
                     "Nachmeldung nach Level {n} geschlossen: Nachzügler nur noch mit Häkchen "
                     "„trotz Nachmeldeschluss“"),
+    # the players' own registration requests (players' page → the director)
+    "request_title": ("Register for this tournament", "Für dieses Turnier anmelden"),
+    "request_contact": ("Phone or e-mail", "Telefon oder E-Mail"),
+    "request_hint": ("No account: the organisers confirm your registration. "
+                     "Your contact is only for questions about it and is not stored.",
+                     "Kein Konto nötig: die Turnierleitung bestätigt die Anmeldung. Der "
+                     "Kontakt dient nur für Rückfragen dazu und wird nicht gespeichert."),
+    "request_button": ("Send the request", "Anfrage senden"),
+    "request_taken": ("Thank you: your request waits for the organisers.",
+                      "Danke: die Anfrage wartet auf die Turnierleitung."),
+    "request_no_name": ("Please give your name.", "Bitte den Namen angeben."),
+    "request_bad_name": ("A name of at most 40 letters, please.",
+                         "Bitte einen Namen mit höchstens 40 Zeichen."),
+    "request_no_contact": ("Please give a phone number or an e-mail address.",
+                           "Bitte Telefonnummer oder E-Mail-Adresse angeben."),
+    "request_bad_contact": ("A contact of at most 120 letters, please.",
+                            "Bitte einen Kontakt mit höchstens 120 Zeichen."),
+    "request_too_many": ("Too many requests from this device: please try again in 10 "
+                         "minutes.",
+                         "Zu viele Anfragen von diesem Gerät: bitte in 10 Minuten noch "
+                         "einmal."),
+    "request_twice": ("A request with this name is already waiting.",
+                      "Eine Anfrage mit diesem Namen wartet schon."),
+    "request_full": ("Too many requests are waiting: please ask at the desk.",
+                     "Zu viele Anfragen warten: bitte an der Anmeldung fragen."),
+    "requests": ("Requests from the players' page", "Anfragen von der Spielerseite"),
+    "requests_none": ("No request waits.", "Keine Anfrage wartet."),
+    "request_confirm": ("Confirm", "Bestätigen"),
+    "request_drop": ("Drop", "Verwerfen"),
+    "request_dropped": ("The request of {name} dropped", "Anfrage von {name} verworfen"),
+    "request_gone": ("This request was answered already.",
+                     "Diese Anfrage ist schon beantwortet."),
     "late_force": ("after the cutoff all the same",
                    "trotz Nachmeldeschluss (Entscheidung der Turnierleitung)"),
 })

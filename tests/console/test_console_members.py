@@ -81,7 +81,7 @@ def test_the_desk_checks_members_age_and_bans_and_lifts_a_ban_000_2_5_1_1_2_7(
         shots(page, "desk-members-only")
         # the bans on the players' page; the director lifts Nico's
         page.click(".tabs button[data-tab='bans']")
-        assert page.inner_text("#ban-list li[data-name='nico nie']").startswith(
+        assert " ".join(page.inner_text("#ban-list li[data-name='nico nie']").split()).startswith(
             f"{NICO} gesperrt bis {until.isoformat()}")
         shots(page, "desk-bans")
         page.fill("#lift-ban-form input[name=player]", "Nobody")
@@ -167,3 +167,57 @@ def test_the_desk_says_the_cutoff_and_a_re_entry_waits_on_a_sold_out_night_002(
         laptop.close()
         shots.publish()
         console.stop()
+
+
+def test_a_players_own_request_from_the_players_page_the_director_confirms_000_2_2(
+        tmp_path, console, chromium):
+    """000 2.2: registration by mail, Facebook or in person; here from the players' page:
+    a name and a contact, no account, a few an address; the director confirms one (a
+    pre-registration) or drops it on the Spieler page."""
+    from controller.console.requests import PER_CLIENT
+
+    shots = Shots(tmp_path / "shots")
+    public = chromium.new_context(viewport={"width": 390, "height": 844}, locale="de-DE",
+                                  is_mobile=True, bypass_csp=True)
+    laptop = chromium.new_context(viewport=LAPTOP, locale="de-DE", bypass_csp=True)
+    try:
+        phone = public.new_page()
+        phone.goto(console.url + "/p")
+
+        def ask(name: str, contact: str) -> str:
+            phone.fill("#request-form input[name=name]", name)
+            phone.fill("#request-form input[name=contact]", contact)
+            with phone.expect_navigation():
+                phone.click("#request-form button")
+            phone.wait_for_selector("#request-said")
+            return phone.inner_text("#request-said")
+
+        assert ask("Lea Fischer", "lea@example.org") == (
+            "Danke: die Anfrage wartet auf die Turnierleitung.")
+        shots(phone, "desk-request-phone")
+        assert ask("lea fischer", "0664 123") == "Eine Anfrage mit diesem Namen wartet schon."
+        for i in range(1, PER_CLIENT):
+            assert ask(f"Gast {i}", "0664 123").startswith("Danke")
+        assert ask("Noch Einer", "0664 123") == (
+            "Zu viele Anfragen von diesem Gerät: bitte in 10 Minuten noch einmal.")
+        # the director: the requests on the Spieler page
+        page = sign_in(laptop, console.url)
+        page.click("nav >> text=Spieler")
+        names = page.eval_on_selector_all("#request-list li .who",
+                                          "els => els.map(e => e.textContent)")
+        assert names == ["Lea Fischer", "Gast 1", "Gast 2"]
+        assert page.inner_text("#request-list li[data-name='lea fischer'] .contact") == \
+            "lea@example.org"
+        shots(page, "desk-requests")
+        answer = act(page, "#request-list li[data-name='lea fischer'] button:text-is('Bestätigen')")
+        assert answer == "Lea Fischer angemeldet; Lea Fischer vorangemeldet, erwartet"
+        page.wait_for_selector("ul.players li[data-name='lea fischer'] .badge.expected")
+        page.wait_for_function("document.querySelectorAll('#request-list li').length === 2")
+        answer = act(page, "#request-list li[data-name='gast 1'] button:text-is('Verwerfen')")
+        assert answer == "Anfrage von Gast 1 verworfen"
+        page.wait_for_function("document.querySelectorAll('#request-list li').length === 1")
+        assert page.locator("ul.players li[data-name='gast 1']").count() == 0
+    finally:
+        laptop.close()
+        public.close()
+        shots.publish()
