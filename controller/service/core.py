@@ -707,11 +707,13 @@ class ControllerService:
         assert self.floor is not None
         now = self.wall()
         refused = self._banned(cmd, now)
+        if refused is None:
+            cmd, refused = self._members(cmd, now)
         if refused is not None:
+            # the desk's refusal from the club database (000 2.7 ban, 000 1.1 age): not an
+            # event (nothing happened in the tournament), but kept in the journal
+            log.warning("refused %s at the desk: %s", cmd.get("cmd"), refused.get("reason"))
             return refused
-        cmd, asked = self._members(cmd, now)
-        if asked is not None:
-            return asked
         answer = self.floor.execute(cmd, now, command_id=cid)
         self.floor.fault("after-store")
         if answer.get("ok") and "message" not in answer:
