@@ -369,9 +369,15 @@ def _phrases(t: Tournament, events: list[Record], places: dict[int, int] | None,
     if len(exp) > 1:
         out.append(Phrase("expected_many", {"count": len(exp), "players": exp},
                           f"{len(exp)} pre-registered, expected: {', '.join(exp)}"))
+    # the ages a registration's batch confirmed (000 1.1) as one phrase too
+    ages = [name(t, e["player"]) for e in events if e["type"] == "age_confirmed"]
+    if len(ages) > 1:
+        out.append(Phrase("age_confirmed_many", {"count": len(ages), "players": ages},
+                          f"18 or older, confirmed: {', '.join(ages)}"))
     for e in events:
         if (e["type"] == "registered" and len(reg) > 1) or \
-                (e["type"] == "expected" and len(exp) > 1):
+                (e["type"] == "expected" and len(exp) > 1) or \
+                (e["type"] == "age_confirmed" and len(ages) > 1):
             continue
         p = undo(t, e, places) if e["type"] == "undo" else event(t, e, places)
         if p is not None:

@@ -623,6 +623,7 @@ PHRASES_DE.update({
     "no_shows": lambda p: f"nicht erschienen (No-Show): {_names(p['players'])}",
     # members and guests, one table a player (issue 31)
     "age_confirmed": lambda p: f"{p['player']}: 18 Jahre oder älter, bestätigt",
+    "age_confirmed_many": lambda p: f"18 Jahre oder älter, bestätigt: {_names(p['players'])}",
     "elsewhere": lambda p: f"{p['player']} spielt zuerst bei {p['tournament']} (früher "
                            "gestartet, 001 §1 III)",
     "elsewhere_done": lambda p: f"{p['player']} ist bei {p['tournament']} fertig: spielt jetzt "

@@ -64,8 +64,8 @@ def test_the_desk_checks_members_age_and_bans_and_lifts_a_ban_000_2_5_1_1_2_7(
         page.fill("#reg-names", "Anna Berg\nNora Neu")
         page.check("#register-form input[name=adult]")
         assert act(page, "#register-form button[type=submit]") == (
-            "2 angemeldet: Anna Berg, Nora Neu; Anna Berg: 18 Jahre oder älter, bestätigt; "
-            "Nora Neu: 18 Jahre oder älter, bestätigt")
+            "2 angemeldet: Anna Berg, Nora Neu; 18 Jahre oder älter, bestätigt: Anna Berg, "
+            "Nora Neu")
         # 000 2.5: Bert paid last season only: a guest, and the cup is for members
         page.fill("#reg-names", "Bert Cox")
         answer = act(page, "#register-form button[type=submit]")
