@@ -7,6 +7,7 @@ shown as it comes. A form that cannot become a command raises :class:`FormError`
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -295,7 +296,24 @@ def _capacity(form: Form) -> dict[str, Any]:
     return {} if seats is None else {"seats": seats}
 
 
+def _elsewhere(form: Form) -> dict[str, Any]:
+    """001 §1 III: the player sits in another tournament of the floor (its name, and the
+    time of day it started: ``19:00``, today in this machine's time zone, beside the
+    controller); ``done``: it is over for the player there."""
+    args: dict[str, Any] = {"player": _player(form), "tournament": _text(form, "tournament")}
+    if form.get("done") in ("on", "1", "true"):
+        return {**args, "done": True}
+    at = _text(form, "started")
+    if not re.fullmatch(r"([01]?[0-9]|2[0-3]):[0-5][0-9]", at):
+        raise FormError("bad_time_of_day", value=at)
+    day = datetime.datetime.now().astimezone()
+    hour, minute = (int(x) for x in at.split(":"))
+    return {**args, "started": day.replace(hour=hour, minute=minute, second=0,
+                                           microsecond=0).isoformat(timespec="minutes")}
+
+
 ACTIONS.update({
+    "elsewhere": ("elsewhere", _elsewhere),
     "capacity": ("capacity", _capacity),
     "preregister": ("preregister", lambda f: _entry(f, {"names": _names(f),
                                                          "member": _member(f)})),

@@ -420,6 +420,18 @@ LABELS.update({  # members and guests, the bans in the console (issue 31)
                     "“after the cutoff” ticked",
                     "Nachmeldung nach Level {n} geschlossen: Nachzügler nur noch mit Häkchen "
                     "„trotz Nachmeldeschluss“"),
+    # 001 §1 III: one table a player across the floor's tournaments
+    "elsewhere": ("Playing in another tournament", "Spielt in einem anderen Turnier"),
+    "elsewhere_tournament": ("The other tournament", "Das andere Turnier"),
+    "elsewhere_started": ("It started at", "Begonnen um"),
+    "elsewhere_done": ("out there: plays here now", "dort fertig: spielt jetzt hier"),
+    "elsewhere_hint": ("001 §1 III: a player plays at the table that started earlier; here "
+                       "no bust and no move until it is over there.",
+                       "001 §1 III: gespielt wird am früher gestarteten Tisch; hier kein "
+                       "Ausscheiden und kein Umsetzen, bis es dort vorbei ist."),
+    "elsewhere_button": ("Note it", "Vermerken"),
+    "bad_time_of_day": ("“{value}” is no time of day: write HH:MM, e.g. 19:00.",
+                        "„{value}“ ist keine Uhrzeit: HH:MM schreiben, z. B. 19:00."),
     # the players' own registration requests (players' page → the director)
     "request_title": ("Register for this tournament", "Für dieses Turnier anmelden"),
     "request_contact": ("Phone or e-mail", "Telefon oder E-Mail"),

@@ -221,3 +221,43 @@ def test_a_players_own_request_from_the_players_page_the_director_confirms_000_2
         laptop.close()
         public.close()
         shots.publish()
+
+
+def test_a_player_seated_in_an_earlier_tournament_is_noted_on_the_console_001_1_3(
+        tmp_path, console, chromium):
+    """001 §1 III: the director notes that a player sits in another tournament of the
+    floor that started earlier; a bust here is refused with the reason until it is over
+    there."""
+    from controller.director import send
+
+    b = console.broker
+    assert send(b, "register", {"names": ["Anna Schmidt", "Ben Meyer", "Cem Yilmaz"]})["ok"]
+    assert send(b, "draw", {})["ok"]
+    assert send(b, "start", {})["ok"]
+    shots = Shots(tmp_path / "shots")
+    laptop = chromium.new_context(viewport=LAPTOP, locale="de-DE", bypass_csp=True)
+    try:
+        page = sign_in(laptop, console.url)
+        page.click("nav >> text=Spieler")
+        page.click(".tabs button[data-tab='fix']")
+        form = "#elsewhere-form"
+        page.fill(f"{form} input[name=player]", "Anna Schmidt")
+        page.fill(f"{form} input[name=tournament]", "PSC Bounty")
+        page.fill(f"{form} input[name=started]", "7 Uhr")
+        assert act(page, f"{form} button") == (
+            "„7 Uhr“ ist keine Uhrzeit: HH:MM schreiben, z. B. 19:00.")
+        page.fill(f"{form} input[name=started]", "00:00")  # today at midnight: earlier
+        assert act(page, f"{form} button") == (
+            "Anna Schmidt spielt zuerst bei PSC Bounty (früher gestartet, 001 §1 III)")
+        shots(page, "desk-elsewhere")
+        answer = send(b, "bust", {"player": "Anna Schmidt", "confirm": True})
+        assert not answer["ok"] and "PSC Bounty" in answer["reason"]
+        page.fill(f"{form} input[name=player]", "Anna Schmidt")
+        page.fill(f"{form} input[name=tournament]", "PSC Bounty")
+        page.check(f"{form} input[name=done]")
+        assert act(page, f"{form} button") == (
+            "Anna Schmidt ist bei PSC Bounty fertig: spielt jetzt hier")
+        assert send(b, "bust", {"player": "Anna Schmidt", "confirm": True})["ok"]
+    finally:
+        laptop.close()
+        shots.publish()
