@@ -430,6 +430,7 @@ LABELS.update({  # members and guests, the bans in the console (issue 31)
                        "001 §1 III: gespielt wird am früher gestarteten Tisch; hier kein "
                        "Ausscheiden und kein Umsetzen, bis es dort vorbei ist."),
     "elsewhere_button": ("Note it", "Vermerken"),
+    "elsewhere_badge": ("first at {tournament}", "zuerst bei {tournament}"),
     "bad_time_of_day": ("“{value}” is no time of day: write HH:MM, e.g. 19:00.",
                         "„{value}“ ist keine Uhrzeit: HH:MM schreiben, z. B. 19:00."),
     # the players' own registration requests (players' page → the director)

@@ -249,6 +249,9 @@ def test_a_player_seated_in_an_earlier_tournament_is_noted_on_the_console_001_1_
         page.fill(f"{form} input[name=started]", "00:00")  # today at midnight: earlier
         assert act(page, f"{form} button") == (
             "Anna Schmidt spielt zuerst bei PSC Bounty (früher gestartet, 001 §1 III)")
+        page.wait_for_selector("ul.players li[data-name='anna schmidt'] .badge.elsewhere")
+        assert page.inner_text("ul.players li[data-name='anna schmidt'] .badge.elsewhere") == \
+            "zuerst bei PSC Bounty"
         shots(page, "desk-elsewhere")
         answer = send(b, "bust", {"player": "Anna Schmidt", "confirm": True})
         assert not answer["ok"] and "PSC Bounty" in answer["reason"]
