@@ -331,10 +331,11 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
             return "time", {"op": "add", "seconds": -abs(seconds)}
         return "time", {"op": args.op, "seconds": seconds}
     if v == "register":
-        a_ = {"names": args.names, "member": not args.guest}
+        a_ = {"names": args.names, "member": not args.guest} | _adult(args)
         return "register", a_ | {"force": True} if args.force else a_
     if v == "late":
-        return "late", {"name": " ".join(args.name), "member": not args.guest}
+        return "late", {"name": " ".join(args.name), "member": not args.guest} | _adult(args) \
+            | ({"force": True} if args.force else {})
     if v == "bust":
         if len(args.who) == 2 and all(x.isdigit() for x in args.who):
             a: dict = {"table": int(args.who[0]), "seat": int(args.who[1])}
@@ -416,7 +417,15 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
 
 
 # ------------------------------------------------- the registration desk (issue 31)
-DESK_VERBS = ("capacity", "preregister", "check-in", "cancel")
+DESK_VERBS = ("capacity", "preregister", "check-in", "cancel", "elsewhere")
+
+
+def _adult(args: argparse.Namespace) -> dict[str, bool]:
+    """000 1.1, 003 1: ``--adult``: the desk asked, each confirmed being 18 (recorded)."""
+    return {"adult": True} if getattr(args, "adult", False) else {}
+
+
+ADULT_HELP = "asked at the desk: 18 or older (000 1.1, 003 1; the date is recorded)"
 
 
 def _desk_parsers(director: Any) -> None:
@@ -432,6 +441,7 @@ def _desk_parsers(director: Any) -> None:
     d.add_argument("names", nargs="*")
     d.add_argument("--file", help="a text file, one name a line (# starts a comment)")
     d.add_argument("--guest", action="store_true", help="not club members")
+    d.add_argument("--adult", action="store_true", help=ADULT_HELP)
     d = director("check-in", "a pre-registered player arrived: check-in NAME (or #ID)")
     d.add_argument("name", nargs="+")
     d = director("cancel", "a player cancels (000 2.6): cancel NAME [--force after the "
@@ -439,6 +449,14 @@ def _desk_parsers(director: Any) -> None:
     d.add_argument("name", nargs="+")
     d.add_argument("--force", action="store_true",
                    help="take the cancellation after the preset's deadline")
+    d = director("elsewhere", "001 §1 III: NAME plays at another tournament on this floor "
+                 "that started earlier: elsewhere NAME --in TOURNAMENT --started ISO; "
+                 "--done when it is over for the player")
+    d.add_argument("name", nargs="+")
+    d.add_argument("--in", dest="where", required=True, help="the other tournament's name")
+    d.add_argument("--started", help="when it started (ISO with offset, "
+                   "2026-11-27T19:00+01:00)")
+    d.add_argument("--done", action="store_true", help="it is over for the player")
 
 
 def _desk_command(args: argparse.Namespace) -> tuple[str, dict]:
@@ -454,9 +472,14 @@ def _desk_command(args: argparse.Namespace) -> tuple[str, dict]:
             names += _names_file(args.file)
         if not names:
             raise ValueError("preregister needs names, or --file FILE with one name a line")
-        return "preregister", {"names": names, "member": not args.guest}
+        return "preregister", {"names": names, "member": not args.guest} | _adult(args)
     if v == "check-in":
         return "check_in", {"player": _player(args.name)}
+    if v == "elsewhere":
+        e: dict = {"player": _player(args.name), "tournament": args.where}
+        if args.started:
+            e["started"] = args.started
+        return "elsewhere", e | ({"done": True} if args.done else {})
     a: dict = {"player": _player(args.name)}
     if args.force:
         a["force"] = True
@@ -861,6 +884,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     d = director("register", "register NAME… (quote names with spaces)")
     d.add_argument("names", nargs="+")
     d.add_argument("--guest", action="store_true", help="not a club member")
+    d.add_argument("--adult", action="store_true", help=ADULT_HELP)
     d.add_argument("--force", action="store_true", help="a seat beyond the seat limit "
                    "(else the waiting list), or after the late registration closed")
     _desk_parsers(director)
@@ -877,6 +901,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     d = director("late", "late registration: late NAME")
     d.add_argument("name", nargs="+")
     d.add_argument("--guest", action="store_true")
+    d.add_argument("--adult", action="store_true", help=ADULT_HELP)
+    d.add_argument("--force", action="store_true", help="after the late registration closed "
+                   "(the director decides)")
     d = director("bust", "bust TABLE SEAT, or bust NAME")
     d.add_argument("who", nargs="+")
     d.add_argument("--stack", type=int, help="chips at the start of the hand (000 9.5)")

@@ -84,12 +84,42 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _member(args: argparse.Namespace) -> int:
-    from controller.club import players
-    from controller.club.words import club_language
+    from controller.club import members, players
+    from controller.club.words import club_language, say
 
     db = _open(args)
-    p = players.set_member(db, " ".join(args.name), not args.guest, args.since)
-    print(f"{p.name}: {_kind(p, club_language(db))}")
+    lang = club_language(db)
+    name = " ".join(args.name)
+    day = args.on or datetime.date.today()
+    if args.fee is None and not args.adult or args.guest or args.since:
+        p = players.set_member(db, name, not args.guest, args.since)
+        print(f"{p.name}: {_kind(p, lang)}")
+    if args.fee is not None:  # 000 1.3: the yearly fee, for the season it pays
+        print(say("fee_paid", lang, name=members.pay_fee(db, name, args.fee, day),
+                  season=args.fee.strip(), day=day))
+    if args.adult:  # 000 1.1, 003 1: the desk asked; no ID is kept
+        print(say("adult_confirmed", lang, name=members.confirm_adult(db, name, day), day=day))
+    return 0
+
+
+def _members(args: argparse.Namespace) -> int:
+    """The club list: members with the seasons paid, the confirmed age, day memberships."""
+    from controller.club import members
+    from controller.club.words import club_language, say
+
+    db = _open(args, readonly=True)
+    lang = club_language(db)
+    shown = members.members(db, everyone=args.all)
+    for m in shown:
+        paid = ", ".join(m.paid) or say("no_fee", lang)
+        age = (say("adult_since", lang, day=m.adult_since) if m.adult_since
+               else say("adult_not_asked", lang))
+        days = say("day_memberships", lang, n=m.day_memberships) if m.day_memberships else ""
+        print(say("member_line", lang, name=m.name, kind=say("member" if m.member else "guest",
+                                                               lang), paid=paid, age=age,
+                  days=days))
+    if not shown:
+        print(say("no_members", lang))
     return 0
 
 
@@ -499,10 +529,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--force", action="store_true",
                    help="add it even though it looks like another player's name")
     v = verb("member", _member, "make a player a member (member NAME [--since DATE]) or a "
-             "guest (member NAME --guest)")
+             "guest (member NAME --guest); --fee SEASON records the yearly fee, --adult "
+             "the confirmed age")
     v.add_argument("name", nargs="+")
     v.add_argument("--since", help="member since (YYYY-MM-DD)")
     v.add_argument("--guest", action="store_true", help="not (any more) a member")
+    v.add_argument("--fee", metavar="SEASON", help="paid the yearly fee for SEASON (000 1.3)")
+    v.add_argument("--adult", action="store_true",
+                   help="confirmed being 18 or older (000 1.1, 003 1; no ID is kept)")
+    v.add_argument("--on", type=_date, help="the day of the fee or the confirmation "
+                   "(default: today)")
+    v = verb("members", _members, "the club list: members, the seasons they paid, the "
+             "confirmed age, day memberships (000 1.3-1.7)")
+    v.add_argument("--all", action="store_true", help="the guests too")
     v = verb("merge", _merge, "one person entered twice: merge NAME --into PLAYER")
     v.add_argument("name", nargs="+")
     v.add_argument("--into", nargs="+", required=True)

@@ -23,7 +23,7 @@ __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "ClubError", "open_club", "transa
 #: ``PRAGMA application_id`` of a club database ("FMCL")
 APPLICATION_ID = 0x464D434C
 #: the schema this Floorman writes
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: how long a writer waits for another one (ms) before it gives up
 BUSY_MS = 10_000
 
@@ -104,6 +104,26 @@ ALTER TABLE tournaments ADD COLUMN prize_pool INTEGER;
 ALTER TABLE results ADD COLUMN payout INTEGER;
 ALTER TABLE results ADD COLUMN ticket INTEGER;
 ALTER TABLE results ADD COLUMN bounties INTEGER
+""",
+    # members and guests (issue 31, controller/club/members.py): the yearly fee by season
+    # (000 1.3), the day memberships of guests (000 1.7), the date 18 was confirmed (000 1.1)
+    # (schema 5: after the money, 3, and the titles, 4, which _titles_migration adds)
+    5: """
+CREATE TABLE fees (
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    season    TEXT NOT NULL,
+    paid_on   TEXT NOT NULL,
+    PRIMARY KEY (player_id, season)
+);
+CREATE TABLE day_memberships (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    player_id     INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (tournament_id, player_id)
+);
+CREATE TABLE adults (
+    player_id    INTEGER PRIMARY KEY REFERENCES players(id),
+    confirmed_on TEXT NOT NULL
+);
 """,
 }
 

@@ -24,7 +24,9 @@ __all__ = ["TABLES", "backup", "export", "restore"]
 #: the tables an export writes (one CSV each), in the order they refer to each other
 TABLES = ("meta", "players", "aliases", "tournaments", "results",
           # the registration desk (issue 31; a file of schema 1 has none)
-          "no_shows", "bans_lifted", "trophies")
+          "no_shows", "bans_lifted", "trophies",
+          # members and guests (issue 31, schema 5): fees, day memberships, confirmed ages
+          "fees", "day_memberships", "adults")
 
 
 def _copy(source: sqlite3.Connection, target: str) -> None:

@@ -161,6 +161,7 @@ def _write(db: sqlite3.Connection, t: Tournament, rows: list[ResultRow], *, path
             # table game of a play day): it replaces it
             db.execute("DELETE FROM results WHERE tournament_id = ?", (before[0],))
             db.execute("DELETE FROM no_shows WHERE tournament_id = ?", (before[0],))
+            db.execute("DELETE FROM day_memberships WHERE tournament_id = ?", (before[0],))
             db.execute("DELETE FROM tournaments WHERE id = ?", (before[0],))
             day = datetime.date.fromisoformat(before[2]) if date is None else day
             season = season_of(day, t.settings.club.seasons)
@@ -183,6 +184,7 @@ def _write(db: sqlite3.Connection, t: Tournament, rows: list[ResultRow], *, path
             return Imported(path, "unchanged", name, season.name, day.isoformat())
         _rows(db, t, cur.lastrowid, rows, result)
         _no_shows(db, t, cur.lastrowid, result)
+        _guests_and_ages(db, t, cur.lastrowid, day, result)
     return result
 
 
@@ -192,6 +194,23 @@ def _money(t: Tournament) -> tuple[str | None, int | None]:
 
     pool = prize_pool(t)
     return (None, None) if pool is None else (pool.currency, pool.pool)
+
+
+def _guests_and_ages(db: sqlite3.Connection, t: Tournament, tid: int | None,
+                     day: datetime.date, result: Imported) -> None:
+    """000 1.7: each guest of a public tournament played on a day membership; 000 1.1,
+    003 1: the date a player confirmed being 18 at this desk (the first one is kept)."""
+    public = not t.settings.desk.members_only
+    for e in t.log:
+        p = t.players.get(e.get("player", 0))  # by the name it ended with (a rename)
+        if p is None or p.ghost:  # a no-show, a cancellation: never played
+            continue
+        if public and e["type"] == "registered" and not e["member"]:
+            pid = _player(db, p.name, False, result, taken=set())
+            db.execute("INSERT OR IGNORE INTO day_memberships VALUES (?, ?)", (tid, pid))
+        elif e["type"] == "age_confirmed":
+            pid = _player(db, p.name, False, result, taken=set())
+            db.execute("INSERT OR IGNORE INTO adults VALUES (?, ?)", (pid, day.isoformat()))
 
 
 def _no_shows(db: sqlite3.Connection, t: Tournament, tid: int | None,

@@ -15,7 +15,8 @@ from typing import Any
 
 from controller.club.imports import is_over
 
-__all__ = ["WALL_ROWS", "banned", "club_path", "is_over", "standings_view", "take_in"]
+__all__ = ["WALL_ROWS", "banned", "club_path", "desk_facts", "is_over", "standings_view",
+           "take_in"]
 
 #: the lines of the standings the wall is sent (the season's best)
 WALL_ROWS = 30
@@ -107,3 +108,28 @@ def banned(club: str, names: Sequence[str], day: Any) -> list[tuple[str, str]]:
         log.exception("the bans of the club database %s", club)
         return []
     return [(n, b.until.isoformat()) for n, b in found if b is not None]
+
+
+def desk_facts(club: str, names: Sequence[str], day: Any,
+               seasons: Sequence[str]) -> dict[str, tuple[bool, str | None]]:
+    """Each of ``names`` the club knows: (a member on ``day``: the season's fee paid, the
+    date 18 was confirmed or ``None``) (000 1.1, 1.3, 2.1; :mod:`controller.club.members`).
+    No club database, or one that cannot be read: nothing known (logged)."""
+    from controller.club.db import ClubError, open_club
+    from controller.club.members import facts
+
+    if not os.path.exists(club):
+        return {}
+    try:
+        db = open_club(club, create=False, readonly=True)
+        try:
+            found = facts(db, names, day, seasons)
+        finally:
+            db.close()
+    except ClubError as exc:
+        log.warning("the members of the club database %s: %s", club, exc)
+        return {}
+    except Exception:  # the desk can do without; the controller must go on
+        log.exception("the members of the club database %s", club)
+        return {}
+    return {n: (f.member, f.adult_since) for n, f in found.items()}

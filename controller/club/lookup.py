@@ -1,6 +1,7 @@
-"""What the director's console reads of the club database: the printable standings and
-the club list the registration picks names from. Read only; the console never changes
-the club database (the service's door is :mod:`.intake`).
+"""What the director's console reads of the club database: the printable standings,
+the club list the registration picks names from and the bans (000 2.7). Read only, but
+for one write: the director lifting a ban (:func:`lift_ban`, recorded with the day and
+the reason; the service's door is :mod:`.intake`).
 
 The file is the controller machine's club database: ``$FLOORMAN_CLUB``, else the data
 folder's ``club.sqlite`` (:func:`controller.club.cli.default_path`).
@@ -15,11 +16,15 @@ from controller.club.db import ClubError, open_club
 from controller.club.words import refusal
 
 if TYPE_CHECKING:  # imported when asked: the console starts without the standings' rules
+    import datetime
+
+    from controller.club.bans import Ban
     from controller.club.players import ClubPlayer
     from controller.club.standings import Table
     from controller.club.trophies import SeasonTitles, Trophies
 
-__all__ = ["ClubError", "default_path", "find_players", "refusal", "season_titles",
+__all__ = ["ClubError", "bans_on", "default_path", "find_players", "lift_ban", "refusal",
+           "season_titles",
            "standings_table"]
 
 
@@ -61,5 +66,31 @@ def season_titles(path: str, season: str | None) -> tuple[SeasonTitles, Trophies
     db = open_club(path, create=False, readonly=True)
     try:
         return titles_of(db, season), trophies(db)
+    finally:
+        db.close()
+
+
+def bans_on(path: str, day: datetime.date) -> list[Ban]:
+    """The bans that hold on ``day`` (000 2.7), by player; none without a club database."""
+    from controller.club.bans import bans
+
+    try:
+        db = open_club(path, create=False, readonly=True)
+    except ClubError:
+        return []
+    try:
+        return [b for b in bans(db) if b.holds_on(day)]
+    finally:
+        db.close()
+
+
+def lift_ban(path: str, name: str, reason: str, day: datetime.date) -> Ban:
+    """The director lifts ``name``'s ban (recorded); :class:`ClubError` when there is no
+    club database, no such player or no ban, or no reason."""
+    from controller.club.bans import lift
+
+    db = open_club(path, create=False)
+    try:
+        return lift(db, name, reason, day)
     finally:
         db.close()

@@ -227,6 +227,11 @@ def merge(db: sqlite3.Connection, name: str, into: str) -> ClubPlayer:
         db.execute("UPDATE OR IGNORE trophies SET player_id = ? WHERE player_id = ?",
                    (b.id, a.id))
         db.execute("DELETE FROM trophies WHERE player_id = ?", (a.id,))
+        # members and guests (issue 31): fees, day memberships, the confirmed age
+        for table in ("fees", "day_memberships", "adults"):
+            db.execute(f"UPDATE OR IGNORE {table} SET player_id = ? WHERE player_id = ?",
+                       (b.id, a.id))
+            db.execute(f"DELETE FROM {table} WHERE player_id = ?", (a.id,))
         db.execute("UPDATE aliases SET player_id = ? WHERE player_id = ?", (b.id, a.id))
         db.execute("DELETE FROM players WHERE id = ?", (a.id,))
         db.execute("INSERT OR IGNORE INTO aliases VALUES (?, ?)", (fold(a.name), b.id))

@@ -7,6 +7,7 @@ shown as it comes. A form that cannot become a command raises :class:`FormError`
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -72,6 +73,17 @@ def _names(form: Form) -> list[str]:
 
 def _member(form: Form) -> bool:
     return form.get("guest") not in ("on", "1", "true")
+
+
+def _force(form: Form) -> dict[str, bool]:
+    """The director's override (a late arrival after the cutoff)."""
+    return {"force": True} if form.get("force") in ("on", "1", "true") else {}
+
+
+def _entry(form: Form, args: dict[str, Any]) -> dict[str, Any]:
+    """A registration's arguments, with ``adult`` when the desk asked and the player said
+    18 or older (000 1.1, 003 1; the record keeps the date)."""
+    return {**args, "adult": True} if form.get("adult") in ("on", "1", "true") else args
 
 
 def _level(form: Form) -> dict[str, Any]:
@@ -252,8 +264,9 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "move_apply": ("move_apply", lambda f: {}),
     "level": ("level", _level),
     "time": ("time", _time),
-    "register": ("register", lambda f: {"names": _names(f), "member": _member(f)}),
-    "late": ("late", lambda f: {"name": _text(f, "name"), "member": _member(f)}),
+    "register": ("register", lambda f: _entry(f, {"names": _names(f), "member": _member(f)})),
+    "late": ("late", lambda f: _entry(f, {"name": _text(f, "name"), "member": _member(f)}
+                                      | _force(f))),
     "rebuy": ("rebuy", lambda f: {"player": _player(f)}),
     "reentry": ("reentry", lambda f: {"player": _player(f)}),
     "seated": ("seated", lambda f: {"player": _player(f)}),
@@ -296,9 +309,27 @@ def _capacity(form: Form) -> dict[str, Any]:
     return {} if seats is None else {"seats": seats}
 
 
+def _elsewhere(form: Form) -> dict[str, Any]:
+    """001 §1 III: the player sits in another tournament of the floor (its name, and the
+    time of day it started: ``19:00``, today in this machine's time zone, beside the
+    controller); ``done``: it is over for the player there."""
+    args: dict[str, Any] = {"player": _player(form), "tournament": _text(form, "tournament")}
+    if form.get("done") in ("on", "1", "true"):
+        return {**args, "done": True}
+    at = _text(form, "started")
+    if not re.fullmatch(r"([01]?[0-9]|2[0-3]):[0-5][0-9]", at):
+        raise FormError("bad_time_of_day", value=at)
+    day = datetime.datetime.now().astimezone()
+    hour, minute = (int(x) for x in at.split(":"))
+    return {**args, "started": day.replace(hour=hour, minute=minute, second=0,
+                                           microsecond=0).isoformat(timespec="minutes")}
+
+
 ACTIONS.update({
+    "elsewhere": ("elsewhere", _elsewhere),
     "capacity": ("capacity", _capacity),
-    "preregister": ("preregister", lambda f: {"names": _names(f), "member": _member(f)}),
+    "preregister": ("preregister", lambda f: _entry(f, {"names": _names(f),
+                                                         "member": _member(f)})),
     "check_in": ("check_in", lambda f: {"player": _player(f)}),
     "cancel": ("cancel", lambda f: {"player": _player(f),
                                     "force": f.get("force") in ("on", "1", "true")}),

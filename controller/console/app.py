@@ -38,6 +38,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from controller.console import actions, auth, club, guard, pages
+from controller.console import requests as player_requests
 from controller.console.hub import ANSWER_TIMEOUT, Hub
 from controller.console.i18n import LANGUAGES, field_name, lang_of, tr
 from controller.engine.results import spreadsheet_cell
@@ -91,6 +92,8 @@ class Console:
         #: the names a browser may call the console by, besides an address (``Host``)
         self.hosts = own_names(hosts)
         self.public_streams = 0
+        #: the players' own registration requests (issue 31), in memory only
+        self.requests = player_requests.Requests()
         self.streams_by_address: dict[str, int] = {}
         #: one password check at a time: concurrent tries cost no more CPU than tries in turn
         self._checking = asyncio.Lock()
@@ -257,6 +260,9 @@ class Console:
                 return RedirectResponse("/login", 303)
             lang = self.language(request, s)
             ctx = self.page_context(lang)
+            if name == "players":  # the bans (000 2.7), the players' requests (issue 31)
+                ctx = {**ctx, "bans": club.bans_now(self),
+                       "requests": list(self.requests.pending.values())}
             return self.render(f"{name}.html", lang=lang, csrf=s.csrf, page=name,
                                path=request.url.path, **{k: v for k, v in ctx.items()
                                                           if k != "lang"})
@@ -321,9 +327,67 @@ class Console:
         001 §14, 003 23)."""
         lang = self.language(request, self.session(request))
         ctx = self.page_context(lang)
+        said = request.query_params.get("request", "")  # what became of a request sent
         return self.render("public.html", lang=lang, csrf=None, page="public",
-                           path=request.url.path, **{k: v for k, v in ctx.items()
-                                                     if k != "lang"})
+                           path=request.url.path, request_said=said
+                           if said in REQUEST_ANSWERS else "",
+                           **{k: v for k, v in ctx.items() if k != "lang"})
+
+    async def ask_to_play(self, request: Request) -> Response:
+        """``POST /p/request`` (``name``, ``contact``): a player's own registration request
+        from the players' page (no account; issue 31, 000 2.2), kept until the director
+        confirms or drops it; back to the page with what became of it."""
+        if not self.same_origin(request):
+            return Response("a request comes from the players' page", 403)
+        try:
+            form = await self.form(request)
+        except ValueError:
+            return RedirectResponse("/p?request=request_bad_name#request", 303)
+        address = request.client.host if request.client else "?"
+        try:
+            ask = self.requests.add(form.get("name", ""), form.get("contact", ""), address,
+                                    self.hub.now())
+        except player_requests.RequestError as exc:
+            log.info("players' page %s: request refused (%s)", address, exc.key)
+            return RedirectResponse(f"/p?request={exc.key}#request", 303)
+        log.info("players' page %s: request %d of %s", address, ask.id, ask.name)
+        return RedirectResponse("/p?request=request_taken#request", 303)
+
+    async def answer_request(self, request: Request) -> Response:
+        """``POST /requests/confirm`` or ``/requests/drop`` (``id``; ``guest``): the director
+        confirms a player's request (a ``preregister``, 000 2.2) or drops it."""
+        if request.path_params["what"] not in ("confirm", "drop"):
+            return Response("no such action", 404)
+        s = self.session(request)
+        lang = self.language(request, s)
+        if s is None:
+            return JSONResponse({"ok": False, "reason": tr("session_expired", lang)}, 401)
+        try:
+            form = await self.form(request)
+        except ValueError:
+            return JSONResponse({"ok": False, "reason": tr("form_too_large", lang)}, 413)
+        token = request.headers.get("x-csrf-token") or form.get("csrf")
+        if not self.same_origin(request) or not auth.csrf_ok(s, token):
+            return JSONResponse({"ok": False, "reason": tr("csrf", lang)}, 403)
+        ident = form.get("id", "")
+        ask = self.requests.take(int(ident)) if ident.isdigit() else None
+        if ask is None:
+            return JSONResponse({"ok": False, "reason": tr("request_gone", lang)})
+        if request.path_params["what"] != "confirm":
+            log.info("console: request %d of %s dropped", ask.id, ask.name)
+            return JSONResponse({"ok": True, "message": tr("request_dropped", lang,
+                                                           name=ask.name)})
+        args = {"names": [ask.name], "member": form.get("guest") not in ("on", "1", "true")}
+        answer = await self.hub.send("preregister", args)
+        if not answer.get("ok"):
+            self.requests.put_back(ask)
+            reason = (tr("no_answer_command", lang, s=f"{ANSWER_TIMEOUT:.0f}")
+                      if answer.get("no_answer") else
+                      sentence(wording.reason(answer, lang), answer))
+            return JSONResponse({"ok": False, "reason": reason})
+        log.info("console: request %d of %s confirmed", ask.id, ask.name)
+        return JSONResponse({"ok": True, "message": wording.capital(
+            wording.message(answer, lang), answer.get("phrases"))})
 
     async def printable(self, request: Request) -> Response:
         """A printable page (A4): ``seating`` (the list, and each table by seat), ``cards``
@@ -474,6 +538,12 @@ class Console:
 
     async def root(self, request: Request) -> Response:
         return await self._page("floor")(request)
+
+
+#: what the players' page may say of a request it sent (label keys)
+REQUEST_ANSWERS = frozenset({
+    "request_taken", "request_no_name", "request_bad_name", "request_no_contact",
+    "request_bad_contact", "request_too_many", "request_twice", "request_full"})
 
 
 class _Stream(StreamingResponse):
@@ -670,11 +740,14 @@ def make_app(console: Console, *, start_hub: bool = True) -> Starlette:
         Route("/results", c._page("results")),
         Route("/results.{kind:str}", c.export),
         Route("/p", c.public),
+        Route("/p/request", c.ask_to_play, methods=["POST"]),
+        Route("/requests/{what:str}", c.answer_request, methods=["POST"]),
         # the club database (docs/club.md): before /print/{kind}, which does not know it
         Route("/print/standings", club.standings_page(c)),
         Route("/print/titles", club.titles_page(c)),
         Route("/print/cup", club.cup_page(c)),
         Route("/club/players", club.club_players(c)),
+        Route("/club/lift-ban", club.lift_ban(c), methods=["POST"]),
         Route("/print/{kind:str}", c.printable),
         Route("/login", c.login_page, methods=["GET"]),
         Route("/login", c.login, methods=["POST"]),

@@ -9,6 +9,7 @@ folder's ``club.sqlite``. Read only, through the club's door for the console
 from __future__ import annotations
 
 import datetime
+import logging
 from typing import Any, Protocol
 
 from starlette.requests import Request
@@ -19,7 +20,7 @@ from controller.console import auth, pages
 from controller.console.hub import Hub
 from controller.console.i18n import tr
 
-__all__ = ["club_players", "cup_page", "standings_page", "titles_page"]
+__all__ = ["bans_now", "club_players", "cup_page", "lift_ban", "standings_page", "titles_page"]
 
 
 class Console(Protocol):
@@ -35,6 +36,12 @@ class Console(Protocol):
     def page_context(self, lang: str) -> dict[str, Any]: ...
 
     def render(self, name: str, status: int = 200, **ctx: Any) -> Response: ...
+
+    def same_origin(self, request: Request) -> bool: ...
+
+    async def form(self, request: Request) -> dict[str, str]: ...
+
+log = logging.getLogger("floorman.console")
 
 #: the most names one search answers with
 SEARCH_LIMIT = 20
@@ -114,3 +121,59 @@ def club_players(console: Console) -> Any:
         return JSONResponse({"players": [{"name": p.name, "member": p.member}
                                          for p in found]})
     return handler
+
+
+# ------------------------------------------------- the registration desk (issue 31)
+def _today(console: Console) -> datetime.date:
+    return datetime.date.fromtimestamp(console.hub.now())
+
+
+def bans_now(console: Console) -> list[dict[str, Any]]:
+    """The no-shows' bans that hold today (000 2.7), for the players' page."""
+    return [{"player": b.player, "since": b.since.isoformat(), "until": b.until.isoformat(),
+             "months": b.months, "count": b.count}
+            for b in lookup.bans_on(_path(console), _today(console))]
+
+
+def lift_ban(console: Console) -> Any:
+    """``POST /club/lift-ban`` (``player``, ``reason``): the director lifts a no-show ban
+    (000 2.7), recorded in the club database with the day and the reason; the answer as
+    an action's (``{"ok", "message"|"reason"}``)."""
+    async def handler(request: Request) -> Response:
+        s = console.session(request)
+        lang = console.language(request, s)
+        if s is None:
+            return JSONResponse({"ok": False, "reason": tr("session_expired", lang)}, 401)
+        try:
+            form = await console.form(request)
+        except ValueError:
+            return JSONResponse({"ok": False, "reason": tr("form_too_large", lang)}, 413)
+        token = request.headers.get("x-csrf-token") or form.get("csrf")
+        if not console.same_origin(request) or not auth.csrf_ok(s, token):
+            return JSONResponse({"ok": False, "reason": tr("csrf", lang)}, 403)
+        name = " ".join((form.get("player") or "").split())
+        if not name:
+            return JSONResponse({"ok": False, "reason": tr("missing", lang,
+                                                           field=tr("player", lang))}, 400)
+        try:
+            ban = lookup.lift_ban(_path(console), name, form.get("reason") or "",
+                                  _today(console))
+        except lookup.ClubError as exc:
+            log.info("console lift-ban %s: %s", name, exc)
+            return JSONResponse({"ok": False, "reason": _ban_reason(str(exc), name, lang)})
+        log.info("console lift-ban %s until %s: %s", ban.player, ban.until, form.get("reason"))
+        return JSONResponse({"ok": True, "message": tr("ban_lifted", lang, player=ban.player,
+                                                       until=ban.until.isoformat())},
+                            headers={"Cache-Control": "no-store"})
+    return handler
+
+
+def _ban_reason(text: str, name: str, lang: str) -> str:
+    """The club room's one-line refusal in the page's language where it is a known one."""
+    if "has no ban" in text:
+        return tr("no_ban", lang, player=name)
+    if "no club database" in text:
+        return tr("no_club", lang)
+    if text.startswith("say why"):
+        return tr("missing", lang, field=tr("reason", lang))
+    return text

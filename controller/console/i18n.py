@@ -414,6 +414,74 @@ LABELS.update({
     "cancel_button": ("Cancel the registration", "Absage eintragen"),
     "field_seats": ("Seats", "Plätze"),
 })
+LABELS.update({  # members and guests, the bans in the console (issue 31)
+    "adult": ("Asked: 18 or older (000 1.1)", "Gefragt: 18 oder älter (000 1.1)"),
+    "tab_bans": ("Bans", "Sperren"),
+    "bans": ("Bans for no-shows (000 2.7)", "Sperren wegen Nichterscheinens (000 2.7)"),
+    "bans_none": ("No ban holds today.", "Heute gilt keine Sperre."),
+    "ban_line": ("banned until {until} (since {since}, {months} months, no-show {count})",
+                 "gesperrt bis {until} (seit {since}, {months} Monate, {count}. Nichterscheinen)"),
+    "lift_ban": ("Lift the ban", "Sperre aufheben"),
+    "lift_ban_hint": ("The director's decision, kept with the day and the reason in the club "
+                      "database.",
+                      "Entscheidung der Turnierleitung, mit Tag und Grund in der "
+                      "Vereinsdatenbank festgehalten."),
+    "ban_lifted": ("{player}: the ban until {until} is lifted",
+                   "{player}: die Sperre bis {until} ist aufgehoben"),
+    "no_ban": ("{player} has no ban today", "{player} hat heute keine Sperre"),
+    "no_club": ("No club database on this computer", "Keine Vereinsdatenbank auf diesem Rechner"),
+    "late_closed": ("Late registration closed after level {n}: a late arrival only with "
+                    "“after the cutoff” ticked",
+                    "Nachmeldung nach Level {n} geschlossen: Nachzügler nur noch mit Häkchen "
+                    "„trotz Nachmeldeschluss“"),
+    # 001 §1 III: one table a player across the floor's tournaments
+    "elsewhere": ("Playing in another tournament", "Spielt in einem anderen Turnier"),
+    "elsewhere_tournament": ("The other tournament", "Das andere Turnier"),
+    "elsewhere_started": ("It started at", "Begonnen um"),
+    "elsewhere_done": ("out there: plays here now", "dort fertig: spielt jetzt hier"),
+    "elsewhere_hint": ("001 §1 III: a player plays at the table that started earlier; here "
+                       "no bust and no move until it is over there.",
+                       "001 §1 III: gespielt wird am früher gestarteten Tisch; hier kein "
+                       "Ausscheiden und kein Umsetzen, bis es dort vorbei ist."),
+    "elsewhere_button": ("Note it", "Vermerken"),
+    "elsewhere_badge": ("first at {tournament}", "zuerst bei {tournament}"),
+    "bad_time_of_day": ("“{value}” is no time of day: write HH:MM, e.g. 19:00.",
+                        "„{value}“ ist keine Uhrzeit: HH:MM schreiben, z. B. 19:00."),
+    # the players' own registration requests (players' page → the director)
+    "request_title": ("Register for this tournament", "Für dieses Turnier anmelden"),
+    "request_contact": ("Phone or e-mail", "Telefon oder E-Mail"),
+    "request_hint": ("No account: the organisers confirm your registration. "
+                     "Your contact is only for questions about it and is not stored.",
+                     "Kein Konto nötig: die Turnierleitung bestätigt die Anmeldung. Der "
+                     "Kontakt dient nur für Rückfragen dazu und wird nicht gespeichert."),
+    "request_button": ("Send the request", "Anfrage senden"),
+    "request_taken": ("Thank you: your request waits for the organisers.",
+                      "Danke: die Anfrage wartet auf die Turnierleitung."),
+    "request_no_name": ("Please give your name.", "Bitte den Namen angeben."),
+    "request_bad_name": ("A name of at most 40 letters, please.",
+                         "Bitte einen Namen mit höchstens 40 Zeichen."),
+    "request_no_contact": ("Please give a phone number or an e-mail address.",
+                           "Bitte Telefonnummer oder E-Mail-Adresse angeben."),
+    "request_bad_contact": ("A contact of at most 120 letters, please.",
+                            "Bitte einen Kontakt mit höchstens 120 Zeichen."),
+    "request_too_many": ("Too many requests from this device: please try again in 10 "
+                         "minutes.",
+                         "Zu viele Anfragen von diesem Gerät: bitte in 10 Minuten noch "
+                         "einmal."),
+    "request_twice": ("A request with this name is already waiting.",
+                      "Eine Anfrage mit diesem Namen wartet schon."),
+    "request_full": ("Too many requests are waiting: please ask at the desk.",
+                     "Zu viele Anfragen warten: bitte an der Anmeldung fragen."),
+    "requests": ("Requests from the players' page", "Anfragen von der Spielerseite"),
+    "requests_none": ("No request waits.", "Keine Anfrage wartet."),
+    "request_confirm": ("Confirm", "Bestätigen"),
+    "request_drop": ("Drop", "Verwerfen"),
+    "request_dropped": ("The request of {name} dropped", "Anfrage von {name} verworfen"),
+    "request_gone": ("This request was answered already.",
+                     "Diese Anfrage ist schon beantwortet."),
+    "late_force": ("after the cutoff all the same",
+                   "trotz Nachmeldeschluss (Entscheidung der Turnierleitung)"),
+})
 
 # ------------------------------------------------- the season's titles (issue 31, 000 5-8)
 LABELS.update({

@@ -140,6 +140,12 @@ class Register(Command):
     member: bool = True
     force: bool = False
     stack: Annotated[int, Field(ge=1, le=10**12, description="chips")] | None = None
+    #: 000 1.1, 003 1: true: the desk asked and each confirmed being 18 (recorded); false:
+    #: not 18 (refused); left out: on record already, or not asked
+    adult: bool | None = None
+    #: those of ``names`` the club's record makes guests (fee not paid, 000 2.1): the desk
+    #: fills it in; ``member`` is the rest's
+    guests: list[Name] | None = None
 
 
 class Late(Command):
@@ -149,6 +155,7 @@ class Late(Command):
     name: Name
     member: bool = True
     force: bool = False
+    adult: bool | None = None
 
 
 class Rename(Command):
@@ -522,6 +529,8 @@ class Preregister(Command):
     cmd: Literal["preregister"] = "preregister"
     names: list[Name] | Name
     member: bool = True
+    adult: bool | None = None
+    guests: list[Name] | None = None
 
 
 class CheckIn(Command):
@@ -566,9 +575,24 @@ ALL: tuple[type[Command], ...] = (
     HandsLeft, Undo, Rename, Unregister, DrawnNames, MysteryList, Absent, TableGame,
     Announce, ChipCounts, ChipCorrection, EndRound, LandesligaPoints, Penalty, Disqualify, ChipRace,
 )
+
+
+class Elsewhere(Command):
+    summary: ClassVar[str] = ("001 §1 III: `player` is seated in `tournament`, another one on "
+                              "this floor that started at `started` (ISO); if it started "
+                              "earlier, busts and moves of the player wait here until it is "
+                              "over for them (`done`)")
+    cmd: Literal["elsewhere"] = "elsewhere"
+    player: PlayerRef
+    tournament: Annotated[str, Field(min_length=1, max_length=120)]
+    started: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    done: bool = False
+
+
 ALL += (Capacity, Preregister, CheckIn, Cancel)  # the registration desk (issue 31)
 ALL += (Deal,)  # the deal at the final table (issue 30)
 ALL += (ColourUp, EndOfDay)  # the director's colour-up and the end of the day (issue 31)
+ALL += (Elsewhere,)  # one player, one table across a floor's tournaments (001 §1 III)
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}
 

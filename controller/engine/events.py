@@ -522,7 +522,10 @@ class Waitlisted(Event):
     member: bool
     stack: int | None = None
     expected: bool = False
-    omit_none: ClassVar[tuple[str, ...]] = ("stack",)
+    #: a busted player's re-entry on a sold-out night (002): the player keeps the id and
+    #: re-enters when called
+    reentry: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("stack", "reentry")
 
 
 class WaitingCalled(Event):
@@ -593,8 +596,28 @@ class DealMade(Event):
     open: int
 
 
+class AgeConfirmed(Event):
+    """000 1.1, 003 1: the desk asked and ``player`` confirmed being 18 or older (no ID is
+    kept); the club database keeps the date with the player (docs/club.md)."""
+
+    type: Literal["age_confirmed"] = "age_confirmed"
+    player: int
+    name: str
+
+
+class Elsewhere(Event):
+    """001 §1 III: ``player`` is seated in ``tournament``, a tournament on this floor that
+    started earlier: busts and moves of the player wait here; ``done``: it is over for
+    them."""
+
+    type: Literal["elsewhere"] = "elsewhere"
+    player: int
+    tournament: str
+    done: bool = False
+
+
 DESK: tuple[type[Event], ...] = (Waitlisted, WaitingCalled, WaitingLeft, CapacitySet, Expected,
-                                 CheckedIn, NoShows, Bumped)
+                                 CheckedIn, NoShows, Bumped, AgeConfirmed, Elsewhere)
 
 ALL: tuple[type[Event], ...] = (
     Opened, Registered, SeatsDrawn, ClockChanged, LevelStarted, StructureChanged, HandDone,

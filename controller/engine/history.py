@@ -322,7 +322,7 @@ def _leave(chips: int | None) -> str:
 # ------------------------------------------------- the registration desk (issue 31)
 #: the desk's events (rules/desk.py)
 DESK = frozenset({"waitlisted", "waiting_called", "waiting_left", "capacity_set", "expected",
-                  "checked_in", "no_shows", "bumped"})
+                  "checked_in", "no_shows", "bumped", "age_confirmed", "elsewhere"})
 
 
 def desk(t: Tournament, e: Record) -> Phrase | None:
@@ -351,6 +351,15 @@ def desk(t: Tournament, e: Record) -> Phrase | None:
                       "ahead has the seat (000 2.3)")
     if typ == "waiting_left":
         return Phrase("waiting_left", {"player": who}, f"{who} taken off the waiting list")
+    if typ == "age_confirmed":  # 000 1.1, 003 1
+        return Phrase("age_confirmed", {"player": who}, f"{who}: 18 or older, confirmed")
+    if typ == "elsewhere":  # 001 §1 III
+        where = e["tournament"]
+        if e.get("done"):
+            return Phrase("elsewhere_done", {"player": who, "tournament": where},
+                          f"{who} is done at {where}: plays here now")
+        return Phrase("elsewhere", {"player": who, "tournament": where},
+                      f"{who} plays at {where} first (started earlier, 001 §1 III)")
     return Phrase("checked_in", {"player": who}, f"{who} checked in")
 
 
@@ -380,9 +389,15 @@ def _phrases(t: Tournament, events: list[Record], places: dict[int, int] | None,
     if len(exp) > 1:
         out.append(Phrase("expected_many", {"count": len(exp), "players": exp},
                           f"{len(exp)} pre-registered, expected: {', '.join(exp)}"))
+    # the ages a registration's batch confirmed (000 1.1) as one phrase too
+    ages = [name(t, e["player"]) for e in events if e["type"] == "age_confirmed"]
+    if len(ages) > 1:
+        out.append(Phrase("age_confirmed_many", {"count": len(ages), "players": ages},
+                          f"18 or older, confirmed: {', '.join(ages)}"))
     for e in events:
         if (e["type"] == "registered" and len(reg) > 1) or \
-                (e["type"] == "expected" and len(exp) > 1):
+                (e["type"] == "expected" and len(exp) > 1) or \
+                (e["type"] == "age_confirmed" and len(ages) > 1):
             continue
         p = undo(t, e, places) if e["type"] == "undo" else event(t, e, places)
         if p is not None:

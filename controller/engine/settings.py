@@ -544,6 +544,10 @@ class Desk:
     before ``starts`` has a seat for sure: when the seats are full, the last
     non-guaranteed registration goes to the head of the waiting list (000 2.3: one
     week; 0: no guarantee).
+    ``members_only``: only members may register (000 2.5: the championship and the cup;
+    003 1, 8: the club championship); a guest is refused with the reason.
+    ``ask_age``: the desk asks a player without a confirmation on record whether they
+    are 18 (000 1.1, 003 1); the service asks where a club database keeps the record.
     """
 
     __pydantic_config__ = _CONFIG
@@ -552,6 +556,8 @@ class Desk:
     starts: Annotated[Text | None, AfterValidator(_moment)] = None
     cancel_hours: Annotated[Count, Field(le=24 * 14)] = 0
     members_guaranteed_days: Annotated[Count, Field(le=365)] = 0
+    members_only: Flag = False
+    ask_age: Flag = False
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,8 @@ class Waiting:
     stack: int | None = None
     #: pre-registered, not arrived yet (000 2.2)
     expected: bool = False
+    #: a busted player waiting to re-enter (002: a sold-out night)
+    reentry: bool = False
 
 
 @dataclass
@@ -154,3 +156,5 @@ class DeskState:
     waiting: list[Waiting] = field(default_factory=list)
     expected: set[int] = field(default_factory=set)
     no_shows: list[str] = field(default_factory=list)
+    #: 001 §1 III: player → the earlier tournament on the floor they are seated in
+    elsewhere: dict[int, str] = field(default_factory=dict)

@@ -32,7 +32,14 @@ from typing import Any, TypeVar
 
 import paho.mqtt.client as mqtt
 
-from controller.club.intake import banned, club_path, is_over, standings_view, take_in
+from controller.club.intake import (
+    banned,
+    club_path,
+    desk_facts,
+    is_over,
+    standings_view,
+    take_in,
+)
 from controller.engine import clock as clk
 from controller.engine import history
 from controller.engine.commands import Rejected
@@ -706,7 +713,12 @@ class ControllerService:
         assert self.floor is not None
         now = self.wall()
         refused = self._banned(cmd, now)
+        if refused is None:
+            cmd, refused = self._members(cmd, now)
         if refused is not None:
+            # the desk's refusal from the club database (000 2.7 ban, 000 1.1 age): not an
+            # event (nothing happened in the tournament), but kept in the journal
+            log.warning("refused %s at the desk: %s", cmd.get("cmd"), refused.get("reason"))
             return refused
         answer = self.floor.execute(cmd, now, command_id=cid)
         self.floor.fault("after-store")
@@ -749,6 +761,36 @@ class ControllerService:
         return refusal(Rejected("{player} is banned from tournaments until {until} for "
                                 "not coming without calling off (000 2.7)",
                                 player=name, until=until))
+
+    def _members(self, cmd: dict[str, Any], now: float
+                 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The club's record of the registered (issue 31, controller/club/members.py) into
+        the command, so the engine decides from the log: those without the season's fee
+        are guests (000 2.1: ``guests``); with ``desk.ask_age``, a player whose 18 is not
+        on record is asked first (000 1.1, 003 1: refused until ``adult``)."""
+        if self.club is None or cmd.get("cmd") not in ("register", "late", "preregister"):
+            return cmd, None
+        names = cmd.get("names", cmd.get("name"))
+        names = [names] if isinstance(names, str) else names
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            return cmd, None
+        import datetime
+
+        settings = self.tournament.settings
+        known = desk_facts(self.club, names, datetime.date.fromtimestamp(now),
+                           settings.club.seasons)
+        if settings.desk.ask_age and cmd.get("adult") is None:
+            ask = [n for n in names if known.get(n, (False, None))[1] is None]
+            if ask:
+                return cmd, refusal(Rejected(
+                    "ask {player}: 18 or older? No confirmation on record (000 1.1, 003 1): "
+                    "register again with 18+ confirmed", player=", ".join(ask)))
+        guests = [n for n in names if n in known and not known[n][0]]
+        if not guests:
+            return cmd, None
+        if cmd["cmd"] == "late":
+            return {**cmd, "member": False}, None
+        return {**cmd, "guests": sorted(set(guests) | set(cmd.get("guests") or []))}, None
 
     def query(self, cmd: str) -> dict[str, Any]:
         t = self.tournament

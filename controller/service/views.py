@@ -429,7 +429,9 @@ def players_view(t: Tournament) -> dict[str, Any]:
                      # the last count while it holds (rules/chip_counts.py known_stack)
                      "chips": chip_counts.known_stack(t, p.id),
                      # pre-registered, not checked in yet (000 2.2)
-                     "expected": p.id in t.desk.expected})
+                     "expected": p.id in t.desk.expected,
+                     # 001 §1 III: the earlier tournament the player plays in first
+                     "elsewhere": t.desk.elsewhere.get(p.id)})
     # the waiting list in its order (002), and who did not come (000 2.7)
     waiting = [{"player_id": w.id, "name": w.name, "member": w.member, "position": i,
                 "expected": w.expected} for i, w in enumerate(t.desk.waiting, 1)]

@@ -552,7 +552,9 @@ PLAYERS = {"v": _V, "players": [{
     # the last count while it holds (absent: an older controller)
     "chips": _Optional(_INT_OR_NULL),
     # pre-registered, not checked in yet (000 2.2; absent: an older controller)
-    "expected": _Optional(bool)}],
+    "expected": _Optional(bool),
+    # 001 §1 III: the earlier tournament the player plays in first (absent: older)
+    "elsewhere": _Optional((str, None))}],
     # the registration desk (issue 31; absent: an older controller): the waiting list in
     # its order (002), the seat limit, the no-shows of the draw (000 2.7)
     "waiting": _Optional([{"player_id": int, "name": str, "member": bool, "position": int,

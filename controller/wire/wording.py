@@ -700,6 +700,13 @@ PHRASES_DE.update({
     "expected": lambda p: f"{p['player']} vorangemeldet, erwartet",
     "expected_many": lambda p: f"{p['count']} vorangemeldet, erwartet: {_names(p['players'])}",
     "no_shows": lambda p: f"nicht erschienen (No-Show): {_names(p['players'])}",
+    # members and guests, one table a player (issue 31)
+    "age_confirmed": lambda p: f"{p['player']}: 18 Jahre oder älter, bestätigt",
+    "age_confirmed_many": lambda p: f"18 Jahre oder älter, bestätigt: {_names(p['players'])}",
+    "elsewhere": lambda p: f"{p['player']} spielt zuerst bei {p['tournament']} (früher "
+                           "gestartet, 001 §1 III)",
+    "elsewhere_done": lambda p: f"{p['player']} ist bei {p['tournament']} fertig: spielt jetzt "
+                                "hier",
 })
 REASONS_DE.update({
     "{player} is already on the waiting list (position {position})":
@@ -725,6 +732,34 @@ REASONS_DE.update({
     "same":
         "Absagen sind nur bis {hours} Stunden vor Turnierbeginn möglich (000 2.6): bestätigen, um "
         "sie trotzdem anzunehmen",
+})
+REASONS_DE.update({  # members and guests, one table a player (issue 31)
+    "{player} is not 18: tournaments are for players of 18 and older (000 1.1, 003 1)":
+        "{player} ist nicht 18: Turniere sind für Spieler ab 18 Jahren (000 1.1, 003 1)",
+    "{player} is a guest: {tournament} is for members only (000 2.5, 003 8)":
+        "{player} ist Gast: {tournament} ist nur für Vereinsmitglieder (000 2.5, 003 8)",
+    "ask {player}: 18 or older? No confirmation on record (000 1.1, 003 1): register again "
+    "with 18+ confirmed":
+        "{player} fragen: 18 oder älter? Keine Bestätigung gespeichert (000 1.1, 003 1): mit "
+        "„18+ bestätigt“ noch einmal anmelden",
+    "{player} plays here only (no other tournament is marked)":
+        "{player} spielt nur hier (kein anderes Turnier vermerkt)",
+    "{player} already plays at {tournament} (001 §1 III)":
+        "{player} spielt schon bei {tournament} (001 §1 III)",
+    "say when {tournament} started (started: ISO date and time)":
+        "angeben, wann {tournament} begonnen hat (Datum und Uhrzeit)",
+    "{started!r} is no date and time (ISO, e.g. 2026-11-27T19:30+01:00)":
+        "{started!r} ist kein Datum mit Uhrzeit (z. B. 2026-11-27 19:30+01:00)",
+    "{started!r} needs its UTC offset (e.g. +01:00)":
+        "{started!r} braucht die Zeitzone (z. B. +01:00)",
+    "{tournament} started after this tournament: {player} plays here, and waits there "
+    "(001 §1 III)":
+        "{tournament} hat nach diesem Turnier begonnen: {player} spielt hier und wartet dort "
+        "(001 §1 III)",
+    "{player} plays at {tournament}, which started earlier: a bust or a move here waits "
+    "until that is over for the player (001 §1 III)":
+        "{player} spielt bei {tournament}, das früher begonnen hat: Ausscheiden oder Umsetzen "
+        "hier erst, wenn es dort für den Spieler vorbei ist (001 §1 III)",
 })
 #: why a move is due (the engine's ``Move.reason``, rules/seating.py and rules/rounds.py):
 #: a pattern of the English → its German

@@ -93,7 +93,8 @@ def test_players_add_backup_restore_export(tmp_path, capsys):
     assert rc == 0
     names = {p.rsplit("/", 1)[1] for p in out.split()}
     assert names == {"meta.csv", "players.csv", "aliases.csv", "tournaments.csv", "trophies.csv",
-                     "results.csv", "no_shows.csv", "bans_lifted.csv", "club.json"}
+                     "results.csv", "no_shows.csv", "bans_lifted.csv", "fees.csv",
+                     "day_memberships.csv", "adults.csv", "club.json"}
     assert "Hans Müller" in (tmp_path / "out" / "players.csv").read_text(encoding="utf-8")
 
 

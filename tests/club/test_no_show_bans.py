@@ -123,7 +123,7 @@ def test_the_cli_lists_and_lifts(tmp_path, capsys):
 
 
 def test_a_banned_players_registration_is_refused_with_the_end_000_2_7(tmp_path,
-                                                                        monkeypatch):
+                                                                        monkeypatch, caplog):
     club_with(tmp_path, ["2025-10-03", "2025-11-07"]).close()
     monkeypatch.setenv("FLOORMAN_CLUB", str(tmp_path / "club.sqlite"))
     svc = Service(str(tmp_path / "t.sqlite"))  # the night of 2026-01-09
@@ -135,10 +135,13 @@ def test_a_banned_players_registration_is_refused_with_the_end_000_2_7(tmp_path,
         assert answer["reason"].endswith("is banned from tournaments until 2026-02-07 for not "
                                          "coming without calling off (000 2.7)")
     assert svc.tournament.players == {}  # nothing registered, Anna neither
-    assert svc.send("register", names=["Anna Berg"])["ok"]
+    # not an event (nothing happened), but the controller's journal keeps the refusal
+    assert any("refused register at the desk: Nico Nie is banned" in r.getMessage()
+               for r in caplog.records)
+    assert svc.send("register", names=["Anna Berg"], adult=True)["ok"]  # 000 1.1 asked
     # lifted: the desk takes the registration
     db = open_club(tmp_path / "club.sqlite")
     lift(db, NICO, "Vorstand", datetime.date(2026, 1, 9))
     db.close()
-    assert svc.send("register", names=[NICO])["ok"]
+    assert svc.send("register", names=[NICO], adult=True)["ok"]
     svc.floor.close()

@@ -39,7 +39,7 @@ class Service(ControllerService):
 
 
 def evening(svc: Service) -> None:
-    assert svc.send("register", names=SIX)["ok"]
+    assert svc.send("register", names=SIX, adult=True)["ok"]  # 000 1.1: asked
     assert svc.send("draw", seed=3)["ok"]
     assert svc.send("start")["ok"]
     for name in reversed(SIX[1:]):
@@ -50,7 +50,7 @@ def test_the_end_of_the_tournament_takes_it_into_the_club_database(tmp_path, mon
     club = tmp_path / "club.sqlite"
     monkeypatch.setenv("FLOORMAN_CLUB", str(club))
     svc = Service(str(tmp_path / "t.sqlite"))
-    assert svc.send("register", names=SIX)["ok"]
+    assert svc.send("register", names=SIX, adult=True)["ok"]  # 000 1.1: asked
     assert not club.exists()  # nothing before the end
     assert svc.send("draw", seed=3)["ok"] and svc.send("start")["ok"]
     for name in reversed(SIX[1:]):

@@ -264,7 +264,10 @@ def test_the_players_page_is_public_and_read_only(console):
     wait_for(lambda: "Tanja S." in anon.get("/p").text, 5, "the seats on the players' page")
     r = anon.get("/p")
     assert r.status_code == 200 and "Tanja Schmitt" not in r.text
-    assert "<form" not in r.text and 'name="csrf"' not in r.text
+    # the one form is a player's own registration request (issue 31), which changes nothing
+    # until the director confirms it
+    assert r.text.count("<form") == 1 and 'action="/p/request"' in r.text
+    assert 'name="csrf"' not in r.text
     # its live parts are public; the director's are not, nor any command or print page
     with anon.stream("GET", "/events?page=public") as s:
         assert s.status_code == 200

@@ -42,6 +42,7 @@ BOTH = {
     "deal", "icm", "satellite", "tickets",
     # the PSC's titles keep their German names in English (000 8)
     "cup", "meister", "jahressieger", "cupsieger",
+    "no-show",  # the floor's word in German too (000 2.7: "nicht erschienen (No-Show)")
 }
 
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß][A-Za-zÄÖÜäöüß'\-]*")
@@ -259,7 +260,9 @@ SAMPLE_OF = {"table_opened": {"players": 5}, "addon": {"players": 14},
              "field_warning": {"players": 5}, "chips_corrected": {"reason": "Zählfehler"},
              "deal": {"players": 6, "method": "icm", "currency": "EUR", "played_for": "108"},
              "structure_changed": {"change": "a level 100/200 ante 25 of 20 min inserted "
-                                             "after level 2"}}
+                                             "after level 2"},
+             # one table a player (001 §1 III): the other tournament's name
+             "elsewhere": {"tournament": "Bounty"}, "elsewhere_done": {"tournament": "Bounty"}}
 
 
 @pytest.mark.parametrize("key", sorted(wording.PHRASES_DE))

@@ -254,3 +254,27 @@ def test_a_member_without_the_preset_rule_waits_like_everyone():
     t.execute({"cmd": "register", "names": ["Gast"], "member": False}, START_AT - 20 * DAY)
     t.execute({"cmd": "register", "names": ["Mitglied"]}, START_AT - 10 * DAY)
     assert line(t) == ["Mitglied"]
+
+
+def test_a_re_entry_on_a_sold_out_night_waits_in_line_002():
+    """002: a sold-out night: a busted player's re-entry takes no seat beyond the limit
+    and jumps nobody: it goes on the waiting list, and the next free seat calls it."""
+    from controller.engine.settings import Entries
+
+    t = new_tournament(4, desk=Desk(seats=4),
+                       entries=Entries(late_registration_levels=2, reentries=1,
+                                       reentry_until_level=2))
+    t.execute({"cmd": "late", "name": "Late 1"}, 10.0)  # sold out: waits
+    events = t.execute({"cmd": "bust", "player": "Player 2"}, 20.0)
+    assert [e["type"] for e in events][-3:] == ["waiting_called", "registered", "late_entry"]
+    events = t.execute({"cmd": "reentry", "player": "Player 2"}, 30.0)
+    assert [(e["type"], e.get("reentry")) for e in events] == [("waitlisted", True)]
+    assert line(t) == ["Player 2"]
+    assert t.players[t.by_name["player 2"]].out
+    rejected(t, {"cmd": "reentry", "player": "Player 2"}, match="already on the waiting list")
+    events = t.execute({"cmd": "bust", "player": "Player 3"}, 40.0)
+    assert [e["type"] for e in events][-2:] == ["waiting_called", "reentry"]
+    p2 = t.players[t.by_name["player 2"]]
+    assert not p2.out and p2.table is not None and p2.entries == 2
+    assert line(t) == []
+    replay_equal(t)

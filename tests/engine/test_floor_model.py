@@ -169,7 +169,7 @@ class Floor(RuleBasedStateMachine):
         names = [f"Player {i:02d}" for i in range(1, players + 1)]
         cut = len(names) - guests % 4  # a few guests (000 5.8: their names shortened)
         t.execute({"cmd": "register", "names": names[:cut]}, 0.0)
-        if cut < len(names):
+        if cut < len(names) and not s.desk.members_only:  # 000 2.5: members only
             t.execute({"cmd": "register", "names": names[cut:], "member": False}, 0.0)
         if s.mode.kind == "landesliga_final":
             ids = sorted(t.players)

@@ -65,6 +65,8 @@
       show(data.ok, data.ok ? data.message : data.reason);
       // a mistake keeps what was typed; a success clears forms meant for the next entry
       if (data.ok && form.dataset.reset) form.reset();
+      // a list drawn with the page (the bans, from the club database) is drawn again
+      if (data.ok && form.dataset.reload) setTimeout(() => window.location.reload(), 1200);
       if (data.ok && form.dataset.close && !(form.id === "bust-form" && afterBust())) {
         form.closest("dialog").close();
       }

@@ -41,6 +41,8 @@ from controller.engine.rules import (
     hand_for_hand,
     hands,
     landesliga,
+    membership,
+    multitabling,
     names,
     penalties,
     play_day,
@@ -68,6 +70,7 @@ RULES: tuple[ModuleType, ...] = (
     field_size, dealing, chip_race, reseat,
     desk,  # the registration desk (issue 31): a seat that came free calls the next in line
     final_deal,  # the deal at the final table (issue 30)
+    membership, multitabling,  # members and guests (000 1, 2.5); one table a player (001 §1 III)
 )
 
 

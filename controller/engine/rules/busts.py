@@ -102,6 +102,10 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
             raise Rejected("seat {seat} at table {table} is empty", seat=c.seat, table=c.table)
         p = t.players[tab.occupant[c.seat]]
         on_the_way(t, p.id, c.table, c.seat, c.confirm)
+    if t.desk.elsewhere:
+        from controller.engine.rules import multitabling
+
+        multitabling.check(t, p.id)  # 001 §1 III: the earlier tournament first
     knocker = None
     if c.by is not None:
         k = t.player(c.by)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import play_day, qualifier, seating
+from controller.engine.rules import membership, play_day, qualifier, seating
 from controller.engine.state import Waiting
 
 if TYPE_CHECKING:
@@ -139,6 +139,20 @@ def late_waits(t: Tournament, now: float, name: str, member: bool, force: bool) 
     return True
 
 
+def reentry_waits(t: Tournament, now: float, pid: int) -> bool:
+    """A re-entry when no seat is left (002: a sold-out night): the busted player goes on
+    the waiting list behind those already there and re-enters when called; ``True``
+    when so."""
+    if not full(t):
+        return False
+    p = t.players[pid]
+    if waiting_entry(t, pid) is not None:
+        raise Rejected("{player} is already on the waiting list (position {position})",
+                       player=p.name, position=position(t, pid))
+    t.emit(ev.Waitlisted, now, player=pid, name=p.name, member=p.member, reentry=True)
+    return True
+
+
 def leave(t: Tournament, ref: int | str, now: float) -> bool:
     """``ref`` is on the waiting list: taken off it (``True``); else ``False``."""
     w = waiting_entry(t, ref)
@@ -169,8 +183,13 @@ def preregister(t: Tournament, c: cmd.Preregister, now: float) -> None:
     if t.drawn:
         raise Rejected("the seats are drawn: register arrivals as late entries")
     names = [c.names] if isinstance(c.names, str) else c.names
-    for n in check_names(t, names):
-        admit(t, now, n, c.member, expect=True)
+    clean = check_names(t, names)
+    member = membership.members(clean, c.member, c.guests)
+    membership.check(t, clean, member, c.adult)  # 000 1.1, 2.5
+    since = len(t.log)
+    for n, m in zip(clean, member, strict=True):
+        admit(t, now, n, m, expect=True)
+    membership.record(t, now, c.adult, since)
 
 
 def check_in(t: Tournament, c: cmd.CheckIn, now: float) -> None:
@@ -228,7 +247,9 @@ def call_waiting(t: Tournament, now: float) -> None:
             return
         w = d.waiting[0]
         t.emit(ev.WaitingCalled, now, player=w.id)
-        if not t.drawn:
+        if w.reentry:  # a busted player's re-entry (002): the same player, a new entry
+            seating.seat_entry(t, now, w.id, ev.Reentry)
+        elif not t.drawn:
             t.emit(ev.Registered, now, player=w.id, name=w.name, member=w.member, stack=w.stack)
             if w.expected:
                 t.emit(ev.Expected, now, player=w.id)
@@ -253,6 +274,12 @@ def _may_seat(t: Tournament, now: float) -> bool:
 
 # --------------------------------------------------------------------- folds
 def on_waitlisted(t: Tournament, e: ev.Waitlisted) -> None:
+    if e.reentry:
+        p = t.players.get(e.player)
+        if p is None or not p.out or waiting_entry(t, e.player) is not None:
+            raise ev.InvalidEvent(f"player {e.player} cannot wait to re-enter")
+        t.desk.waiting.append(Waiting(e.player, p.name, p.member, reentry=True))
+        return
     key = e.name.casefold()
     if e.player in t.players or key in t.by_name or waiting_entry(t, e.name) is not None:
         raise ev.InvalidEvent(f"player {e.player} {e.name!r} registered twice")

@@ -18,7 +18,7 @@ from controller.engine import clock as clk
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import bounties, desk, play_day, qualifier, seating
+from controller.engine.rules import bounties, desk, membership, play_day, qualifier, seating
 from controller.engine.state import Player
 
 if TYPE_CHECKING:
@@ -37,24 +37,36 @@ BLANK = frozenset({0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA
 def register(t: Tournament, c: cmd.Register, now: float) -> None:
     names = [c.names] if isinstance(c.names, str) else c.names
     clean = check_names(t, names)
+    member = membership.members(clean, c.member, c.guests)
+    membership.check(t, clean, member, c.adult)  # 000 1.1, 2.5
+    since = len(t.log)
+    _register(t, c, now, clean, member)
+    membership.record(t, now, c.adult, since)
+
+
+def _register(t: Tournament, c: cmd.Register, now: float, clean: list[str],
+              member: list[bool]) -> None:
     if t.drawn:
         if c.stack is not None:
             # a late arrival may take a ghost's seat and stack (000 9.5): one stack only
             raise Rejected("a start stack of its own is given at registration, before the "
                            "draw (003 8, 000 4.18)")
-        for n in clean:
-            _late(t, now, n, c.member, c.force)
+        for n, m in zip(clean, member, strict=True):
+            _late(t, now, n, m, c.force)
         return
-    for n in clean:  # a seat, or the waiting list (002, rules/desk.py)
-        desk.admit(t, now, n, c.member, c.stack, force=c.force)
+    for n, m in zip(clean, member, strict=True):  # a seat, or the waiting list (002)
+        desk.admit(t, now, n, m, c.stack, force=c.force)
 
 
 def late(t: Tournament, c: cmd.Late, now: float) -> None:
     (n,) = check_names(t, [c.name])
+    membership.check(t, [n], [c.member], c.adult)  # 000 1.1, 2.5
+    since = len(t.log)
     if not t.drawn:
         desk.admit(t, now, n, c.member, force=c.force)
-        return
-    _late(t, now, n, c.member, c.force)
+    else:
+        _late(t, now, n, c.member, c.force)
+    membership.record(t, now, c.adult, since)
 
 
 def check_names(t: Tournament, names: Sequence[str], keep: int | None = None) -> list[str]:
@@ -192,6 +204,8 @@ def reentry(t: Tournament, c: cmd.Reentry, now: float) -> None:
         # 002: re-entry ends when the money is reached
         raise Rejected("re-entry closed: the money is reached ({left} left, {paid} places paid)",
                        left=t.remaining, paid=paid)
+    if desk.reentry_waits(t, now, p.id):  # a sold-out night: the waiting list (002)
+        return
     seating.seat_entry(t, now, p.id, ev.Reentry)
 
 

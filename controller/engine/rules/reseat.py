@@ -36,6 +36,10 @@ def reseat(t: Tournament, c: cmd.Reseat, now: float) -> None:
         raise Rejected("{player} has no seat", player=p.name)
     if p.ghost:
         raise Rejected("{player} is a ghost: nobody to reseat", player=p.name)
+    if t.desk.elsewhere:
+        from controller.engine.rules import multitabling
+
+        multitabling.check(t, p.id)  # 001 §1 III
     to = t.table(c.table)
     if c.seat is None:
         seat = to.worst_seat()

@@ -170,6 +170,8 @@ def mover_seats(t: Tournament, frm: Table, now: float) -> list[int]:
     if first is None or first not in frm.occupant:
         return []
     order = [first] + [s for s in frm.clockwise(first)[:-1] if s in frm.occupant]
+    if t.desk.elsewhere:  # 001 §1 III: one playing an earlier tournament is not moved
+        order = [s for s in order if frm.occupant[s] not in t.desk.elsewhere]
     level = t.level_at(now)
     fresh = [s for s in order if not moved_in_level(t, frm.occupant[s], level)]
     return fresh + [s for s in order if s not in fresh]
