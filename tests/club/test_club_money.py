@@ -92,7 +92,8 @@ def test_a_schema_2_club_is_brought_up_to_3_and_keeps_its_nights(tmp_path):
                           ("results", "bounties"), ("tournaments", "currency"),
                           ("tournaments", "prize_pool")):
         raw.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
-    raw.execute("DROP TABLE trophies")  # schema 4's, after the money
+    for later in ("trophies", "fees", "day_memberships", "adults"):  # schema 4's and 5's
+        raw.execute(f"DROP TABLE {later}")
     raw.execute("PRAGMA user_version=2")
     raw.commit()
     raw.close()
