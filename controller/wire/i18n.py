@@ -72,7 +72,8 @@ LABELS: dict[str, tuple[str, str]] = {
     # money bounties (issue 30): a player's head (what busting them wins), and the
     # bounties a player won, a column of the results
     "bounty": ("Bounty", "Kopfgeld"),
-    "bounties_won": ("Bounties", "Kopfgelder"),
+    "bounties_won": ("Bounties", "Kopfgeld"),
+    "prize": ("Prize", "Preis"),  # the results' column of what each place pays
     # a satellite's shared place of a ticket and the cash, decided by lot
     "by_lot": ("by lot", "gelost"),
     # a deal at the final table stands: the players left have their amounts

@@ -280,7 +280,9 @@ def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
 def ladder(c: Canvas, rect: pygame.Rect, frame: Frame, pool: dict[str, Any]) -> None:
     """What each paid place pays (issue 30): the top places and those next to be paid out,
     the place the next player out takes in gold, in columns side by side. Where they do
-    not all fit (a small screen), the winner's and the places next to be paid out."""
+    not all fit (a small screen), the winner's and the places next to be paid out. While
+    a deal at the final table stands, one line "Deal" for the places of the players
+    left (each has their deal amount), the places paid out below it."""
     lang = frame.lang
     cur = pool.get("currency", "")
     nxt = pool.get("next_place")
@@ -311,7 +313,11 @@ def ladder(c: Canvas, rect: pygame.Rect, frame: Frame, pool: dict[str, Any]) -> 
     per_col = max(1, area.height // lh)
     cols = max(1, min(3, (area.width + gap) // (need + gap), -(-len(items) // per_col)))
     fit = per_col * cols
-    shown = items if len(items) <= fit else items[:1] + items[len(items) - fit + 1:]
+    # too many: the winner's, and the places next to be paid out up to the next player
+    # out's (at a final table the places below are paid out already)
+    at = [i for i, (p, _, _) in enumerate(items) if p == f"{nxt}."]
+    end = max(fit, at[0] + 1) if at else len(items)
+    shown = items if len(items) <= fit else items[:1] + items[end - fit + 1:end]
     col_w = (area.width - gap * (cols - 1)) // cols
     for i, (place, amount, colour) in enumerate(shown):
         col, k = divmod(i, per_col)
@@ -333,8 +339,7 @@ def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
         return
     title_h = max(c.min_size + 8, min(c.px(56), rect.height // 4))
     title = pygame.Rect(rect.x, rect.y, rect.width, title_h)
-    c.text(tr("results" if final else "out", lang), title, colour=GOLD, bg=bg,
-           max_size=round(title_h * 0.75))
+    title_right = title.right  # the column heads, if any, are in the title's line
     area = pygame.Rect(rect.x, title.bottom, rect.width, rect.height - title_h)
     lh = max(c.min_size + 8, min(c.px(52), area.height // 3))
     per_col = max(1, area.height // lh)
@@ -366,16 +371,12 @@ def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
     bold = c.fonts.get(BOLD, size)
     hs = max(c.min_size, round(title_h * 0.45))
     cond_h = c.fonts.get(COND, hs)
-    gap = c.px(20)
+    gap = c.px(28)
 
     def widths(rows: list[dict[str, Any]]) -> tuple[int, int]:
-        """The amount's and the bounties' columns of a column of rows (0: none there); a
-        column with bounties has heads over both."""
+        """The amount's and the bounties' columns of a column of rows (0: none there)."""
         rw = max((bold.size(right_of(r))[0] for r in rows), default=0)
         bw = max((bold.size(bounty_of(r))[0] for r in rows), default=0)
-        if bw:
-            rw = max(rw, cond_h.size(tr("payouts", lang))[0])
-            bw = max(bw, cond_h.size(tr("bounties_won", lang))[0])
         return rw, bw
 
     def wrapped(name: str, name_w: int) -> tuple[int, list[str]]:
@@ -418,12 +419,22 @@ def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
     shown = i
     for col, (placed, (rw, bw, name_w)) in enumerate(zip(layout, col_widths, strict=True)):
         x = area.x + col * (col_w + c.px(30))
-        if bw:  # the column heads over the amounts, in the title's line
-            for head, right, w in ((tr("payouts", lang), x + col_w, rw),
-                                   (tr("bounties_won", lang), x + col_w - rw - gap, bw)):
-                c.text(head, pygame.Rect(right - w, title.bottom - hs * 3 // 2, w,
-                                         hs * 3 // 2), face=COND, colour=DIM, bg=bg,
-                       align="right", size=hs)
+        if bw:  # the column heads over the amounts, in the title's line (a head wider
+            # than its amounts reaches left, over the names' part of the line)
+            pay_w = cond_h.size(tr("prize", lang))[0] if rw else 0
+            won_w = cond_h.size(tr("bounties_won", lang))[0]
+            won_right = x + col_w - rw - gap
+            head_y = title.bottom - hs * 3 // 2
+            if rw:  # (a column below the paid places has no amounts to head)
+                won_right = min(won_right, x + col_w - pay_w - c.px(12))
+                c.text(tr("prize", lang), pygame.Rect(x + col_w - pay_w, head_y, pay_w,
+                                                      hs * 3 // 2),
+                       face=COND, colour=DIM, bg=bg, align="right", size=hs)
+            c.text(tr("bounties_won", lang), pygame.Rect(won_right - won_w, head_y, won_w,
+                                                         hs * 3 // 2),
+                   face=COND, colour=DIM, bg=bg, align="right", size=hs)
+            if col == 0:
+                title_right = min(title_right, won_right - won_w - c.px(12))
         k = 0
         for row, nsize, lines in placed:
             need = len(lines)
@@ -447,6 +458,9 @@ def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
                     c.text(line, pygame.Rect(nx, r.y + j * lh, name_w, lh), face=COND,
                            colour=FG, bg=bg, size=nsize)
             k += need
+    c.text(tr("results" if final else "out", lang),
+           pygame.Rect(title.x, title.y, title_right - title.x, title.height), colour=GOLD,
+           bg=bg, max_size=round(title_h * 0.75))
     if shown < len(res) and final:
         more = tr("more", lang, n=len(res) - shown)
         x = area.x + (cols - 1) * (col_w + c.px(30))

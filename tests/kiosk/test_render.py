@@ -85,10 +85,10 @@ EXPECT: dict[str, list[str]] = {
     # money bounties (a progressive knock-out): the chip leader's head; at the end the
     # bounties each won beside the payouts, no points column
     "wall_bounty": ["Chip leader", "Zoë Lehmann", "Bounty", "€40", "Payouts"],
-    "wall_bounty_finished": ["CHAMPION", "Bounties", "Payouts", "€700", "€766"],
+    "wall_bounty_finished": ["CHAMPION", "Bounties", "Prize", "€700", "€766"],
     # a deal at the final table: "Deal" for the four left's places, what is played for
     "wall_deal": ["FINAL TABLE", "Payouts", "1.–4.", "Deal", "Played for", "€738", "€390"],
-    "wall_deal_undone": ["FINAL TABLE", "Payouts", "€3,560", "€880", "€390"],
+    "wall_deal_undone": ["FINAL TABLE", "Payouts", "€3,560", "€880"],
     # a satellite's shared place of the last ticket and the cash: drawn by lot
     "wall_satellite_lot": ["CHAMPION", "Ticket", "Ticket (by lot)", "€50 (by lot)"],
     "wall_running": ["LEVEL 1", "50 / 100", "Players left", "24", "Entries",
@@ -143,7 +143,7 @@ EXPECT_DE: dict[str, list[str]] = {
     "wall_round_end": ["Runde", "2 von 3", "Chipleader", "41.300", "Emil Braun"],
     "wall_standings_finished": ["SIEGER", "Rangliste 2026", "47 Pkt.", "38,5 Pkt."],
     "wall_bounty": ["Chipleader", "Kopfgeld", "40 €", "Auszahlung"],
-    "wall_bounty_finished": ["SIEGER", "Kopfgelder", "Auszahlung", "700 €", "766 €"],
+    "wall_bounty_finished": ["SIEGER", "Kopfgeld", "Preis", "700 €", "766 €"],
     "wall_deal": ["FINALTISCH", "1.–4.", "Deal", "Ausgespielt", "738 €"],
     "wall_satellite_lot": ["SIEGER", "Ticket (gelost)", "50 € (gelost)"],
 }

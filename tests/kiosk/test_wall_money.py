@@ -74,7 +74,7 @@ def test_the_results_at_the_end_show_the_bounties_won_beside_the_payouts():
     assert champion["bounties"] == 70_000 and champion["payout"] == 76_600
     items = drawn(v)
     assert beside(items, champion["name"], "€700") and beside(items, "€700", "€766")
-    assert beside(items, "Bounties", "Payouts")
+    assert beside(items, "Bounties", "Prize")
 
 
 @pytest.mark.parametrize("size", [BIG, SMALL], ids=["1920x1080", "800x480"])
