@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from controller.engine.settings import Money
 from controller.service import views
+from controller.wire.protocol import validate_state
 from tests.support.settings import new_tournament
 
 
@@ -18,6 +19,9 @@ def test_no_next_payout_while_a_deal_stands():
     t.execute({"cmd": "deal", "method": "chip_chop"}, 40.0)
     pool = views.summary_view(t)["prize_pool"]
     assert pool["next_place"] is None and pool["pool"] == 45_000
+    # the wall says "Deal" for the players left, and what is still played for
+    assert pool["deal"] == {"played_for": t.deal.played_for} and t.deal.played_for > 0
+    validate_state("summary", views.summary_view(t))
     rows = views.results_view(t, whole=True)["rows"]
     assert all("deal" not in r for r in rows)  # nobody placed since the deal yet
     t.execute({"cmd": "bust", "player": 4}, 50.0)
@@ -26,3 +30,4 @@ def test_no_next_payout_while_a_deal_stands():
     t.execute({"cmd": "undo"}, 60.0)  # the bust
     t.execute({"cmd": "undo"}, 61.0)  # the deal
     assert views.summary_view(t)["prize_pool"]["next_place"] == 4
+    assert "deal" not in views.summary_view(t)["prize_pool"]

@@ -541,6 +541,97 @@ def wall_money_finished() -> ScreenView:
     return g.view(role="wall")
 
 
+BOUNTY = resources.folder("tournaments") / "venue-faq-bounty.yaml"
+SATELLITE = resources.folder("tournaments") / "venue-faq-satellite.yaml"
+
+
+def _hunt(g: Game, left: int, step: float = 30.0) -> None:
+    """Bust down to ``left`` players, each bust by the player at the same table with the
+    lowest seat (money bounties: the hunter wins the head; in a progressive knock-out half
+    of it goes onto the hunter's own)."""
+    while g.t.remaining > left:
+        tab = max(g.t.tables.values(), key=lambda x: (x.count(), x.number))
+        seats = sorted(s for s, pid in tab.occupant.items() if not g.t.players[pid].ghost)
+        g.do("bust", at=g.now + step, table=tab.number, seat=seats[-1],
+             by=tab.occupant[seats[0]], confirm=True,
+             same_hand=busts.asks_same_hand(g.t, tab))
+
+
+def _bounty_game() -> Game:
+    """A progressive knock-out for money (venue-faq-bounty, 40 € a head): 27 in, twelve
+    out, each by the lowest seat at the table: those hunters' heads have grown."""
+    g = Game(config=BOUNTY, registration_closed=True)
+    g.start()
+    _hunt(g, 15)
+    return g
+
+
+def wall_bounty() -> ScreenView:
+    """Money bounties on the wall: each player's head in the seating list, the chip
+    leader's beside the count."""
+    g = _bounty_game()
+    g.do("chip_counts", counts=_counts(g.t, lead=2))
+    return g.view(role="wall")
+
+
+def wall_bounty_finished() -> ScreenView:
+    """The end of a knock-out for money: each place's payout and the bounties won, no
+    points column (the preset plays none)."""
+    g = _bounty_game()
+    _hunt(g, 1)
+    return g.view(role="wall")
+
+
+def _final_four() -> Game:
+    """The money bubble played down to four at the final table, every stack counted."""
+    g = _money_bubble()
+    g.bust_down(4, step=30.0)
+    # past level 6, the last with re-entries: the pool is final, a deal can be made
+    levels = g.t.settings.structure
+    last = max(i for i, lv in enumerate(levels) if g.t.level_number(i) == 6)
+    g.do("tick", at=START + sum(lv.seconds or 0 for lv in levels[:last + 1]) + 95.0)
+    g.do("chip_counts", counts=_counts(g.t, lead=1))
+    return g
+
+
+def wall_deal() -> ScreenView:
+    """A deal at the final table (ICM, 10 % played for): the ladder says "Deal" for the
+    places of the four left and what is still played for; the places paid out below."""
+    g = _final_four()
+    g.do("deal", method="icm")
+    return g.view(role="wall")
+
+
+def wall_deal_undone() -> ScreenView:
+    """The deal undone: the ladder again, the next player out's place in gold."""
+    g = _final_four()
+    g.do("deal", method="icm")
+    g.do("undo")
+    return g.view(role="wall")
+
+
+def wall_satellite_lot() -> ScreenView:
+    """A satellite's end (35 × 10 €: three 100 € tickets and 50 € cash): two out in one
+    hand shared place 3, which covers the last ticket and the cash: the lot decided,
+    both marked "by lot"."""
+    names = NAMES + [f"Gast {i}" for i in range(1, 9)]
+    # late registration open: the satellite does not end by itself at three left
+    entries = dataclasses.replace(load_tournament(SATELLITE).entries,
+                                  late_registration_levels=12)
+    g = Game(names=names, config=SATELLITE, entries=entries)
+    g.start()
+    g.bust_down(4, step=30.0)
+    left = [p for p in g.t.players.values() if not p.out and not p.ghost]
+    table = next(p.table for p in left if sum(q.table == p.table for q in left) >= 2)
+    a, b = [p.id for p in left if p.table == table][:2]
+    g.do("bust", player=a, stack=5_000, confirm=True)
+    g.do("bust", player=b, stack=5_000, same_hand=True, confirm=True)
+    # a hand later the second ticket's place: one winner left
+    last = next(p.id for p in g.t.players.values() if not p.out and not p.ghost)
+    g.do("bust", at=g.now + 120.0, player=last, confirm=True)
+    return g.view(role="wall")
+
+
 def wall_page2() -> ScreenView:
     v = wall_running()
     v.wall_page = 1
@@ -753,6 +844,11 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_announcement": wall_announcement,
     "wall_money": wall_money,
     "wall_money_finished": wall_money_finished,
+    "wall_bounty": wall_bounty,
+    "wall_bounty_finished": wall_bounty_finished,
+    "wall_deal": wall_deal,
+    "wall_deal_undone": wall_deal_undone,
+    "wall_satellite_lot": wall_satellite_lot,
     "table_round_end": table_round_end,
     "wall_round_end": wall_round_end,
     "table_restart": table_restart,

@@ -12,7 +12,16 @@ from typing import Any
 
 from controller.engine import clock as clk
 from controller.engine.points import public_name
-from controller.engine.rules import busts, chip_counts, chip_race, dealing, desk, hands, penalties
+from controller.engine.rules import (
+    bounties,
+    busts,
+    chip_counts,
+    chip_race,
+    dealing,
+    desk,
+    hands,
+    penalties,
+)
 from controller.engine.settings import Level
 from controller.engine.tournament import Tournament
 
@@ -174,6 +183,9 @@ def _prize_pool(t: Tournament) -> dict[str, Any] | None:
             # after a deal at the final table each player left has their amount: the next
             # player out no longer takes the ladder's place amount (rules/final_deal.py)
             "next_place": t.remaining if not t.finished and t.deal is None else None,
+            # while it stands, the part still played for (the winner's); absent: no deal
+            **({} if t.deal is None or t.finished
+               else {"deal": {"played_for": t.deal.played_for}}),
             "ladder": [list(row) for row in ladder(pool.payouts, t.remaining)],
             # the players' page's whole ladder: every paid place (a festival's thousand
             # paid places would go to every screen at every bust: then the ladder only)
@@ -208,7 +220,11 @@ def _chip_leader(t: Tournament) -> dict[str, Any] | None:
     from controller.engine.rules import chip_counts
 
     lead = chip_counts.leader(t)
-    return None if lead is None else {"name": _name(t, lead[0]), "chips": lead[1]}
+    if lead is None:
+        return None
+    # money bounties (issue 30): the leader's head, what the room hunts
+    head = {"bounty": t.players[lead[0]].bounty} if bounties.price(t) > 0 else {}
+    return {"name": _name(t, lead[0]), "chips": lead[1], **head}
 
 
 def _round(t: Tournament) -> dict[str, Any] | None:
@@ -254,6 +270,7 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
         notices.append("final_table_next")
     tc = tab.time_call
     busts_here = busts.hand_busts(t, tab)
+    heads = bounties.price(t) > 0
     return {
         "v": SCHEMA,
         "table": number,
@@ -265,7 +282,11 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
              "ghost": t.players[pid].ghost, "waiting": s in tab.waiting, "incoming": s in incoming,
              # played as a ghost while away (000 9.5): dealt in and folded; sent while true,
              # so the examples and the screens of every other night stay as they were
-             **({"absent": True} if t.players[pid].absent_since is not None else {})}
+             **({"absent": True} if t.players[pid].absent_since is not None else {}),
+             # money bounties (issue 30): what busting this player wins now (a progressive
+             # head grows); only where the tournament plays them
+             **({"bounty": t.players[pid].bounty}
+                if heads and not t.players[pid].ghost else {})}
             for s, pid in sorted(tab.occupant.items())
         ],
         "button": tab.button,

@@ -69,6 +69,16 @@ LABELS: dict[str, tuple[str, str]] = {
     "places_paid_money": ("Places paid", "Bezahlte Plätze"),
     "payouts": ("Payouts", "Auszahlung"),
     "ticket": ("Ticket", "Ticket"),
+    # money bounties (issue 30): a player's head (what busting them wins), and the
+    # bounties a player won, a column of the results
+    "bounty": ("Bounty", "Kopfgeld"),
+    "bounties_won": ("Bounties", "Kopfgeld"),
+    "prize": ("Prize", "Preis"),  # the results' column of what each place pays
+    # a satellite's shared place of a ticket and the cash, decided by lot
+    "by_lot": ("by lot", "gelost"),
+    # a deal at the final table stands: the players left have their amounts
+    "deal_places": ("Deal", "Deal"),
+    "played_for": ("Played for", "Ausgespielt"),
     # chip counts and the rounds of a mode (000 4.14, 4.15, 4.19)
     "chip_leader": ("Chip leader", "Chipleader"),
     "round": ("Round", "Runde"),

@@ -440,7 +440,7 @@ SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": boo
            "final_table": _INT_OR_NULL, "hand_for_hand": _HFH, "hands_left": _INT_OR_NULL,
            # every table played its last hand of the day (002); absent: no hands set
            "day_over": _Optional(bool),
-           "chip_leader": ({"name": str, "chips": int}, None),
+           "chip_leader": ({"name": str, "chips": int, "bounty": _Optional(int)}, None),
            "round": ({"mode": str, "number": int, "of": int}, None),
            # until which level entries are open, the add-on (absent: an older controller)
            "entry_rules": _Optional({
@@ -455,6 +455,8 @@ SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": boo
            "prize_pool": _Optional(({
                "currency": str, "pool": int, "paid_places": int,
                "next_place": _INT_OR_NULL, "ladder": [[int]],
+               # a deal at the final table stands: the part still played for, cents
+               "deal": _Optional({"played_for": int}),
                # every paid place's amount, best first (at most 300 places; absent:
                # more, the ladder only); a satellite's number of tickets
                "payouts": _Optional([int]), "tickets": _Optional(int)}, None))}
@@ -499,7 +501,9 @@ _CHIP_RACE = {"leaving": int, "new": int, "start_seat": _INT_OR_NULL,
               "called": _Optional(bool)}
 TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size": int,
          "seats": [{"seat": int, "player_id": int, "name": str, "ghost": bool, "waiting": bool,
-                    "incoming": bool, "absent": _Optional(bool)}],
+                    "incoming": bool, "absent": _Optional(bool),
+                    # money bounties: the head in cents (absent: none played)
+                    "bounty": _Optional(int)}],
          "button": _INT_OR_NULL, "small_blind": _INT_OR_NULL, "big_blind": _INT_OR_NULL,
          "next": {"button": _INT_OR_NULL, "small_blind": _INT_OR_NULL,
                   "big_blind": _INT_OR_NULL},

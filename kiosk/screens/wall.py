@@ -62,6 +62,19 @@ def seating(state: dict[str, dict[str, Any]]) -> list[tuple[str, int, int]]:
     return rows
 
 
+def bounty_heads(state: dict[str, dict[str, Any]]) -> dict[tuple[int, int], int]:
+    """Money bounties (issue 30): the head on each seated player, cents, by (table, seat);
+    empty where the tournament plays none."""
+    out = {}
+    for topic, payload in state.items():
+        if not topic.startswith("table/") or not payload or not payload.get("in_play", True):
+            continue
+        for s in payload.get("seats") or []:
+            if s.get("bounty") is not None and not s.get("ghost"):
+                out[(payload.get("table", 0), s.get("seat", 0))] = int(s["bounty"])
+    return out
+
+
 def draw(c: Canvas, frame: Frame) -> int:
     """Draw the wall; returns the number of seating pages."""
     surf = c.surface
@@ -218,11 +231,19 @@ def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
         if s.get("places_paid"):
             label = "places_paid_money" if money else "places_paid"
             rows.append((tr(label, lang), i18n.num(s.get("places_paid"), lang)))
+        deal = (money or {}).get("deal")
+        if deal and deal.get("played_for"):  # a deal stands: what the winner still takes
+            rows.append((tr("played_for", lang),
+                         i18n.money(deal["played_for"], (money or {}).get("currency", ""),
+                                    lang)))
         lead = s.get("chip_leader")
         if lead:  # the last counts (chip_counts, a round's end): the count, the name below
             rows.append((tr("chip_leader", lang), i18n.num(lead["chips"], lang)))
             leader_row = len(rows)
             rows.append(("", lead["name"]))
+            if lead.get("bounty") is not None:  # money bounties: what busting them wins
+                rows.append((tr("bounty", lang), i18n.money(
+                    lead["bounty"], (s.get("prize_pool") or {}).get("currency", ""), lang)))
         rnd = s.get("round")
         if rnd:
             rows.append((tr("round", lang), common.round_text(rnd, lang)))
@@ -259,11 +280,25 @@ def stats(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
 def ladder(c: Canvas, rect: pygame.Rect, frame: Frame, pool: dict[str, Any]) -> None:
     """What each paid place pays (issue 30): the top places and those next to be paid out,
     the place the next player out takes in gold, in columns side by side. Where they do
-    not all fit (a small screen), the winner's and the places next to be paid out."""
+    not all fit (a small screen), the winner's and the places next to be paid out. While
+    a deal at the final table stands, one line "Deal" for the places of the players
+    left (each has their deal amount), the places paid out below it."""
     lang = frame.lang
-    steps = pool.get("ladder") or []
     cur = pool.get("currency", "")
     nxt = pool.get("next_place")
+    # (place, amount, colour) a line
+    items: list[tuple[str, str, tuple[int, int, int]]] = [
+        (f"{place}.", i18n.money(cents, cur, lang), GOLD if place == nxt else FG)
+        for place, cents in pool.get("ladder") or []]
+    deal = pool.get("deal")
+    if deal is not None:
+        # a deal at the final table stands: the players left have their deal amounts, the
+        # places they play for pay nothing more; only the part played for is open
+        left = int(frame.summary.get("players_left") or 0)
+        below = [it for (place, _), it in zip(pool.get("ladder") or [], items, strict=True)
+                 if place > left]
+        # (what is still played for is a line of the table above)
+        items = [(f"1.–{left}." if left > 1 else "1.", tr("deal_places", lang), GOLD), *below]
     title_h = max(c.min_size + 8, min(c.px(56), rect.height // 4))
     c.text(tr("payouts", lang), pygame.Rect(rect.x, rect.y, rect.width, title_h),
            colour=GOLD, bg=PANEL, max_size=round(title_h * 0.75))
@@ -271,22 +306,26 @@ def ladder(c: Canvas, rect: pygame.Rect, frame: Frame, pool: dict[str, Any]) -> 
     lh = max(c.min_size + 8, min(c.px(46), area.height // 3))
     size = max(c.min_size, round(lh * 0.62))
     font = c.fonts.get(BOLD, size)
-    nw = font.size(f"{max(p for p, _ in steps)}.")[0] + c.px(6)
-    aw = max(font.size(i18n.money(cents, cur, lang))[0] for _, cents in steps)
+    nw = max(font.size(p)[0] for p, _, _ in items) + c.px(6)
+    aw = max(font.size(a)[0] for _, a, _ in items)
     gap = c.px(40)
     need = nw + c.px(12) + aw  # one place and its amount, never cut
     per_col = max(1, area.height // lh)
-    cols = max(1, min(3, (area.width + gap) // (need + gap), -(-len(steps) // per_col)))
+    cols = max(1, min(3, (area.width + gap) // (need + gap), -(-len(items) // per_col)))
     fit = per_col * cols
-    shown = steps if len(steps) <= fit else steps[:1] + steps[len(steps) - fit + 1:]
+    # too many: the winner's, and the places next to be paid out up to the next player
+    # out's (at a final table the places below are paid out already)
+    at = [i for i, (p, _, _) in enumerate(items) if p == f"{nxt}."]
+    end = max(fit, at[0] + 1) if at else len(items)
+    shown = items if len(items) <= fit else items[:1] + items[end - fit + 1:end]
     col_w = (area.width - gap * (cols - 1)) // cols
-    for i, (place, cents) in enumerate(shown):
+    for i, (place, amount, colour) in enumerate(shown):
         col, k = divmod(i, per_col)
         r = pygame.Rect(area.x + col * (col_w + gap), area.y + k * lh, col_w, lh)
-        c.text(f"{place}.", pygame.Rect(r.x, r.y, nw, lh), colour=DIM, bg=PANEL,
+        c.text(place, pygame.Rect(r.x, r.y, nw, lh), colour=DIM, bg=PANEL,
                align="right", size=size)
-        c.text(i18n.money(cents, cur, lang), pygame.Rect(r.right - aw, r.y, aw, lh),
-               colour=GOLD if place == nxt else FG, bg=PANEL, align="right", size=size)
+        c.text(amount, pygame.Rect(r.right - aw, r.y, aw, lh), colour=colour, bg=PANEL,
+               align="right", size=size)
 
 
 def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
@@ -300,8 +339,7 @@ def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
         return
     title_h = max(c.min_size + 8, min(c.px(56), rect.height // 4))
     title = pygame.Rect(rect.x, rect.y, rect.width, title_h)
-    c.text(tr("results" if final else "out", lang), title, colour=GOLD, bg=bg,
-           max_size=round(title_h * 0.75))
+    title_right = title.right  # the column heads, if any, are in the title's line
     area = pygame.Rect(rect.x, title.bottom, rect.width, rect.height - title_h)
     lh = max(c.min_size + 8, min(c.px(52), area.height // 3))
     per_col = max(1, area.height // lh)
@@ -312,73 +350,130 @@ def results(c: Canvas, rect: pygame.Rect, frame: Frame, *, final: bool,
     nw = c.fonts.get(BOLD, size).size("00.")[0] + c.px(6)
 
     cur = (frame.summary.get("prize_pool") or {}).get("currency", "")
+    # a preset without points (a tournament for money): no points column (issue 30)
+    scored = (frame.state.get("results") or {}).get("scored", True)
 
     def right_of(row: dict[str, Any]) -> str:
+        lot = f" ({tr('by_lot', lang)})" if row.get("lot") else ""  # a satellite's lot
         if row.get("ticket"):  # a satellite's ticket winner (issue 30)
-            return tr("ticket", lang)
+            return tr("ticket", lang) + lot
         if row.get("payout"):  # a tournament for money: what the place pays
-            return i18n.money(row["payout"], cur, lang)
+            return i18n.money(row["payout"], cur, lang) + lot
         if row.get("prize"):
             return str(row["prize"])
         pts = row.get("points")
-        return i18n.points(pts, lang) if final and pts else ""
+        return i18n.points(pts, lang) if final and scored and pts else lot.strip(" ()")
 
-    rw = max((c.fonts.get(BOLD, size).size(right_of(r))[0] for r in res), default=0)
-    name_w = col_w - nw - c.px(12) - (rw + c.px(12) if rw else 0)
-    wrapped: list[tuple[int, list[str]]] = []  # (size, lines) of each name
-    for row in res:
-        name = row.get("name") or "?"
+    def bounty_of(row: dict[str, Any]) -> str:
+        """The money bounties won (at the end: every head a player took)."""
+        return i18n.money(row["bounties"], cur, lang) if final and row.get("bounties") else ""
+
+    bold = c.fonts.get(BOLD, size)
+    hs = max(c.min_size, round(title_h * 0.45))
+    cond_h = c.fonts.get(COND, hs)
+    gap = c.px(28)
+
+    def widths(rows: list[dict[str, Any]]) -> tuple[int, int]:
+        """The amount's and the bounties' columns of a column of rows (0: none there)."""
+        rw = max((bold.size(right_of(r))[0] for r in rows), default=0)
+        bw = max((bold.size(bounty_of(r))[0] for r in rows), default=0)
+        return rw, bw
+
+    def wrapped(name: str, name_w: int) -> tuple[int, list[str]]:
+        """A name on one line, or two, smaller if need be (never below the smallest
+        size), never cut."""
         if font.size(name)[0] <= name_w:
-            wrapped.append((size, [name]))
-            continue
-        # two lines, smaller if need be (never below the smallest size), never cut
+            return size, [name]
         lines = c.wrap(name, COND, size, name_w)
         nsize = size
         while nsize > c.min_size and (len(lines) > 2 or any(
                 c.fonts.get(COND, nsize).size(ln)[0] > name_w for ln in lines)):
             nsize -= 1
             lines = c.wrap(name, COND, nsize, name_w)
-        wrapped.append((nsize, lines))
-    # at the end every place counts: when they do not all fit, the last line says how many
-    # more there are
-    reserve = final and sum(len(w[1]) for w in wrapped) > per_col * cols
-    col, k, shown = 0, 0, 0
-    for row, (nsize, lines) in zip(res, wrapped, strict=True):
-        name = row.get("name") or "?"
-        need = len(lines)
-        if k + need > per_col:
-            col, k = col + 1, 0
-        if col >= cols or (reserve and col == cols - 1 and k + need > per_col - 1):
+        return nsize, lines
+
+    # each column's money columns as wide as its own rows need (the paid places and the
+    # bounties are at the top: the places below keep their names whole): the widths of
+    # the rows that could go there, one line each, hold for those that do
+    layout: list[list[tuple[dict[str, Any], int, list[str]]]] = []
+    col_widths: list[tuple[int, int, int]] = []  # (amount, bounties, name) a column
+    i = 0
+    for col in range(cols):
+        if i >= len(res):
             break
+        rw, bw = widths(res[i:i + per_col])
+        name_w = col_w - nw - c.px(12) - (rw + c.px(12) if rw else 0) - (bw + gap if bw else 0)
+        room = per_col - (1 if final and col == cols - 1 else 0)  # the "+N more" line
+        placed: list[tuple[dict[str, Any], int, list[str]]] = []
+        k = 0
+        while i < len(res):
+            nsize, lines = wrapped(res[i].get("name") or "?", name_w)
+            last = i == len(res) - 1
+            if k + len(lines) > (per_col if last or col < cols - 1 else room):
+                break
+            placed.append((res[i], nsize, lines))
+            k += len(lines)
+            i += 1
+        layout.append(placed)
+        col_widths.append((rw, bw, name_w))
+    shown = i
+    for col, (placed, (rw, bw, name_w)) in enumerate(zip(layout, col_widths, strict=True)):
         x = area.x + col * (col_w + c.px(30))
-        r = pygame.Rect(x, area.y + k * lh, col_w, lh * need)
-        right = right_of(row)
-        if right:
-            c.text(right, pygame.Rect(r.right - rw, r.y, rw, lh), colour=GOLD, bg=bg,
-                   align="right", size=size)
-        c.text(f"{row.get('place', '?')}.", pygame.Rect(r.x, r.y, nw, lh), colour=DIM, bg=bg,
-               align="right", size=size)
-        nx = r.x + nw + c.px(12)
-        if need == 1:
-            c.text(name, pygame.Rect(nx, r.y, name_w, lh), face=COND, colour=FG, bg=bg,
-                   max_size=size)
-        else:
-            for j, line in enumerate(lines):
-                c.text(line, pygame.Rect(nx, r.y + j * lh, name_w, lh), face=COND, colour=FG,
-                       bg=bg, size=nsize)
-        k += need
-        shown += 1
+        if bw:  # the column heads over the amounts, in the title's line (a head wider
+            # than its amounts reaches left, over the names' part of the line)
+            pay_w = cond_h.size(tr("prize", lang))[0] if rw else 0
+            won_w = cond_h.size(tr("bounties_won", lang))[0]
+            won_right = x + col_w - rw - gap
+            head_y = title.bottom - hs * 3 // 2
+            if rw:  # (a column below the paid places has no amounts to head)
+                won_right = min(won_right, x + col_w - pay_w - c.px(12))
+                c.text(tr("prize", lang), pygame.Rect(x + col_w - pay_w, head_y, pay_w,
+                                                      hs * 3 // 2),
+                       face=COND, colour=DIM, bg=bg, align="right", size=hs)
+            c.text(tr("bounties_won", lang), pygame.Rect(won_right - won_w, head_y, won_w,
+                                                         hs * 3 // 2),
+                   face=COND, colour=DIM, bg=bg, align="right", size=hs)
+            if col == 0:
+                title_right = min(title_right, won_right - won_w - c.px(12))
+        k = 0
+        for row, nsize, lines in placed:
+            need = len(lines)
+            r = pygame.Rect(x, area.y + k * lh, col_w, lh * need)
+            amount = right_of(row)
+            if amount:
+                c.text(amount, pygame.Rect(r.right - rw, r.y, rw, lh), colour=GOLD, bg=bg,
+                       align="right", size=size)
+            won = bounty_of(row)
+            if won:
+                c.text(won, pygame.Rect(r.right - rw - gap - bw, r.y, bw, lh), colour=FG,
+                       bg=bg, align="right", size=size)
+            c.text(f"{row.get('place', '?')}.", pygame.Rect(r.x, r.y, nw, lh), colour=DIM,
+                   bg=bg, align="right", size=size)
+            nx = r.x + nw + c.px(12)
+            if need == 1:
+                c.text(lines[0], pygame.Rect(nx, r.y, name_w, lh), face=COND, colour=FG,
+                       bg=bg, max_size=size)
+            else:
+                for j, line in enumerate(lines):
+                    c.text(line, pygame.Rect(nx, r.y + j * lh, name_w, lh), face=COND,
+                           colour=FG, bg=bg, size=nsize)
+            k += need
+    c.text(tr("results" if final else "out", lang),
+           pygame.Rect(title.x, title.y, title_right - title.x, title.height), colour=GOLD,
+           bg=bg, max_size=round(title_h * 0.75))
     if shown < len(res) and final:
         more = tr("more", lang, n=len(res) - shown)
         x = area.x + (cols - 1) * (col_w + c.px(30))
-        c.text(more, pygame.Rect(x + nw + c.px(12), area.y + (per_col - 1) * lh, name_w, lh),
-               colour=DIM, bg=bg, size=size)
+        c.text(more, pygame.Rect(x + nw + c.px(12), area.y + (per_col - 1) * lh,
+                                 col_w - nw - c.px(12), lh), colour=DIM, bg=bg, size=size)
 
 
 def seating_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> int:
     """All players alphabetically with table and seat, one page of it (``view.wall_page``)."""
     lang = frame.lang
     rows = seating(frame.state)
+    bounty = bounty_heads(frame.state)
+    cur = (frame.summary.get("prize_pool") or {}).get("currency", "")
     c.fill(rect, PANEL, radius=c.px(12))
     inner = inset(rect, c.px(20), c.px(12))
     title_h = max(c.min_size + 8, c.px(54))
@@ -392,6 +487,33 @@ def seating_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> int:
         cols = 2
     if inner.width < 2 * c.px(480):  # beside the QR code on a small wall: one long column
         cols = 1
+    hs = max(c.min_size, round(title_h * 0.4))
+    heads = [tr("table", lang), tr("seat", lang)]
+    num_w = max(c.fonts.get(BOLD, max(c.min_size, round(lh * 0.6))).size("00")[0],
+                *(c.fonts.get(COND, hs).size(h)[0] for h in heads)) + c.px(8)
+    size = round((lh - 2 * max(1, lh // 10)) * 0.8)
+    # a head's column (money bounties): as wide as the largest head, or its title; only
+    # where every name still fits beside it (a column less if need be), never cutting one
+    bw, bsize = 0, c.min_size
+    if bounty:
+        bsize = max(c.min_size, round(size * 0.8))
+        bw = max(max(c.fonts.get(BOLD, bsize).size(i18n.money(v, cur, lang))[0]
+                     for v in bounty.values()),
+                 c.fonts.get(COND, hs).size(tr("bounty", lang))[0]) + c.px(12)
+        smallest = c.fonts.get(COND, max(round(size * 0.75), c.min_size))
+        # most names (a name longer than most shrinks alone, then is cut, as ever)
+        widths = sorted(smallest.size(n)[0] for n, _, _ in rows) or [0]
+        widest = widths[(len(widths) * 9) // 10 - (1 if len(widths) % 10 == 0 else 0)]
+
+        def room_for(n: int) -> bool:
+            col = (area.width - c.px(24) * (n - 1)) // n
+            return widest <= col - 2 * c.px(8) - 2 * num_w - bw - c.px(8)
+
+        if not room_for(cols):
+            if cols == 3 and room_for(2):
+                cols = 2
+            else:
+                bw = 0
     per_page = per_col * cols
     n_pages = common.pages(len(rows), per_page)
     page = frame.view.wall_page % n_pages
@@ -399,12 +521,9 @@ def seating_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> int:
     if n_pages > 1:
         label += "  " + tr("page", lang, p=page + 1, n=n_pages)
     col_w = (area.width - c.px(24) * (cols - 1)) // cols
-    hs = max(c.min_size, round(title_h * 0.4))
-    heads = [tr("table", lang), tr("seat", lang)]
-    num_w = max(c.fonts.get(BOLD, max(c.min_size, round(lh * 0.6))).size("00")[0],
-                *(c.fonts.get(COND, hs).size(h)[0] for h in heads)) + c.px(8)
-    # title, and the column heads over every column's numbers
-    c.text(label, pygame.Rect(title.x, title.y, col_w - 2 * num_w - c.px(16), title.height),
+    # title, and the column heads over every column's numbers (and heads)
+    c.text(label, pygame.Rect(title.x, title.y,
+                              col_w - 2 * num_w - bw - c.px(16), title.height),
            colour=GOLD, bg=PANEL, max_size=round(title_h * 0.75))
     for col in range(cols):
         right = area.x + col * (col_w + c.px(24)) + col_w - c.px(8)
@@ -412,14 +531,18 @@ def seating_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> int:
             x = right - (2 - i) * num_w
             c.text(h, pygame.Rect(x, title.bottom - hs * 3 // 2, num_w, hs * 3 // 2), face=COND,
                    colour=DIM, bg=PANEL, align="right", size=hs)
+        if bw:
+            c.text(tr("bounty", lang), pygame.Rect(right - 2 * num_w - bw,
+                                                   title.bottom - hs * 3 // 2, bw - c.px(8),
+                                                   hs * 3 // 2),
+                   face=COND, colour=DIM, bg=PANEL, align="right", size=hs)
     if not rows:
         c.text(tr("waiting_draw", lang), inset(area, 0, area.height // 3), face=COND,
                colour=DIM, bg=PANEL)
         return n_pages
     shown = rows[page * per_page:(page + 1) * per_page]
     inner_h = lh - 2 * max(1, lh // 10)
-    name_w = col_w - 2 * c.px(8) - 2 * num_w - c.px(8)
-    size = round(inner_h * 0.8)
+    name_w = col_w - 2 * c.px(8) - 2 * num_w - bw - c.px(8)
     # one size for the page; a name longer than most shrinks alone, then is cut
     common_size = min(c.fit_size(n, COND, name_w, inner_h, "line", size) for n, _, _ in shown)
     name_size = max(common_size, round(size * 0.75), c.min_size)
@@ -429,7 +552,11 @@ def seating_list(c: Canvas, rect: pygame.Rect, frame: Frame) -> int:
         bg = PANEL2 if k % 2 == 0 else PANEL
         c.fill(r, bg)
         r = inset(r, c.px(8), max(1, lh // 10))
-        nr = pygame.Rect(r.x, r.y, r.width - 2 * num_w - c.px(8), r.height)
+        nr = pygame.Rect(r.x, r.y, r.width - 2 * num_w - bw - c.px(8), r.height)
+        if bw and (table, seat) in bounty:
+            c.text(i18n.money(bounty[(table, seat)], cur, lang),
+                   pygame.Rect(r.right - 2 * num_w - bw, r.y, bw - c.px(8), r.height),
+                   colour=GREEN, bg=bg, align="right", max_size=bsize)
         mark = duties.wall_mark(frame.state, table, seat, frame.view.now, lang)
         if mark is not None:  # a sit-out penalty (000 3.8): the name in red, and what is
             # left after it where the whole name still fits beside it (a name is never cut

@@ -90,6 +90,15 @@ EXPECT: dict[str, list[str]] = {
     "wall_money": ["Prize pool", "€10,000", "Places paid", "Payouts", "€3,560", "€390"],
     # the end: each place with what it pays; the bubble's two share the 9th place's 390 €
     "wall_money_finished": ["CHAMPION", "€3,560", "€1,765", "€195"],
+    # money bounties (a progressive knock-out): the chip leader's head; at the end the
+    # bounties each won beside the payouts, no points column
+    "wall_bounty": ["Chip leader", "Zoë Lehmann", "Bounty", "€40", "Payouts"],
+    "wall_bounty_finished": ["CHAMPION", "Bounties", "Prize", "€700", "€766"],
+    # a deal at the final table: "Deal" for the four left's places, what is played for
+    "wall_deal": ["FINAL TABLE", "Payouts", "1.–4.", "Deal", "Played for", "€738", "€390"],
+    "wall_deal_undone": ["FINAL TABLE", "Payouts", "€3,560", "€880"],
+    # a satellite's shared place of the last ticket and the cash: drawn by lot
+    "wall_satellite_lot": ["CHAMPION", "Ticket", "Ticket (by lot)", "€50 (by lot)"],
     "wall_running": ["LEVEL 1", "50 / 100", "Players left", "24", "Entries",
                      "27", "Average", "11,250", "Points places", "14", "Moves",
                      "Vera Krüger → Table 2, Seat 8", "Anna Schmidt", "Table", "Seat"],
@@ -144,6 +153,10 @@ EXPECT_DE: dict[str, list[str]] = {
     "wall_round_end": ["Runde", "2 von 3", "Chipleader", "41.300", "Emil Braun"],
     "wall_standings_finished": ["SIEGER", "Rangliste 2026", "47 Pkt.", "38,5 Pkt.",
                                 "Meisterschaft: 1. Ben Weber 23"],
+    "wall_bounty": ["Chipleader", "Kopfgeld", "40 €", "Auszahlung"],
+    "wall_bounty_finished": ["SIEGER", "Kopfgeld", "Preis", "700 €", "766 €"],
+    "wall_deal": ["FINALTISCH", "1.–4.", "Deal", "Ausgespielt", "738 €"],
+    "wall_satellite_lot": ["SIEGER", "Ticket (gelost)", "50 € (gelost)"],
 }
 
 #: moments whose main picture is the level clock
@@ -154,7 +167,8 @@ CLOCK_MOMENTS = [n for n in shots.MOMENTS
                               "table_break", "table_chip_race_entry",
                               "table_chip_race_result", "table_broken", "table_finished",
                               "wall_finished", "wall_finished_long", "wall_money_finished",
-                              "wall_standings_finished")]
+                              "wall_standings_finished", "wall_bounty_finished",
+                              "wall_satellite_lot")]
 
 
 def render(view, size=BIG, mono=shots.MONO):
@@ -233,7 +247,8 @@ def test_every_moment(name, size, tmp_path):
         assert {"Lars Neumann", "Vera Krüger"} <= set(drawn)
     if name.startswith("wall") and name not in ("wall_finished", "wall_finished_long",
                                                  "wall_standings_finished",
-                                                 "wall_money_finished"):
+                                                 "wall_money_finished", "wall_bounty_finished",
+                                                 "wall_satellite_lot"):
         page = view.wall_page + 1
         assert any(t.startswith(f"Seating  {page}/") or t == "Seating" for t in drawn)
     if name in CLOCK_MOMENTS:
