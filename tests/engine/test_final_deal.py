@@ -181,3 +181,21 @@ def test_whatever_the_stacks_and_the_order_out_the_results_pay_exactly_the_pool(
     assert pool is not None
     assert sum(r.payout or 0 for r in t.results()) == pool.pool
     replay_equal(t)
+
+
+def test_no_bust_joins_a_hand_from_before_the_deal():
+    """Found by the floor model (issue 30, sample:venue-faq-bounty): a dealt player reported
+    out ``same_hand`` with a bust from before the deal was ranked into that earlier hand,
+    below a player out after it: the places before the deal changed under it, and the
+    results paid more than the pool. A player out in a hand before the deal was not a
+    player left when it was made: refused while the deal stands (like undoing a bust
+    before it), nothing changed; out in a hand of its own it counts."""
+    t = _four()  # player 5 out before the deal, the four left counted
+    t.execute({"cmd": "deal", "method": "icm", "percent": 10}, 60.0)
+    rejected(t, {"cmd": "bust", "player": 4, "stack": 30_000, "same_hand": True},
+             match="deal", now=70.0)
+    _out(t, 4, 70.0)
+    rows = {r.player_id: r for r in t.results()}
+    assert (rows[4].place, rows[5].place) == (4, 5)
+    assert sum(r.payout or 0 for r in rows.values()) <= 45_000
+    replay_equal(t)

@@ -68,7 +68,8 @@ EXPLORE = bool(os.environ.get("FLOORMAN_EXPLORE"))
 #: steps played in this run (rules the machine ran), printed when exploring
 STEPS = [0]
 #: what the money rules made happen (issue 30), printed when exploring
-MONEY = {"deals": 0, "deals undone": 0, "refused undos": 0, "shared bubbles": 0, "lots": 0}
+MONEY = {"deals": 0, "deals undone": 0, "refused undos": 0, "shared bubbles": 0, "lots": 0,
+         "bubbles ended at the first report": 0}
 
 #: events after which counted stacks no longer add up to the chips in play (chips moved
 #: between players or left or came in): a bust's chips went to somebody
@@ -844,8 +845,12 @@ class Floor(RuleBasedStateMachine):
                 first["stack"] = second["stack"] = stack
             pair = [(a, first), (b, second)]
         for pid, cmd in pair:
-            if self.playing():
-                self._bust(pid, cmd, 0.0)
+            if not self.playing():
+                # the first of the hand left only ticket winners: the satellite ended, the
+                # second report is refused (test_two_out_in_the_bubble_hand_… xfail)
+                MONEY["bubbles ended at the first report"] += 1
+                break
+            self._bust(pid, cmd, 0.0)
         rows = self._results()
         if rows is None or not (t.players[a].out and t.players[b].out):
             return
@@ -856,8 +861,8 @@ class Floor(RuleBasedStateMachine):
         MONEY["shared bubbles"] += 1
         pool = prize_pool(t)
         assert pool is not None
-        if ra.place <= pool.tickets < ra.place + 1 and len(pool.payouts) > pool.tickets:
-            # the place covers the last ticket and the cash: one of them wins it by lot
+        if ra.place == pool.tickets:
+            # the place covers the last ticket and the place after it: one wins it by lot
             assert ra.lot and rb.lot, (ra, rb)
             assert sorted(r.ticket is not None for r in (ra, rb)) == [False, True], (ra, rb)
             MONEY["lots"] += 1
@@ -1042,6 +1047,37 @@ def test_heads_up_after_a_re_entry():
     except Rejected:
         return
     assert not t.heads_up or t.remaining <= 2
+
+
+@pytest.mark.xfail(strict=True, reason="found by the floor model (issue 30, satellite-lot): "
+                   "a satellite ends at the bust that leaves only ticket winners, so a second "
+                   "player out in that same hand (000 9.5 equal stacks, 002 b one hand-for-hand "
+                   "hand) cannot be reported: refused, they keep a ticket, and the shared "
+                   "ticket-and-cash place (the lot) never happens once the pool is final. The "
+                   "fix (end at the hand's 'hand done') changes when every satellite ends: "
+                   "left to the owner of the satellite rule")
+def test_two_out_in_the_bubble_hand_of_a_satellite_share_the_last_ticket_by_lot():
+    from controller.engine.settings import Money
+    from tests.support.settings import new_tournament
+
+    # 10 × 10 € for 30 € tickets: 3 tickets and 10 € cash; registration closed
+    t = new_tournament(10, money=Money(buy_in=1_000, satellite=3_000))
+    now = 50.0
+    while t.remaining > 4:
+        pid = min(p.id for p in t.players.values() if not p.out and p.table)
+        t.execute({"cmd": "bust", "player": pid, "confirm": True}, now)
+        now += 1
+    pool = prize_pool(t, now)
+    assert pool is not None and pool.final and (pool.tickets, pool.payouts[-1]) == (3, 1_000)
+    left = [p for p in t.players.values() if not p.out and not p.ghost]
+    table = next(p.table for p in left if sum(q.table == p.table for q in left) >= 2)
+    a, b = [p.id for p in left if p.table == table][:2]
+    t.execute({"cmd": "bust", "player": a, "stack": 2_000, "confirm": True}, now)
+    t.execute({"cmd": "bust", "player": b, "stack": 2_000, "same_hand": True,
+               "confirm": True}, now + 1)
+    rows = {r.player_id: r for r in t.results()}
+    assert rows[a].place == rows[b].place == 3
+    assert rows[a].lot and rows[b].lot
 
 
 # ------------------------------------------------------- nights it found, played again

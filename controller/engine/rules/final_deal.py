@@ -226,6 +226,27 @@ def on_deal(t: Tournament, e: ev.DealMade) -> None:
     t.deal = e
 
 
+# ------------------------------------------------------------------ busts
+def refuse_a_hand_before(t: Tournament, hand: list[Any], player: str) -> None:
+    """A bust into a hand with a player out before the deal (``same_hand``, or the
+    hand-for-hand hand) would rank a dealt player into a hand before it: the deal was
+    made among other players left, and the places and payouts under it would change
+    (more paid than the pool). Refused while the deal stands, like undoing a bust before
+    it; ``hand``: the busts of that hand (places.Bust)."""
+    d = t.deal
+    if d is None:
+        return
+    dealt = {pid for pid, _, _ in d.shares}
+    earlier = [b.player for b in hand
+               if b.player not in dealt and b.player in t.players
+               and not t.players[b.player].ghost]
+    if earlier:
+        raise Rejected("a deal stands (event {event}), made after {players} went out: "
+                       "{player} cannot be out in that hand; out in a hand of its own, or "
+                       "undo the deal first", event=d.seq, player=player,
+                       players=", ".join(t.players[pid].name for pid in earlier))
+
+
 # --------------------------------------------------------------------- read
 def dealt_payouts(t: Tournament, paid: dict[int, int]) -> tuple[dict[int, int], dict[int, int]]:
     """The placed players' payouts with the deal: a dealt player's is their deal plus
