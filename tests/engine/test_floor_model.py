@@ -23,6 +23,7 @@ After every step (``invariant``):
   hand-for-hand hand at different tables share the place (``floor_model.check_ranking``);
 - the log replays into the live state (fingerprint); where every stack counted still
   holds, the chips in play are their sum;
+- the money adds up (money nights, issue 30; ``floor_model.check_money``);
 - a refused command changed nothing; an accepted undo gives exactly the state the log
   folds into without the undone command (and a command undone right away the state
   before it); a refused undo says why and changes nothing.
@@ -1023,6 +1024,8 @@ def _steps_played():
 #   test_a_bust_that_caught_up_a_hand_done_stays_under_the_busts_of_that_hand_000_9_5
 # (money-runs' "one hand without stacks: the later report first" and psc-mystery-bounty's
 # "a later hand ranked below an earlier one" were this one);
+# tests/engine/test_final_deal.py::test_no_bust_joins_a_hand_from_before_the_deal (the
+# money nights, issue 30: more paid out than the pool);
 # a night the model got wrong is played again below (test_an_undone_correction_…);
 # what is the club's to decide stays here, marked xfail (002 halves the levels at heads-up
 # and says nothing of an entry after it):

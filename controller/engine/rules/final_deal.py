@@ -19,7 +19,8 @@ After the deal play goes on: the places still decide who takes the part played f
 winner; a shared first place splits it to the cent, :func:`payouts.shares`). A dealt
 player's payout is their deal plus that share (:func:`dealt_payouts`). The deal is
 undone like any command; a bust before it cannot be undone while it stands (the deal's
-players would no longer be the players left: its fold refuses them).
+players would no longer be the players left: its fold refuses them), nor can a bust be
+put into a hand from before it (:func:`refuse_a_hand_before`).
 """
 
 from __future__ import annotations
