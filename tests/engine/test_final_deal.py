@@ -199,3 +199,23 @@ def test_no_bust_joins_a_hand_from_before_the_deal():
     assert (rows[4].place, rows[5].place) == (4, 5)
     assert sum(r.payout or 0 for r in rows.values()) <= 45_000
     replay_equal(t)
+
+
+def test_a_dealt_player_is_not_disqualified_while_the_deal_stands():
+    """Found by the floor model (issue 30, money-pko-deal and money-rebuy-fees): a player
+    disqualified after the deal left the ranking (000 3.8) and their deal with it: the
+    results paid less than the pool, the cents nowhere. No rulebook says where a dealt
+    player's money goes, so the disqualification is refused while the deal stands, nothing
+    changed: undo the deal, disqualify, and deal again among the players left."""
+    t = _four()
+    t.execute({"cmd": "deal", "method": "icm", "percent": 10}, 60.0)
+    rejected(t, {"cmd": "disqualify", "player": 2, "reason": "collusion"}, match="deal",
+             now=70.0)
+    t.execute({"cmd": "undo", "target": t.deal.group}, 71.0)
+    t.execute({"cmd": "disqualify", "player": 2, "reason": "collusion", "stack": 12_000},
+              72.0)
+    for pid in (4, 3):
+        _out(t, pid, 80.0 + pid)
+    assert t.finished
+    assert sum(r.payout or 0 for r in t.results()) == 45_000
+    replay_equal(t)

@@ -20,7 +20,8 @@ winner; a shared first place splits it to the cent, :func:`payouts.shares`). A d
 player's payout is their deal plus that share (:func:`dealt_payouts`). The deal is
 undone like any command; a bust before it cannot be undone while it stands (the deal's
 players would no longer be the players left: its fold refuses them), nor can a bust be
-put into a hand from before it (:func:`refuse_a_hand_before`).
+put into a hand from before it (:func:`refuse_a_hand_before`), nor a dealt player
+disqualified (:func:`refuse_disqualifying`: their deal would be paid to nobody).
 """
 
 from __future__ import annotations
@@ -246,6 +247,17 @@ def refuse_a_hand_before(t: Tournament, hand: list[Any], player: str) -> None:
                        "{player} cannot be out in that hand; out in a hand of its own, or "
                        "undo the deal first", event=d.seq, player=player,
                        players=", ".join(t.players[pid].name for pid in earlier))
+
+
+def refuse_disqualifying(t: Tournament, p: Player) -> None:
+    """A dealt player disqualified would leave the ranking (000 3.8) and their deal with
+    it: the results would pay less than the pool. No rulebook says where that money
+    goes, so the director undoes the deal first (and deals again among the rest)."""
+    d = t.deal
+    if d is not None and any(pid == p.id for pid, _, _ in d.shares):
+        raise Rejected("{player} is in the deal (event {event}): undo the deal first, then "
+                       "disqualify, and deal again among the players left",
+                       player=p.name, event=d.seq)
 
 
 # --------------------------------------------------------------------- read
