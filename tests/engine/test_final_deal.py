@@ -219,3 +219,22 @@ def test_a_dealt_player_is_not_disqualified_while_the_deal_stands():
     assert t.finished
     assert sum(r.payout or 0 for r in t.results()) == 45_000
     replay_equal(t)
+
+
+def test_nobody_buys_in_while_the_deal_stands():
+    """Found by the floor model (issue 30, money-pko-deal, the bounty and prize-pool
+    samples): the director's forced late entry after the deal brought a player in who was
+    not in it, and grew the pool the deal had split. Every entry is refused while the deal
+    stands (undo it first): a forced late entry, a registration, and a re-entry the
+    director's level back reopened."""
+    t = _four(entries=Entries(reentries=1, reentry_until_level=1))
+    t.execute({"cmd": "level", "to": 2}, 55.0)  # re-entries closed: the pool is final
+    t.execute({"cmd": "deal", "method": "icm"}, 60.0)
+    rejected(t, {"cmd": "late", "name": "Late 1", "force": True}, match="deal", now=70.0)
+    rejected(t, {"cmd": "register", "names": ["Late 2"], "force": True}, match="deal",
+             now=70.0)
+    t.execute({"cmd": "level", "to": 1}, 71.0)  # the director goes back a level
+    rejected(t, {"cmd": "reentry", "player": 5}, match="deal", now=72.0)
+    t.execute({"cmd": "undo", "target": t.deal.group}, 73.0)
+    t.execute({"cmd": "reentry", "player": 5}, 74.0)
+    replay_equal(t)

@@ -21,7 +21,8 @@ player's payout is their deal plus that share (:func:`dealt_payouts`). The deal 
 undone like any command; a bust before it cannot be undone while it stands (the deal's
 players would no longer be the players left: its fold refuses them), nor can a bust be
 put into a hand from before it (:func:`refuse_a_hand_before`), nor a dealt player
-disqualified (:func:`refuse_disqualifying`: their deal would be paid to nobody).
+disqualified (:func:`refuse_disqualifying`: their deal would be paid to nobody), nor
+anybody buy in (:func:`refuse_entries`: a forced late entry, a re-entry reopened).
 """
 
 from __future__ import annotations
@@ -258,6 +259,15 @@ def refuse_disqualifying(t: Tournament, p: Player) -> None:
         raise Rejected("{player} is in the deal (event {event}): undo the deal first, then "
                        "disqualify, and deal again among the players left",
                        player=p.name, event=d.seq)
+
+
+def refuse_entries(t: Tournament) -> None:
+    """Nobody buys in while a deal stands (a forced late entry, a re-entry a level back
+    reopened): the deal split the final pool among the players left then."""
+    d = t.deal
+    if d is not None:
+        raise Rejected("a deal stands (event {event}): the pool it split is final, nobody "
+                       "buys in; undo the deal first", event=d.seq)
 
 
 # --------------------------------------------------------------------- read
