@@ -28,10 +28,10 @@ from typing import Any
 from controller.config import ConfigError, load_tournament, load_tournament_text
 from controller.console import pages
 from controller.engine import history
-from controller.engine.rules import bounties, rounds
+from controller.engine.rules import bounties, final_deal, rounds
 from controller.engine.rules.prize_pool import prize_pool
 from controller.engine.settings import TournamentSettings, fee_of
-from controller.engine.tournament import Tournament
+from controller.engine.tournament import Rejected, Tournament
 from controller.service import views
 from controller.wire import protocol
 
@@ -346,7 +346,11 @@ def check_money(t: Tournament, rows: list[Any] | None, summary: dict[str, Any]) 
             assert (r.payout, r.ticket, r.deal, r.bounties, r.lot) == (None,) * 5, (
                 f"a points-only night shows money in its results: {r}")
         assert t.deal is None, "a deal in a points-only night"
-        return
+        try:
+            final_deal.proposal(t)
+        except Rejected:
+            return
+        raise AssertionError("a deal proposed in a points-only night")
     pool = prize_pool(t)
     assert pool is not None
     paid, fees, heads = money_taken_in(t)
