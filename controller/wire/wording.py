@@ -346,6 +346,20 @@ REASONS_DE: dict[str, str] = {
     "the places open less {played} played for)":
         "der Deal ergibt {total} {currency}, aufgeteilt werden aber {dealt} {currency} (die "
         "{open} der offenen Plätze abzüglich {played} ausgespielt)",
+    # what a standing deal refuses (final_deal.py, found by the floor model)
+    "a deal stands (event {event}), made after {players} went out: {player} cannot be out "
+    "in that hand; out in a hand of its own, or undo the deal first":
+        "ein Deal steht (Ereignis {event}), gemacht nachdem {players} ausgeschieden ist: "
+        "{player} kann nicht in dieser Hand ausgeschieden sein; in einer eigenen Hand, oder "
+        "erst den Deal zurücknehmen",
+    "{player} is in the deal (event {event}): undo the deal first, then disqualify, and "
+    "deal again among the players left":
+        "{player} ist im Deal (Ereignis {event}): erst den Deal zurücknehmen, dann "
+        "disqualifizieren und unter den verbliebenen Spielern neu dealen",
+    "a deal stands (event {event}): the pool it split is final, nobody buys in; undo the "
+    "deal first":
+        "ein Deal steht (Ereignis {event}): der aufgeteilte Preispool steht fest, niemand "
+        "kauft sich mehr ein; erst den Deal zurücknehmen",
     # modes (landesliga.py, rounds.py)
     "{command} belongs to {what} (mode.kind: {kind}); this tournament is {mode}":
         "{command} gehört zu {what} (mode.kind: {kind}); dieses Turnier ist {mode}",

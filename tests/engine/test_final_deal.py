@@ -181,3 +181,60 @@ def test_whatever_the_stacks_and_the_order_out_the_results_pay_exactly_the_pool(
     assert pool is not None
     assert sum(r.payout or 0 for r in t.results()) == pool.pool
     replay_equal(t)
+
+
+def test_no_bust_joins_a_hand_from_before_the_deal():
+    """Found by the floor model (issue 30, sample:venue-faq-bounty): a dealt player reported
+    out ``same_hand`` with a bust from before the deal was ranked into that earlier hand,
+    below a player out after it: the places before the deal changed under it, and the
+    results paid more than the pool. A player out in a hand before the deal was not a
+    player left when it was made: refused while the deal stands (like undoing a bust
+    before it), nothing changed; out in a hand of its own it counts."""
+    t = _four()  # player 5 out before the deal, the four left counted
+    t.execute({"cmd": "deal", "method": "icm", "percent": 10}, 60.0)
+    rejected(t, {"cmd": "bust", "player": 4, "stack": 30_000, "same_hand": True},
+             match="deal", now=70.0)
+    _out(t, 4, 70.0)
+    rows = {r.player_id: r for r in t.results()}
+    assert (rows[4].place, rows[5].place) == (4, 5)
+    assert sum(r.payout or 0 for r in rows.values()) <= 45_000
+    replay_equal(t)
+
+
+def test_a_dealt_player_is_not_disqualified_while_the_deal_stands():
+    """Found by the floor model (issue 30, money-pko-deal and money-rebuy-fees): a player
+    disqualified after the deal left the ranking (000 3.8) and their deal with it: the
+    results paid less than the pool, the cents nowhere. No rulebook says where a dealt
+    player's money goes, so the disqualification is refused while the deal stands, nothing
+    changed: undo the deal, disqualify, and deal again among the players left."""
+    t = _four()
+    t.execute({"cmd": "deal", "method": "icm", "percent": 10}, 60.0)
+    rejected(t, {"cmd": "disqualify", "player": 2, "reason": "collusion"}, match="deal",
+             now=70.0)
+    t.execute({"cmd": "undo", "target": t.deal.group}, 71.0)
+    t.execute({"cmd": "disqualify", "player": 2, "reason": "collusion", "stack": 12_000},
+              72.0)
+    for pid in (4, 3):
+        _out(t, pid, 80.0 + pid)
+    assert t.finished
+    assert sum(r.payout or 0 for r in t.results()) == 45_000
+    replay_equal(t)
+
+
+def test_nobody_buys_in_while_the_deal_stands():
+    """Found by the floor model (issue 30, money-pko-deal, the bounty and prize-pool
+    samples): the director's forced late entry after the deal brought a player in who was
+    not in it, and grew the pool the deal had split. Every entry is refused while the deal
+    stands (undo it first): a forced late entry, a registration, and a re-entry the
+    director's level back reopened."""
+    t = _four(entries=Entries(reentries=1, reentry_until_level=1))
+    t.execute({"cmd": "level", "to": 2}, 55.0)  # re-entries closed: the pool is final
+    t.execute({"cmd": "deal", "method": "icm"}, 60.0)
+    rejected(t, {"cmd": "late", "name": "Late 1", "force": True}, match="deal", now=70.0)
+    rejected(t, {"cmd": "register", "names": ["Late 2"], "force": True}, match="deal",
+             now=70.0)
+    t.execute({"cmd": "level", "to": 1}, 71.0)  # the director goes back a level
+    rejected(t, {"cmd": "reentry", "player": 5}, match="deal", now=72.0)
+    t.execute({"cmd": "undo", "target": t.deal.group}, 73.0)
+    t.execute({"cmd": "reentry", "player": 5}, 74.0)
+    replay_equal(t)

@@ -23,6 +23,7 @@ After every step (``invariant``):
   hand-for-hand hand at different tables share the place (``floor_model.check_ranking``);
 - the log replays into the live state (fingerprint); where every stack counted still
   holds, the chips in play are their sum;
+- the money adds up (money nights, issue 30; ``floor_model.check_money``);
 - a refused command changed nothing; an accepted undo gives exactly the state the log
   folds into without the undone command (and a command undone right away the state
   before it); a refused undo says why and changes nothing.
@@ -57,14 +58,19 @@ from hypothesis.stateful import (
 
 from controller.engine import history
 from controller.engine.points import landesliga_points
-from controller.engine.rules import chip_counts, rounds
+from controller.engine.rules import chip_counts, final_deal, rounds
+from controller.engine.rules.prize_pool import prize_pool
 from controller.engine.tournament import Rejected, Tournament, undone_in
+from controller.service import views
 from tests.engine.test_properties import check as check_floor
 from tests.support import floor_model as fm
 
 EXPLORE = bool(os.environ.get("FLOORMAN_EXPLORE"))
 #: steps played in this run (rules the machine ran), printed when exploring
 STEPS = [0]
+#: what the money rules made happen (issue 30), printed when exploring
+MONEY = {"deals": 0, "deals undone": 0, "refused undos": 0, "shared bubbles": 0, "lots": 0,
+         "bubbles ended at the first report": 0}
 
 #: events after which counted stacks no longer add up to the chips in play (chips moved
 #: between players or left or came in): a bust's chips went to somebody
@@ -655,6 +661,230 @@ class Floor(RuleBasedStateMachine):
             k = min(len(others), t.settings.points.knockout_drawn_names)
             self.run({"cmd": "drawn_names", "player": who, "names": rng.sample(others, k)}, dt)
 
+    # ------------------------------------------------------------- money (issue 30)
+    def _money_night(self) -> bool:
+        return self.playing() and self.tour.settings.money is not None
+
+    def _close_entries(self, pick: int) -> None:
+        """Mostly: the time passes until nobody can buy in (the pool final)."""
+        t = self.tour
+        for _ in range(6 if pick % 4 else 0):
+            pool = prize_pool(t, self.now)
+            if pool is None or pool.final or not self.playing():
+                return
+            if not t.clock.running:
+                self.run({"cmd": "resume"})
+            self.run({"cmd": "tick"}, 1800.0)
+
+    def _bust_down_to(self, left: int, pick: int) -> None:
+        """Busts, each with a hunter named (bounties), one a hand, until ``left`` are left;
+        a round of "hand done" where hand-for-hand waits for it."""
+        t = self.tour
+        for i in range(60):
+            seated = self.seated()
+            if len(seated) <= left or not self.playing():
+                return
+            pid = seated[(pick + 7 * i) % len(seated)]
+            others = [p for p in seated if p != pid]
+            cmd: dict[str, Any] = {"cmd": "bust", "player": pid,
+                                   "by": others[(pick + i) % len(others)]}
+            if (pick + i) % 3 == 0:
+                cmd["stack"] = 1000 * (1 + (pick + i) % 4)
+            self._bust(pid, cmd, 0.0)
+            if t.hfh.on or i % 4 == 3:
+                self.every_table_hand_done(0.0)
+
+    def _final_table(self) -> None:
+        """The players left at one table: the final table drawn, its moves made."""
+        t = self.tour
+        if len(t.tables) > 1 and self.playing():
+            self.run({"cmd": "final_table"})
+        if t.pending and self.playing():
+            self.run({"cmd": "move_apply"})
+        for pid in sorted(t.pending):
+            if self.playing():
+                self.run({"cmd": "seated", "player": pid})
+
+    @precondition(lambda self: self._money_night())
+    @rule(pick=PICK, dt=DT)
+    def to_the_final_table(self, pick: int, dt: float) -> None:
+        """A money night moves on: busts with hunters named down to the final table."""
+        t = self.tour
+        self.run({"cmd": "tick"}, dt)
+        self._bust_down_to(max(2, t.settings.final_table_size - pick % 3), pick)
+        self._final_table()
+
+    @precondition(lambda self: self._money_night())
+    @rule(pick=PICK, how=st.sampled_from(["icm", "icm", "chip_chop", "percent",
+                                          "played_for", "custom", "custom", "custom_off",
+                                          "custom_missing", "custom_stranger",
+                                          "computed_with_amounts"]))
+    def deal(self, pick: int, how: str) -> None:
+        """The final table counts the players left and the stacks and makes a deal: ICM,
+        chip chop, the players' own split; wrong amounts are refused, changing nothing."""
+        t = self.tour
+        left = [p.id for p in t.players.values() if not p.out and not p.ghost]
+        assert len(left) == t.remaining, f"{len(left)} players left, the engine {t.remaining}"
+        if len(left) > 12:
+            return
+        self._close_entries(pick)
+        if not self.playing():
+            return
+        if pick % 5:
+            counts = self._counts(pick)
+            if counts is not None:
+                self.run(counts)
+        before = fm.digest(t)
+        try:
+            proposed: dict[str, Any] | None = final_deal.proposal(t)
+        except Rejected as why:
+            assert str(why).strip()
+            proposed = None
+        assert fm.unchanged(t, before), "the deal's proposal changed the night"
+        if proposed is None:
+            # nothing to deal now: every deal refused
+            events = self.run({"cmd": "deal", "method": ["icm", "chip_chop"][pick % 2]})
+            assert events is None, "a deal taken that the proposal refused"
+            return
+        rows = proposed["players"]
+        icm = {r["player_id"]: r["icm"] for r in rows}
+        right = True
+        cmd: dict[str, Any] = {"cmd": "deal", "method": "icm"}
+        if how == "chip_chop":
+            cmd["method"] = "chip_chop"
+        elif how == "percent":
+            cmd["percent"] = [0, 5, 10, 25, 100][pick % 5]
+            right = None  # 100 % may be more than the first place pays
+        elif how == "played_for":
+            cmd["played_for"] = proposed["open"] * (pick % 7) // 10
+            right = cmd["played_for"] <= proposed["amounts"][0]
+        elif how.startswith("custom"):
+            amounts = [{"player": pid, "amount": cents} for pid, cents in icm.items()]
+            if how == "custom_off":  # a cent too many or too few
+                amounts[pick % len(amounts)]["amount"] += 1 if pick % 2 else -1
+                right = False
+            elif how == "custom_missing":
+                del amounts[pick % len(amounts)]
+                right = False
+            elif how == "custom_stranger":
+                out = self.out()
+                if not out:
+                    return
+                amounts.append({"player": out[pick % len(out)], "amount": 0})
+                right = False
+            if any(a["amount"] < 0 for a in amounts):
+                return  # the command's own shape refuses it (not the deal's rule)
+            cmd = {"cmd": "deal", "method": "custom", "amounts": amounts}
+        else:
+            if how == "computed_with_amounts":
+                cmd["amounts"] = [{"player": pid, "amount": c} for pid, c in icm.items()]
+                right = False
+        events = self.run(cmd)
+        if right is False:
+            assert events is None, f"a wrong deal was taken: {cmd}"
+            return
+        if right is True:
+            assert events, f"the deal proposed was refused: {cmd}"
+        if not events:
+            return
+        MONEY["deals"] += 1
+        assert t.deal is not None
+        got = {pid: cents for pid, _, cents in t.deal.shares}
+        assert set(got) == set(left), "the deal is not among the players left"
+        if cmd["method"] == "icm" and "percent" not in cmd and "played_for" not in cmd:
+            assert got == icm, f"the deal {got} is not the ICM proposed {icm}"
+        if cmd["method"] == "chip_chop":
+            assert got == {r["player_id"]: r["chip_chop"] for r in rows}
+        if cmd["method"] == "custom":
+            assert got == icm
+
+    @precondition(lambda self: self.t is not None and self.tour.deal is not None)
+    @rule(pick=PICK, dt=DT)
+    def undo_around_the_deal(self, pick: int, dt: float) -> None:
+        """The deal undone; or a bust before it: refused while the deal stands (its
+        players would no longer be the players left)."""
+        t = self.tour
+        d = t.deal
+        assert d is not None
+        undone, withdrawn = undone_in(t.log)
+        earlier = [e for e in t.log if e["type"] == "busted" and e["seq"] < d.seq
+                   and e["group"] == e["seq"] and e["group"] not in undone
+                   and e["seq"] not in withdrawn and not t.players[e["player"]].ghost
+                   and t.players[e["player"]].out]
+        if pick % 2 and earlier:
+            e = earlier[-1 - pick % len(earlier)]
+            events = self.run({"cmd": "undo", "target": e["group"]}, dt)
+            assert events is None, f"a bust before the deal was undone under it: {e}"
+            MONEY["refused undos"] += 1
+            return
+        n = len(t.log)
+        events = self.run({"cmd": "undo", "target": d.group}, dt)
+        if events:
+            self._check_undo(n)
+            assert t.deal is None, "the deal undone still stands"
+            MONEY["deals undone"] += 1
+
+    @precondition(lambda self: self._money_night()
+                  and self.tour.settings.money.satellite is not None)  # type: ignore[union-attr]
+    @rule(pick=PICK, how=st.sampled_from(["stacks", "stacks", "hfh", "none"]))
+    def two_out_at_the_bubble(self, pick: int, how: str) -> None:
+        """A satellite's bubble: two out in one hand with equal stacks (000 9.5) or in one
+        hand-for-hand hand at two tables (002 b) share the place; a shared place that
+        covers a ticket and the cash is drawn by lot."""
+        t = self.tour
+        self._close_entries(pick)
+        pool = prize_pool(t, self.now)
+        if pool is None or not pool.tickets or not self.playing():
+            return
+        self._bust_down_to(pool.tickets + 1 + pick % 2, pick)
+        if not self.playing():
+            return
+        seated = self.seated()
+        if len(seated) < 3:
+            return
+        by_table: dict[int, list[int]] = {}
+        for pid in seated:
+            by_table.setdefault(t.players[pid].table or 0, []).append(pid)
+        if how == "hfh" and len(by_table) > 1:
+            if not t.hfh.on:
+                self.run({"cmd": "hfh", "on": True})
+            self.every_table_hand_done(0.0)
+            a, b = (ids[pick % len(ids)] for ids in list(by_table.values())[:2])
+            pair = [(a, {"cmd": "bust", "player": a}), (b, {"cmd": "bust", "player": b})]
+        else:
+            ids = max(by_table.values(), key=len)
+            if len(ids) < 2:
+                return
+            a, b = ids[pick % len(ids)], ids[(pick + 1) % len(ids)]
+            stack = {"stacks": 2000, "none": None}.get(how, 2000)
+            first: dict[str, Any] = {"cmd": "bust", "player": a}
+            second: dict[str, Any] = {"cmd": "bust", "player": b, "same_hand": True}
+            if stack is not None:
+                first["stack"] = second["stack"] = stack
+            pair = [(a, first), (b, second)]
+        for pid, cmd in pair:
+            if not self.playing():
+                # the first of the hand left only ticket winners: the satellite ended, the
+                # second report is refused (test_two_out_in_the_bubble_hand_… xfail)
+                MONEY["bubbles ended at the first report"] += 1
+                break
+            self._bust(pid, cmd, 0.0)
+        rows = self._results()
+        if rows is None or not (t.players[a].out and t.players[b].out):
+            return
+        place = {r.player_id: r for r in rows}
+        ra, rb = place.get(a), place.get(b)
+        if ra is None or rb is None or ra.place != rb.place:
+            return
+        MONEY["shared bubbles"] += 1
+        pool = prize_pool(t)
+        assert pool is not None
+        if ra.place == pool.tickets:
+            # the place covers the last ticket and the place after it: one wins it by lot
+            assert ra.lot and rb.lot, (ra, rb)
+            assert sorted(r.ticket is not None for r in (ra, rb)) == [False, True], (ra, rb)
+            MONEY["lots"] += 1
+
     # ---------------------------------------------------------------- invariants
     @invariant()
     def views_and_results_compute(self) -> None:
@@ -666,6 +896,14 @@ class Floor(RuleBasedStateMachine):
         fm.check_seating(t, shown)
         undone, _ = undone_in(t.log)
         fm.check_ranking(t, self.notes, undone, rows)
+
+    @invariant()
+    def the_money_adds_up(self) -> None:
+        """The pool, fees and bounties are the money taken in; the payouts (with a deal)
+        add up to the pool at the end; no money for points only (floor_model.check_money)."""
+        if self.t is None or not self.tour.drawn:
+            return
+        fm.check_money(self.tour, self._results(), views.summary_view(self.tour))
 
     def _results(self) -> list[Any] | None:
         try:
@@ -783,6 +1021,7 @@ def _steps_played():
     yield
     if EXPLORE:
         print(f"\nfloor model: {STEPS[0]} steps played", file=sys.__stderr__)
+        print(f"floor model money: {MONEY}", file=sys.__stderr__)
 
 
 
@@ -802,6 +1041,8 @@ def _steps_played():
 #   test_a_bust_that_caught_up_a_hand_done_stays_under_the_busts_of_that_hand_000_9_5
 # (money-runs' "one hand without stacks: the later report first" and psc-mystery-bounty's
 # "a later hand ranked below an earlier one" were this one);
+# tests/engine/test_final_deal.py::test_no_bust_joins_a_hand_from_before_the_deal (the
+# money nights, issue 30: more paid out than the pool);
 # a night the model got wrong is played again below (test_an_undone_correction_…);
 # what is the club's to decide stays here, marked xfail (002 halves the levels at heads-up
 # and says nothing of an entry after it):
@@ -828,10 +1069,64 @@ def test_heads_up_after_a_re_entry():
     assert not t.heads_up or t.remaining <= 2
 
 
+@pytest.mark.xfail(strict=True, reason="found by the floor model (issue 30, satellite-lot): "
+                   "a satellite ends at the bust that leaves only ticket winners, so a second "
+                   "player out in that same hand (000 9.5 equal stacks, 002 b one hand-for-hand "
+                   "hand) cannot be reported: refused, they keep a ticket, and the shared "
+                   "ticket-and-cash place (the lot) never happens once the pool is final. The "
+                   "fix (end at the hand's 'hand done') changes when every satellite ends: "
+                   "left to the owner of the satellite rule")
+def test_two_out_in_the_bubble_hand_of_a_satellite_share_the_last_ticket_by_lot():
+    from controller.engine.settings import Money
+    from tests.support.settings import new_tournament
+
+    # 10 × 10 € for 30 € tickets: 3 tickets and 10 € cash; registration closed
+    t = new_tournament(10, money=Money(buy_in=1_000, satellite=3_000))
+    now = 50.0
+    while t.remaining > 4:
+        pid = min(p.id for p in t.players.values() if not p.out and p.table)
+        t.execute({"cmd": "bust", "player": pid, "confirm": True}, now)
+        now += 1
+    pool = prize_pool(t, now)
+    assert pool is not None and pool.final and (pool.tickets, pool.payouts[-1]) == (3, 1_000)
+    left = [p for p in t.players.values() if not p.out and not p.ghost]
+    table = next(p.table for p in left if sum(q.table == p.table for q in left) >= 2)
+    a, b = [p.id for p in left if p.table == table][:2]
+    t.execute({"cmd": "bust", "player": a, "stack": 2_000, "confirm": True}, now)
+    t.execute({"cmd": "bust", "player": b, "stack": 2_000, "same_hand": True,
+               "confirm": True}, now + 1)
+    rows = {r.player_id: r for r in t.results()}
+    assert rows[a].place == rows[b].place == 3
+    assert rows[a].lot and rows[b].lot
+
+
+@pytest.mark.xfail(strict=True, reason="found by the floor model (issue 30, satellite-lot): "
+                   "disqualified players (000 3.8) leave the ranking, so a field of 4 with 3 "
+                   "disqualified has 1 player placed for 2 paid places (a ticket and the cash): "
+                   "the cash is paid to nobody, the payouts do not add up to the pool. Fewer "
+                   "paid places, or the amounts to the places held, is the club's rule to "
+                   "decide; no rulebook says")
+def test_disqualified_players_leave_no_paid_place_unpaid():
+    from controller.engine.settings import Money
+    from tests.support.settings import new_tournament
+
+    # 4 × 10 € for a 30 € ticket: place 1 the ticket, place 2 10 € cash
+    t = new_tournament(4, money=Money(buy_in=1_000, satellite=3_000))
+    for pid, now in ((2, 10.0), (3, 11.0), (4, 12.0)):
+        t.execute({"cmd": "disqualify", "player": pid, "reason": "collusion", "stack": 0},
+                  now)
+    assert t.finished
+    rows = t.results()
+    pool = prize_pool(t)
+    assert pool is not None
+    assert sum((r.ticket or 0) + (r.payout or 0) for r in rows) == pool.pool
+
+
 # ------------------------------------------------------- nights it found, played again
 #: the invariants the machine checks after every step
 INVARIANTS = ("views_and_results_compute", "the_end_and_heads_up_fit_the_players_in",
-              "replay_is_the_live_state", "counted_stacks_are_the_chips_in_play")
+              "replay_is_the_live_state", "counted_stacks_are_the_chips_in_play",
+              "the_money_adds_up")
 
 
 def night(variant: str, players: int, seed: int = 1) -> Floor:

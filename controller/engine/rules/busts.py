@@ -122,6 +122,12 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
         raise Rejected("nobody at table {table} is out in this hand yet: {player}'s bust cannot "
                        "be in the same hand", table=tab.number, player=p.name)
     new_hand = bool(before) and not c.same_hand and asks_same_hand(t, tab)
+    if t.deal is not None and not p.ghost and not new_hand:
+        # no bust into a hand from before the deal (issue 30)
+        from controller.engine.rules import final_deal
+
+        final_deal.refuse_a_hand_before(
+            t, list(t.group_of.get(hand_key(t, tab, c.same_hand), ())), p.name)
     if new_hand and tab.hands_left == 0:
         raise Rejected("table {table} has played its last hand of the day: {player} can only be "
                        "out in the same hand as {players} (same_hand)",

@@ -151,6 +151,9 @@ def late_open(t: Tournament, now: float) -> bool:
 
 def _late(t: Tournament, now: float, name: str, member: bool, force: bool) -> None:
     t.require_running()
+    from controller.engine.rules import final_deal
+
+    final_deal.refuse_entries(t)  # the deal split the final pool (issue 30)
     if not force and not late_open(t, now):
         raise Rejected("late registration closed after level {late_registration_levels}",
                        late_registration_levels=t.settings.entries.late_registration_levels)
@@ -165,6 +168,9 @@ def _late(t: Tournament, now: float, name: str, member: bool, force: bool) -> No
 
 def rebuy(t: Tournament, c: cmd.Rebuy, now: float) -> None:
     t.require_running()
+    from controller.engine.rules import final_deal
+
+    final_deal.refuse_entries(t)  # the deal split the final pool (issue 30)
     p = t.player(c.player)
     e = t.settings.entries
     _may_come_back(p)
@@ -190,6 +196,9 @@ def rebuy(t: Tournament, c: cmd.Rebuy, now: float) -> None:
 
 def reentry(t: Tournament, c: cmd.Reentry, now: float) -> None:
     t.require_running()
+    from controller.engine.rules import final_deal
+
+    final_deal.refuse_entries(t)  # the deal split the final pool (issue 30)
     p = t.player(c.player)
     e = t.settings.entries
     _may_come_back(p)

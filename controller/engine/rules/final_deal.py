@@ -19,7 +19,10 @@ After the deal play goes on: the places still decide who takes the part played f
 winner; a shared first place splits it to the cent, :func:`payouts.shares`). A dealt
 player's payout is their deal plus that share (:func:`dealt_payouts`). The deal is
 undone like any command; a bust before it cannot be undone while it stands (the deal's
-players would no longer be the players left: its fold refuses them).
+players would no longer be the players left: its fold refuses them), nor can a bust be
+put into a hand from before it (:func:`refuse_a_hand_before`), nor a dealt player
+disqualified (:func:`refuse_disqualifying`: their deal would be paid to nobody), nor
+anybody buy in (:func:`refuse_entries`: a forced late entry, a re-entry reopened).
 """
 
 from __future__ import annotations
@@ -224,6 +227,47 @@ def on_deal(t: Tournament, e: ev.DealMade) -> None:
     if sum(cents for _, _, cents in e.shares) + e.played_for != e.open:
         raise ev.InvalidEvent(f"event {e.seq}: the deal does not add up to the money open")
     t.deal = e
+
+
+# ------------------------------------------------------------------ busts
+def refuse_a_hand_before(t: Tournament, hand: list[Any], player: str) -> None:
+    """A bust into a hand with a player out before the deal (``same_hand``, or the
+    hand-for-hand hand) would rank a dealt player into a hand before it: the deal was
+    made among other players left, and the places and payouts under it would change
+    (more paid than the pool). Refused while the deal stands, like undoing a bust before
+    it; ``hand``: the busts of that hand (places.Bust)."""
+    d = t.deal
+    if d is None:
+        return
+    dealt = {pid for pid, _, _ in d.shares}
+    earlier = [b.player for b in hand
+               if b.player not in dealt and b.player in t.players
+               and not t.players[b.player].ghost]
+    if earlier:
+        raise Rejected("a deal stands (event {event}), made after {players} went out: "
+                       "{player} cannot be out in that hand; out in a hand of its own, or "
+                       "undo the deal first", event=d.seq, player=player,
+                       players=", ".join(t.players[pid].name for pid in earlier))
+
+
+def refuse_disqualifying(t: Tournament, p: Player) -> None:
+    """A dealt player disqualified would leave the ranking (000 3.8) and their deal with
+    it: the results would pay less than the pool. No rulebook says where that money
+    goes, so the director undoes the deal first (and deals again among the rest)."""
+    d = t.deal
+    if d is not None and any(pid == p.id for pid, _, _ in d.shares):
+        raise Rejected("{player} is in the deal (event {event}): undo the deal first, then "
+                       "disqualify, and deal again among the players left",
+                       player=p.name, event=d.seq)
+
+
+def refuse_entries(t: Tournament) -> None:
+    """Nobody buys in while a deal stands (a forced late entry, a re-entry a level back
+    reopened): the deal split the final pool among the players left then."""
+    d = t.deal
+    if d is not None:
+        raise Rejected("a deal stands (event {event}): the pool it split is final, nobody "
+                       "buys in; undo the deal first", event=d.seq)
 
 
 # --------------------------------------------------------------------- read

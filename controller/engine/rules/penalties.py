@@ -109,6 +109,9 @@ def disqualify(t: Tournament, c: cmd.Disqualify, now: float) -> None:
     p = _playing(t, c.player, "disqualification")
     if t.remaining <= 1:
         raise Rejected("{player} is the last player in", player=p.name)
+    from controller.engine.rules import final_deal
+
+    final_deal.refuse_disqualifying(t, p)  # the deal's money stays exact (issue 30)
     # the stack leaves play (000 3.8 "Chips eingezogen"): counted, or else the average
     chips = c.stack if c.stack is not None else t.chips // max(1, t.remaining)
     if chips > t.chips:
