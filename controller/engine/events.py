@@ -152,7 +152,10 @@ class Moved(Event):
     hold: bool | None = None
     #: the director chose the table that gives the player (001 §2 I), not the plan
     chosen: bool | None = None
-    omit_none: ClassVar[tuple[str, ...]] = ("hold", "chosen")
+    #: the player posted a blind at the old table and sits out until the button has
+    #: passed the new seat (003 12; ``waiting`` is true too)
+    sits_out: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("hold", "chosen", "sits_out")
 
 
 class Reseated(Event):
@@ -167,16 +170,23 @@ class Reseated(Event):
     to_seat: int
     waiting: bool
     reason: str
+    #: as :class:`Moved` (003 12)
+    sits_out: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("sits_out",)
 
 
 class TableBroken(Event):
-    """``moves``: ``[player, table, seat, waiting]`` for every player of the broken table."""
+    """``moves``: ``[player, table, seat, waiting]`` for every player of the broken table;
+    ``sits_out``: those of them who posted a blind there and sit out at the new table until
+    the button has passed them (003 12; they are ``waiting`` too)."""
 
     type: Literal["table_broken"] = "table_broken"
     table: int
     seed: int
     moves: list[list[int | bool]]
     reason: str
+    sits_out: list[int] | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("sits_out",)
 
 
 class TableOpened(Event):

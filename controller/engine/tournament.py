@@ -603,8 +603,10 @@ class Tournament:
             "settings": to_data(self.settings),
             "players": [asdict(p) for p in sorted(self.players.values(), key=lambda p: p.id)],
             "tables": [
-                {**{k: v for k, v in asdict(t).items() if k not in ("occupant", "waiting")},
-                 "occupant": sorted(t.occupant.items()), "waiting": sorted(t.waiting)}
+                {**{k: v for k, v in asdict(t).items()
+                    if k not in ("occupant", "waiting", "sits_out")},
+                 "occupant": sorted(t.occupant.items()), "waiting": sorted(t.waiting),
+                 "sits_out": sorted(t.sits_out)}
                 for t in sorted(self.tables.values(), key=lambda t: t.number)
             ],
             "clock": asdict(self.clock),

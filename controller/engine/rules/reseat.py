@@ -56,8 +56,11 @@ def reseat(t: Tournament, c: cmd.Reseat, now: float) -> None:
     # an arrival between the button and the small blind waits for the button; at the
     # player's own table the seat left is free when the hand's positions are counted
     waiting = to.arrival_waits(seat)
+    # 003 12: a blind posted at the old table, the button may pass first
+    out = seating.sits_out(t, t.tables[p.table], p.seat, to)
     t.emit(ev.Reseated, now, player=p.id, from_table=p.table, from_seat=p.seat,
-           to_table=to.number, to_seat=seat, waiting=waiting, reason=c.reason)
+           to_table=to.number, to_seat=seat, waiting=waiting or out, reason=c.reason,
+           sits_out=True if out else None)
 
 
 def on_reseated(t: Tournament, e: ev.Reseated) -> None:
@@ -65,7 +68,7 @@ def on_reseated(t: Tournament, e: ev.Reseated) -> None:
     if frm != (e.from_table, e.from_seat):
         raise ev.InvalidEvent(f"player {e.player} was not at table {e.from_table} "
                               f"seat {e.from_seat}")
-    seating.sit(t, e.player, e.to_table, e.to_seat, e.waiting)
+    seating.sit(t, e.player, e.to_table, e.to_seat, e.waiting, bool(e.sits_out))
     seating.close_moves(t, e.player)
     move = Move(e.seq, e.player, t.players[e.player].name, frm[0], frm[1], e.to_table,
                 e.to_seat, REASON, e.waiting, level=t.level_number())

@@ -186,9 +186,20 @@ def balance_move(t: Tournament, now: float, frm: Table, to: Table, *,
     if not seats or dest is None:
         return
     seat = seats[0]
+    out = sits_out(t, frm, seat, to)
     t.emit(ev.Moved, now, player=frm.occupant[seat], from_table=frm.number, from_seat=seat,
-           to_table=to.number, to_seat=dest, reason="balancing", waiting=to.arrival_waits(dest),
-           hold=True if short(t, to) else None, chosen=True if chosen else None)
+           to_table=to.number, to_seat=dest, reason="balancing",
+           waiting=out or to.arrival_waits(dest), hold=True if short(t, to) else None,
+           chosen=True if chosen else None, sits_out=True if out else None)
+
+
+def sits_out(t: Tournament, frm: Table, seat: int, to: Table) -> bool:
+    """The player leaving ``frm``'s ``seat`` for table ``to`` posted a blind in the last
+    hand there and sits out at ``to`` until the button has passed (003 12; the preset's
+    ``balancing.blinds_sit_out``). Not at the same table (the blinds go on there, 000
+    4.11), and not where fewer than two others would be dealt in."""
+    return (t.settings.balancing.blinds_sit_out and to is not frm
+            and frm.posted_blind(seat) and to.dealt_count() >= 2)
 
 
 def balancing_moves_from(t: Tournament, now: float, table: Table) -> None:
@@ -411,10 +422,11 @@ def _break_table(t: Tournament, now: float, number: int, reason: str | None = No
     movers = [tab.occupant[s] for s in sorted(tab.occupant)]
     placed = algo.spread(movers, free, {n: x.count() for n, x in others.items()}, rng)
     # arrivals between button and small blind wait (000 4.10)
-    moves: list[list[int | bool]] = [[pid, n, s, others[n].arrival_waits(s)]
+    out = [pid for pid, n, _ in placed if sits_out(t, tab, t.players[pid].seat or 0, others[n])]
+    moves: list[list[int | bool]] = [[pid, n, s, pid in out or others[n].arrival_waits(s)]
                                      for pid, n, s in placed]
     t.emit(ev.TableBroken, now, table=number, seed=seed, moves=moves,
-           reason=reason or f"table {number} breaks")
+           reason=reason or f"table {number} breaks", sits_out=out or None)
 
 
 def _form_final_table(t: Tournament, now: float, reason: str) -> None:
@@ -446,7 +458,8 @@ def final_table_or_break(t: Tournament, now: float) -> None:
 
 
 # ---------------------------------------------------------------- seat folds
-def sit(t: Tournament, pid: int, table: int, seat: int, waiting: bool = False) -> None:
+def sit(t: Tournament, pid: int, table: int, seat: int, waiting: bool = False,
+        sits_out: bool = False) -> None:
     tab = t.tables.get(table)
     if tab is None:
         raise ev.InvalidEvent(f"table {table} is not in play")
@@ -462,6 +475,8 @@ def sit(t: Tournament, pid: int, table: int, seat: int, waiting: bool = False) -
     t.seated_count += 1
     if waiting:
         tab.waiting.add(seat)
+    if sits_out:
+        tab.sits_out.add(seat)
     p.table, p.seat = table, seat
 
 
@@ -488,6 +503,7 @@ def stand(t: Tournament, pid: int) -> tuple[int, int]:
     del tab.occupant[p.seat]
     t.seated_count -= 1
     tab.waiting.discard(p.seat)
+    tab.sits_out.discard(p.seat)
     where = (p.table, p.seat)
     p.table = p.seat = None
     return where
@@ -557,7 +573,7 @@ def on_moved(t: Tournament, e: ev.Moved) -> None:
     if frm != (e.from_table, e.from_seat):
         raise ev.InvalidEvent(f"player {e.player} was not at table {e.from_table} "
                               f"seat {e.from_seat}")
-    sit(t, e.player, e.to_table, e.to_seat, e.waiting)
+    sit(t, e.player, e.to_table, e.to_seat, e.waiting, bool(e.sits_out))
     close_moves(t, e.player)
     _add_move(t, Move(e.seq, e.player, t.players[e.player].name, frm[0], frm[1],
                       e.to_table, e.to_seat, e.reason, e.waiting, hold=bool(e.hold),
@@ -575,9 +591,10 @@ def on_seated(t: Tournament, e: ev.Seated) -> None:
 def on_table_broken(t: Tournament, e: ev.TableBroken) -> None:
     if e.table not in t.tables:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
+    out = set(e.sits_out or ())
     for pid, n, s, waiting in e.moves:
         frm = stand(t, int(pid))
-        sit(t, int(pid), int(n), int(s), bool(waiting))
+        sit(t, int(pid), int(n), int(s), bool(waiting), int(pid) in out)
         close_moves(t, int(pid))
         _add_move(t, Move(e.seq, int(pid), t.players[int(pid)].name, frm[0], frm[1],
                           int(n), int(s), e.reason, bool(waiting), level=t.level_number()))
