@@ -63,6 +63,8 @@ REASONS_DE: dict[str, str] = {
     "balance the tables":
         "Tisch {table} hat {count} Spieler, Tisch {to} {to_count}: ein Spieler von dort "
         "gleicht die Tische nicht aus",
+    "table {table} is the one short of players: the plan brings a player to it":
+        "Tisch {table} ist der mit zu wenigen Spielern: der Plan bringt ihm einen Spieler",
     "a reseat needs a reason (it is kept in the log)":
         "Umsetzen braucht einen Grund (er steht im Protokoll)",
     "{player} is a ghost: nobody to reseat": "{player} ist ein Geisterplatz: niemand zum Umsetzen",

@@ -83,6 +83,9 @@ def move_apply(t: Tournament, c: cmd.MoveApply, now: float) -> None:
         # 001 §2 I: "Die Auswahl von welchem Tisch ein Spieler umgesetzt wird, wird von der
         # Turnierleitung bestimmt": the plan's next destination, from the director's table
         donor, dest = t.table(c.from_table), t.tables[plan[0][1]]
+        if donor is dest:
+            raise Rejected("table {table} is the one short of players: the plan brings a "
+                           "player to it", table=donor.number)
         if donor.count() <= dest.count() + 1:
             raise Rejected("table {table} has {count} players, table {to} {to_count}: a "
                            "player from it would not balance the tables", table=donor.number,
