@@ -259,6 +259,9 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "final_table": ("final_table", lambda f: {}),
     "move_apply": ("move_apply", _move_apply),
     "reseat": ("reseat", _reseat),
+    # 002: seats kept free for late arrivals (0 gives them back)
+    "reserve": ("reserve", lambda f: {"seats": _whole(f, "seats"),
+                                      "reason": _text(f, "reason")}),
     "level": ("level", _level),
     "time": ("time", _time),
     "register": ("register", lambda f: {"names": _names(f), "member": _member(f)}),

@@ -125,6 +125,13 @@ LABELS: dict[str, tuple[str, str]] = {
     "move_from_plan": ("as planned", "nach Plan"),
     "move_from_table": ("from table {n}", "von Tisch {n}"),
     "reseat": ("Reseat", "Umsetzen"),
+    "reserve_seats": ("Keep seats free", "Plätze freihalten"),
+    "reserve_hint": ("For late arrivals (002): the draw leaves them free, late entries take "
+                     "them first, balancing counts them as taken; fewer or 0 gives them back.",
+                     "Für Nachzügler (002): die Auslosung lässt sie frei, Nachmeldungen "
+                     "nehmen sie zuerst, der Ausgleich zählt sie als besetzt; weniger oder 0 "
+                     "gibt sie frei."),
+    "reserved": ("reserved", "reserviert"),
     "reseat_title": ("Reseat {name}", "{name} umsetzen"),
     "reseat_table": ("Table", "Tisch"),
     "reseat_seat": ("Seat", "Platz"),

@@ -223,6 +223,18 @@ class Reseat(Command):
     reason: Line
 
 
+class Reserve(Command):
+    summary: ClassVar[str] = ("the director keeps `seats` seats free for expected late "
+                              "arrivals (002: \"Ist ein Turnier nicht ausverkauft, können "
+                              "einige Plätze … freigehalten werden\"), for a `reason` kept in "
+                              "the log; before the draw the draw leaves them free, after it "
+                              "the shortest tables keep free seats; fewer releases them (0: "
+                              "all)")
+    cmd: Literal["reserve"] = "reserve"
+    seats: Annotated[int, Field(ge=0, le=999)]
+    reason: Line
+
+
 class FinalTable(Command):
     summary: ClassVar[str] = "the director forms the final table now"
     cmd: Literal["final_table"] = "final_table"
@@ -526,6 +538,7 @@ ALL: tuple[type[Command], ...] = (
     Announce, ChipCounts, ChipCorrection, EndRound, LandesligaPoints, Penalty, Disqualify, ChipRace,
 )
 ALL += (Capacity, Preregister, CheckIn, Cancel)  # the registration desk (issue 31)
+ALL += (Reserve,)  # reserve seats for late arrivals (issue 31.7)
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}
 

@@ -105,7 +105,9 @@ class SeatsDrawn(Event):
     seats: list[list[int | str | None]]
     button: int
     buttons: list[list[int]] | None = None
-    omit_none: ClassVar[tuple[str, ...]] = ("buttons",)
+    #: the reserve seats the draw left free, ``[table, seat]`` (002, rules/reserve.py)
+    reserved: list[list[int]] | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("buttons", "reserved")
 
 
 class ClockChanged(Event):
@@ -173,6 +175,18 @@ class Reseated(Event):
     #: as :class:`Moved` (003 12)
     sits_out: bool | None = None
     omit_none: ClassVar[tuple[str, ...]] = ("sits_out",)
+
+
+class SeatsReserved(Event):
+    """The director's reserve seats (rules/reserve.py): ``count`` the reserve now; after
+    the draw the seats kept free (``add``) and given back (``release``), ``[table, seat]``
+    each."""
+
+    type: Literal["seats_reserved"] = "seats_reserved"
+    count: int
+    add: list[list[int]] = []
+    release: list[list[int]] = []
+    reason: str
 
 
 class TableBroken(Event):
@@ -581,6 +595,7 @@ ALL: tuple[type[Event], ...] = (
     TableDecided, Penalty, Disqualified, FieldWarning, ChipRaced,
 )
 ALL += DESK  # the registration desk (issue 31)
+ALL += (SeatsReserved,)  # reserve seats (issue 31.7)
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}
 _ADAPTERS: dict[str, TypeAdapter[Event]] = {t: TypeAdapter(c) for t, c in BY_TYPE.items()}

@@ -49,6 +49,9 @@ class Table:
     occupant: dict[int, int] = field(default_factory=dict)
     waiting: set[int] = field(default_factory=set)
     sits_out: set[int] = field(default_factory=set)
+    #: empty seats the director keeps free for late arrivals (002, rules/reserve.py): only
+    #: an entry sits there; balancing counts them as taken
+    reserved: set[int] = field(default_factory=set)
     button: int | None = None
     sb: int | None = None
     bb: int | None = None
@@ -80,7 +83,9 @@ class Table:
         return [((after - 1 + i) % n) + 1 for i in range(1, n + 1)]
 
     def free_seats(self) -> list[int]:
-        return [s for s in range(1, self.size + 1) if s not in self.occupant]
+        """The empty seats a move may take (reserved ones are kept for arrivals)."""
+        return [s for s in range(1, self.size + 1)
+                if s not in self.occupant and s not in self.reserved]
 
     def dealt(self, seat: int) -> bool:
         """True when the seat's player receives cards (seated, not waiting)."""

@@ -46,6 +46,7 @@ from controller.engine.rules import (
     prize_pool,
     qualifier,
     reseat,
+    reserve,
     rounds,
     seating,
     time_calls,
@@ -64,7 +65,7 @@ RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
     clock, ghosts, qualifier, prize_pool, play_day, busts, seating, hand_for_hand, entries, hands,
     time_calls, undo, names, announcements, chip_counts, rounds, landesliga, penalties,
-    field_size, dealing, chip_race, reseat,
+    field_size, dealing, chip_race, reseat, reserve,
     desk,  # the registration desk (issue 31): a seat that came free calls the next in line
 )
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import seating
+from controller.engine.rules import reserve, seating
 from controller.engine.state import Move
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ def reseat(t: Tournament, c: cmd.Reseat, now: float) -> None:
         if not 1 <= seat <= to.size:
             raise Rejected("table {table} has seats 1 to {size}", table=to.number,
                            size=to.size)
+        reserve.refuse_reserved(t, to, seat)
         if seat in to.occupant:
             who = t.players[to.occupant[seat]].name
             raise Rejected("seat {seat} at table {table} is taken by {player}", seat=seat,

@@ -15,7 +15,7 @@ from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine import seating as algo
 from controller.engine.commands import Each, Rejected
-from controller.engine.rules import field_size, play_day, qualifier
+from controller.engine.rules import field_size, play_day, qualifier, reserve
 from controller.engine.state import Move, Player
 from controller.engine.table import Table
 
@@ -51,8 +51,25 @@ def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
         seed, rng = t.rng()
     else:
         seed, rng = c.seed, random.Random(c.seed)
-    slots, button = algo.draw(real, t.settings.players_per_table, rng,
-                              ghosts=t.settings.ghosts.enabled)
+    kept: list[tuple[int, int]] = []
+    if t.reserve:
+        # 002: seats kept free for late arrivals (rules/reserve.py)
+        placed, kept = algo.draw_with_reserve(real, t.reserve, t.settings.players_per_table,
+                                              rng)
+        slots: list[tuple[int | None, int, int]] = list(placed)
+        by_table: dict[int, int] = {}
+        for _, n, _ in placed:
+            by_table[n] = by_table.get(n, 0) + 1
+        few = sorted(n for n in {n for n, _ in kept} if by_table.get(n, 0) < 2)
+        if few:
+            raise Rejected("{players} players and {reserve} reserve seats: table {table} "
+                           "would seat fewer than two players; reserve fewer seats",
+                           players=len(real), reserve=t.reserve, table=few[0])
+        # 000 3.12: the high card is dealt to the occupied positions of table 1
+        button = rng.choice([s for _, n, s in placed if n == 1])
+    else:
+        slots, button = algo.draw(real, t.settings.players_per_table, rng,
+                                  ghosts=t.settings.ghosts.enabled)
     seats: list[list[int | str | None]] = []
     ghost_no = 0
     for pid, tab, s in slots:
@@ -66,7 +83,8 @@ def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
         # every table draws its own button among its players (TDA, 003); 000 3.12: table 1's
         # position at every table
         each = [[n, s] for n, s in algo.buttons(slots, button, rng).items()]
-    t.emit(ev.SeatsDrawn, now, seed=seed, seats=seats, button=button, buttons=each)
+    t.emit(ev.SeatsDrawn, now, seed=seed, seats=seats, button=button, buttons=each,
+           reserved=[[n, s] for n, s in kept] or None)
     field_size.warn(t, now, len(real))  # 001 §2 I-II: the field the tournament is made for
 
 
@@ -271,6 +289,16 @@ def seat_entry(t: Tournament, now: float, pid: int, kind: type[ev.Event]) -> Non
     else:
         tables = {n: tab for n, tab in t.tables.items() if not tab.final}
         limits = [per, max_players(t)]
+    held = {n: sorted(tab.reserved) for n, tab in tables.items() if tab.reserved}
+    if held:
+        # 002: the seats the director kept free are the late arrivals' (rules/reserve.py)
+        low = min(tables[n].count() for n in held)
+        options = [(n, s) for n in sorted(held) if tables[n].count() == low for s in held[n]]
+        dealt_in = [(n, s) for n, s in options if not _waits(t, tables[n], s)]
+        tnum, seat = rng.choice(dealt_in or options)
+        t.emit(kind, now, player=pid, table=tnum, seat=seat, seed=seed,
+               waiting=_waits(t, tables[tnum], seat))
+        return
     for limit in limits:
         seats = {n: entry_seats(t, tab) for n, tab in tables.items() if tab.count() < limit}
         seats = {n: free for n, free in seats.items() if free}
@@ -298,7 +326,7 @@ def entry_seats(t: Tournament, tab: Table) -> list[int]:
     (``size + 1``: a chair added between the last seat and seat 1) while the table has
     fewer than :func:`max_players` and its seats allow one more."""
     free = tab.free_seats()
-    if free or tab.final:
+    if free or tab.final or tab.reserved:
         return free
     if tab.count() < max_players(t) and tab.size < t.settings.table_seats:
         return [tab.size + 1]
@@ -385,11 +413,13 @@ def final_table_due(t: Tournament) -> bool:
 def break_due(t: Tournament) -> int | None:
     if t.final_table is not None or len(t.tables) < 2 or _independent(t):
         return None
-    if t.seated() > (len(t.tables) - 1) * t.settings.players_per_table:
+    held = reserve.held(t)  # seats kept for arrivals count as taken (002)
+    if t.seated() + held > (len(t.tables) - 1) * t.settings.players_per_table:
         return None  # the other tables cannot seat any table's players yet
     if _keep_tables(t):
         return None
-    return algo.table_to_break(t.counts(), t.settings.players_per_table, t.settings.balancing)
+    return algo.table_to_break(reserve.counts(t) if held else t.counts(),
+                               t.settings.players_per_table, t.settings.balancing)
 
 
 def plan(t: Tournament) -> dict[str, Any]:
@@ -410,6 +440,8 @@ def balancing(t: Tournament) -> list[tuple[int, int]]:
     tables are not within the tolerance: the sizes the seating folds keep tell it without a
     walk over a festival's every table after every command."""
     tolerance = t.settings.balancing.tolerance
+    if reserve.any_held(t):  # a seat kept for an arrival counts as taken (002)
+        return algo.balance_plan(reserve.counts(t), tolerance)
     fewest, most = t.size_range()
     if len(t.tables) < 2 or most - fewest <= tolerance:
         return []
@@ -475,6 +507,7 @@ def sit(t: Tournament, pid: int, table: int, seat: int, waiting: bool = False,
         raise ev.InvalidEvent(f"{p.name} already sits at table {p.table}")
     _resized(t, len(tab.occupant), len(tab.occupant) + 1)
     tab.occupant[seat] = pid
+    tab.reserved.discard(seat)  # an arrival took a seat kept for it (002)
     t.seated_count += 1
     if waiting:
         tab.waiting.add(seat)
@@ -565,6 +598,8 @@ def on_seats_drawn(t: Tournament, e: ev.SeatsDrawn) -> None:
                                     chips=t.settings.start_stack)
             t.chips += t.settings.start_stack
         sit(t, int(pid), n, s)
+    for n, s in e.reserved or ():
+        t.tables[n].reserved.add(s)
     own = {int(n): int(s) for n, s in e.buttons or ()}
     for tab in t.tables.values():
         tab.first_hand(own.get(tab.number, e.button))
