@@ -169,9 +169,10 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
                       f"reseat {who}: table {e['from_table']} seat {e['from_seat']} → "
                       f"table {e['to_table']} seat {e['to_seat']} ({e['reason']})")
     if typ == "seats_reserved":
-        where = ", ".join(f"{n}/{s}" for n, s in e.get("add") or e.get("release") or [])
+        seats = e.get("add") or e.get("release") or []
+        where = ", ".join(f"table {n} seat {s}" for n, s in seats)
         return Phrase("seats_reserved", {"count": e["count"], "reason": e["reason"],
-                                         "seats": where, "released": bool(e.get("release"))},
+                                         "seats": seats, "released": bool(e.get("release"))},
                       f"reserve seats: {e['count']}" + (f" ({where} given back)"
                                                         if e.get("release") else
                                                         f" (kept free: {where})" if where

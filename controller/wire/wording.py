@@ -571,7 +571,8 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
                           f"{p['from_table']} Platz {p['from_seat']} → Tisch {p['to_table']} "
                           f"Platz {p['to_seat']} ({p['reason']})",
     "seats_reserved": lambda p: f"Plätze freigehalten: {p['count']}" + (
-        (f" ({p['seats']} freigegeben)" if p.get("released") else f" (frei: {p['seats']})")
+        (" ({} freigegeben)" if p.get("released") else " (frei: {})").format(
+            ", ".join(f"Tisch {n} Platz {s}" for n, s in p["seats"]))
         if p.get("seats") else "") + f" ({p['reason']})",
     "seated": lambda p: f"{p['player']} sitzt",
     "table_opened": lambda p: f"Tisch {p['table']} öffnet mit {p['players']} Spielern",

@@ -4,7 +4,8 @@ table, seat and a reason (002: "Die Turnierleitung kann die Sitzordnung ändern 
 Spielgäste mit besonderen Bedürfnissen"), shown as a move on both tables' screens; a
 taken seat refused with the reason; the balancing button's "von Tisch" choice (001 §2 I:
 "Die Auswahl von welchem Tisch ein Spieler umgesetzt wird, wird von der Turnierleitung
-bestimmt"), refused where that table has no player to spare. Screenshots go to the
+bestimmt"), refused where that table has no player to spare; a seat kept free for a late
+arrival (002: "können einige Plätze … freigehalten werden"). Screenshots go to the
 test's folder (and, with FLOORMAN_CONSOLE_SHOTS=DIR, to DIR)."""
 
 from __future__ import annotations
@@ -107,6 +108,26 @@ def test_reseat_and_the_table_that_gives_the_player(console, chromium, tmp_path)
         assert sorted((m["from"]["table"], m["to"]["table"]) for m in pending) == \
             [(1, 2), (2, 1)], pending
         assert answer.startswith("Umsetzen") and "Tisch 2" in answer, answer
+
+        # 002: a seat kept free for a late arrival, with the reason; both screens know it
+        page.fill("#reserve-form input[name=seats]", "1")
+        page.fill("#reserve-form input[name=reason]", "ein Nachzügler hat angerufen")
+        answer = act(page, "#reserve-form button[type=submit]")
+        assert answer.startswith("Plätze freigehalten: 1") and "angerufen" in answer, answer
+        page.wait_for_selector("section.table .seat.empty.reserved")
+        assert "reserviert" in page.inner_text("section.table .seat.empty.reserved")
+        wait_for(lambda: sum(len((table.get(f"state/table/{n}") or {}).get("reserved", []))
+                             for n in (1, 2)) == 1, 20, "a table screen shows the kept seat")
+        # the history says it with the reason (the console asks for it after a command)
+        page.wait_for_function(
+            "document.getElementById('history').textContent.includes('Plätze freigehalten')",
+            timeout=20000)
+        assert "Umsetzen durch die Turnierleitung" in page.inner_text("#history")
+        shots(page, "reserve-seat")
+        # more than the tables have free: refused with the reason
+        page.fill("#reserve-form input[name=seats]", "9")
+        answer = act(page, "#reserve-form button[type=submit]")
+        assert "können nicht freigehalten werden" in answer, answer
     finally:
         table.close()
         laptop.close()

@@ -49,3 +49,20 @@ def test_a_reseat_shows_on_both_tables_and_the_blind_waits_for_the_button(tmp_pa
     assert new.dealt(seat)
     dealt = drawn(g, 2, tmp_path / "reseat_table_2_dealt.png")
     assert "waits for button" not in dealt, dealt
+
+
+def test_a_seat_kept_for_a_late_arrival_says_reserved_002(tmp_path):
+    g = Game(names=NAMES[:15])
+    g.start()
+    g.do("reserve", seats=1, reason="Nachzügler")
+    [n] = [n for n, tab in g.t.tables.items() if tab.reserved]
+    shown = drawn(g, n, tmp_path / "reserved_table.png")
+    assert "reserved" in shown, shown
+    g.t.settings = dataclasses.replace(g.t.settings, language="de")
+    v = g.view(table=n)
+    v.language = "de"
+    r = Renderer(SIZE, monotonic=lambda: 0.0)
+    surface = pygame.Surface(SIZE)
+    r.draw(surface, v)
+    pygame.image.save(surface, str(tmp_path / "reserved_table_de.png"))
+    assert "reserviert" in [text for text, _ in r.items]
