@@ -147,3 +147,16 @@ def test_impossible_reserves_are_refused_with_the_reason():
                             ghosts=__import__("dataclasses").replace(
                                 t.settings.ghosts, enabled=True))
     assert "ghosts keep" in rejected(ghosts, {"cmd": "reserve", "seats": 2, "reason": "x"})
+
+
+def test_the_command_line_speaks_it():
+    from controller.cli import _director_command, build_parser
+
+    def cmd(*argv: str) -> tuple[str, dict]:
+        return _director_command(build_parser().parse_args(list(argv)))
+
+    assert cmd("reserve", "2", "--reason", "zwei kommen später") == \
+        ("reserve", {"seats": 2, "reason": "zwei kommen später"})
+    assert cmd("move", "apply", "--from", "3") == ("move_apply", {"from_table": 3})
+    assert cmd("reseat", "Ben", "Meier", "--table", "2", "--reason", "Rollstuhl") == \
+        ("reseat", {"player": "Ben Meier", "table": 2, "reason": "Rollstuhl"})
