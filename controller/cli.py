@@ -381,6 +381,8 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         if args.seat is not None:
             a["seat"] = args.seat
         return "reseat", a
+    if v == "reserve":
+        return "reserve", {"seats": args.seats, "reason": args.reason}
     if v == "hfh":
         return "hfh", {"on": args.state == "on"}
     if v == "move":
@@ -944,6 +946,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     d.add_argument("--table", type=int, required=True, help="the table the player goes to")
     d.add_argument("--seat", type=int, help="the seat (default: the one that posts the big "
                    "blind soonest)")
+    d.add_argument("--reason", required=True, help="why, kept in the log")
+    d = director("reserve", "keep seats free for late arrivals (002): reserve N --reason "
+                 "TEXT; before the draw the draw leaves them free; 0 gives them back")
+    d.add_argument("seats", type=int, help="how many seats are kept free")
     d.add_argument("--reason", required=True, help="why, kept in the log")
     d = director("absent", "a player who left is played as a ghost (000 9.5): absent NAME "
                  "[--stack CHIPS]; absent NAME --back when they return")

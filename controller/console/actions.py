@@ -253,6 +253,24 @@ def _counts(form: Form, *, optional: bool = False) -> list[dict[str, Any]]:
     return counts
 
 
+def _reseat(form: Form) -> dict[str, Any]:
+    """The director's reseat (002): a table, a seat (empty: the one that posts the big
+    blind soonest) and the reason the log keeps."""
+    args: dict[str, Any] = {"player": _player(form), "table": _whole(form, "table")}
+    seat = _whole(form, "seat", optional=True)
+    if seat is not None:
+        args["seat"] = seat
+    args["reason"] = _text(form, "reason")
+    return args
+
+
+def _move_apply(form: Form) -> dict[str, Any]:
+    """The balancing plan now; ``from_table``: the table the director chooses to give the
+    player (001 §2 I); empty: the plan's."""
+    frm = _whole(form, "from_table", optional=True)
+    return {} if frm is None else {"from_table": frm}
+
+
 #: action name → (command, form → arguments)
 ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "start": ("start", lambda f: {}),
@@ -261,7 +279,11 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "draw": ("draw", lambda f: {}),
     "addon": ("addon", lambda f: {}),
     "final_table": ("final_table", lambda f: {}),
-    "move_apply": ("move_apply", lambda f: {}),
+    "move_apply": ("move_apply", _move_apply),
+    "reseat": ("reseat", _reseat),
+    # 002: seats kept free for late arrivals (0 gives them back)
+    "reserve": ("reserve", lambda f: {"seats": _whole(f, "seats"),
+                                      "reason": _text(f, "reason")}),
     "level": ("level", _level),
     "time": ("time", _time),
     "register": ("register", lambda f: _entry(f, {"names": _names(f), "member": _member(f)})),

@@ -128,6 +128,26 @@ LABELS: dict[str, tuple[str, str]] = {
     "hfh_on": ("Hand-for-hand on", "Hand für Hand an"),
     "hfh_off": ("Hand-for-hand off", "Hand für Hand aus"),
     "move_apply": ("Balance now", "Jetzt ausgleichen"),
+    # the director's hand on the seating (issue 31.7: 002, 001 §2 I)
+    "move_from": ("the table that gives the player", "Tisch, der den Spieler abgibt"),
+    "move_from_plan": ("as planned", "nach Plan"),
+    "move_from_table": ("from table {n}", "von Tisch {n}"),
+    "reseat": ("Reseat", "Umsetzen"),
+    "reserve_seats": ("Keep seats free", "Plätze freihalten"),
+    "reserve_hint": ("For late arrivals (002): the draw leaves them free, late entries take "
+                     "them first, balancing counts them as taken; fewer or 0 gives them back.",
+                     "Für Nachzügler (002): die Auslosung lässt sie frei, Nachmeldungen "
+                     "nehmen sie zuerst, der Ausgleich zählt sie als besetzt; weniger oder 0 "
+                     "gibt sie frei."),
+    "reserved": ("reserved", "reserviert"),
+    "reseat_title": ("Reseat {name}", "{name} umsetzen"),
+    "reseat_table": ("Table", "Tisch"),
+    "reseat_seat": ("Seat", "Platz"),
+    "reseat_example": ("wheelchair: seat by the aisle", "Rollstuhl: Platz am Gang"),
+    "reseat_hint": ("No seat: the one that posts the big blind soonest. The reason goes "
+                    "into the log; both tables show the move.",
+                    "Ohne Platz: der, der am frühesten den Big Blind bringt. Der Grund "
+                    "steht im Protokoll; beide Tische zeigen den Wechsel."),
     "final_table": ("Final table", "Finaltisch"),
     "break_table": ("Break table", "Tisch auflösen"),
     "hands_left_set": ("Hands left", "Noch Hände"),
@@ -405,7 +425,7 @@ LABELS.update({
                       "Plätze im Saal; leer: keine Grenze. Darüber hinaus kommen Anmeldungen "
                       "auf die Warteliste."),
     "capacity_button": ("Set the limit", "Grenze setzen"),
-    "cancel": ("Cancellation", "Absage"),
+    "cancel_heading": ("Cancellation", "Absage"),
     "cancel_hint": ("Off the list or the waiting list (000 2.6); after the deadline only "
                     "with the box ticked.",
                     "Von der Liste oder der Warteliste (000 2.6); nach der Frist nur mit "

@@ -230,6 +230,18 @@ class Reseat(Command):
     reason: Line
 
 
+class Reserve(Command):
+    summary: ClassVar[str] = ("the director keeps `seats` seats free for expected late "
+                              "arrivals (002: \"Ist ein Turnier nicht ausverkauft, können "
+                              "einige Plätze … freigehalten werden\"), for a `reason` kept in "
+                              "the log; before the draw the draw leaves them free, after it "
+                              "the shortest tables keep free seats; fewer releases them (0: "
+                              "all)")
+    cmd: Literal["reserve"] = "reserve"
+    seats: Annotated[int, Field(ge=0, le=999)]
+    reason: Line
+
+
 class FinalTable(Command):
     summary: ClassVar[str] = "the director forms the final table now"
     cmd: Literal["final_table"] = "final_table"
@@ -593,6 +605,7 @@ ALL += (Capacity, Preregister, CheckIn, Cancel)  # the registration desk (issue 
 ALL += (Deal,)  # the deal at the final table (issue 30)
 ALL += (ColourUp, EndOfDay)  # the director's colour-up and the end of the day (issue 31)
 ALL += (Elsewhere,)  # one player, one table across a floor's tournaments (001 §1 III)
+ALL += (Reserve,)  # reserve seats for late arrivals (issue 31.7)
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}
 

@@ -105,7 +105,9 @@ class SeatsDrawn(Event):
     seats: list[list[int | str | None]]
     button: int
     buttons: list[list[int]] | None = None
-    omit_none: ClassVar[tuple[str, ...]] = ("buttons",)
+    #: the reserve seats the draw left free, ``[table, seat]`` (002, rules/reserve.py)
+    reserved: list[list[int]] | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("buttons", "reserved")
 
 
 class ClockChanged(Event):
@@ -152,7 +154,10 @@ class Moved(Event):
     hold: bool | None = None
     #: the director chose the table that gives the player (001 §2 I), not the plan
     chosen: bool | None = None
-    omit_none: ClassVar[tuple[str, ...]] = ("hold", "chosen")
+    #: the player posted a blind at the old table and sits out until the button has
+    #: passed the new seat (003 12; ``waiting`` is true too)
+    sits_out: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("hold", "chosen", "sits_out")
 
 
 class Reseated(Event):
@@ -167,16 +172,35 @@ class Reseated(Event):
     to_seat: int
     waiting: bool
     reason: str
+    #: as :class:`Moved` (003 12)
+    sits_out: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("sits_out",)
+
+
+class SeatsReserved(Event):
+    """The director's reserve seats (rules/reserve.py): ``count`` the reserve now; after
+    the draw the seats kept free (``add``) and given back (``release``), ``[table, seat]``
+    each."""
+
+    type: Literal["seats_reserved"] = "seats_reserved"
+    count: int
+    add: list[list[int]] = []
+    release: list[list[int]] = []
+    reason: str
 
 
 class TableBroken(Event):
-    """``moves``: ``[player, table, seat, waiting]`` for every player of the broken table."""
+    """``moves``: ``[player, table, seat, waiting]`` for every player of the broken table;
+    ``sits_out``: those of them who posted a blind there and sit out at the new table until
+    the button has passed them (003 12; they are ``waiting`` too)."""
 
     type: Literal["table_broken"] = "table_broken"
     table: int
     seed: int
     moves: list[list[int | bool]]
     reason: str
+    sits_out: list[int] | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("sits_out",)
 
 
 class TableOpened(Event):
@@ -631,6 +655,7 @@ ALL: tuple[type[Event], ...] = (
 )
 ALL += DESK  # the registration desk (issue 31)
 ALL += (DealMade,)  # the deal at the final table (issue 30)
+ALL += (SeatsReserved,)  # reserve seats (issue 31.7)
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}
 _ADAPTERS: dict[str, TypeAdapter[Event]] = {t: TypeAdapter(c) for t, c in BY_TYPE.items()}

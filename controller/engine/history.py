@@ -168,6 +168,15 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
                                    "to_seat": e["to_seat"], "reason": e["reason"]},
                       f"reseat {who}: table {e['from_table']} seat {e['from_seat']} → "
                       f"table {e['to_table']} seat {e['to_seat']} ({e['reason']})")
+    if typ == "seats_reserved":
+        seats = e.get("add") or e.get("release") or []
+        where = ", ".join(f"table {n} seat {s}" for n, s in seats)
+        return Phrase("seats_reserved", {"count": e["count"], "reason": e["reason"],
+                                         "seats": seats, "released": bool(e.get("release"))},
+                      f"reserve seats: {e['count']}" + (f" ({where} given back)"
+                                                        if e.get("release") else
+                                                        f" (kept free: {where})" if where
+                                                        else "") + f" ({e['reason']})")
     if typ == "seated":
         who = name(t, e["player"])
         return Phrase("seated", {"player": who}, f"{who} seated")

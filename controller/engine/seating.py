@@ -146,3 +146,32 @@ def spread(
     order = list(players)
     rng.shuffle(order)
     return [(p, table, s) for p, (table, s) in zip(order, targets, strict=True)]
+
+
+def draw_with_reserve(
+    players: Sequence[int], reserve: int, per_table: int, rng: random.Random
+) -> tuple[list[tuple[int, int, int]], list[tuple[int, int]]]:
+    """A draw that keeps ``reserve`` seats free for late arrivals (002): the tables are
+    made for the players and the reserve together (:func:`table_sizes`), the reserve
+    spread one seat at a time over the tables with the most players, the seats drawn at
+    random. Returns ``([(player, table, seat), ...], [(table, seat), ...])``: the
+    reserve seats."""
+    sizes = table_sizes(len(players) + reserve, per_table)
+    held = [0] * len(sizes)
+    for _ in range(reserve):
+        i = max(range(len(sizes)), key=lambda k: (sizes[k] - held[k], -k))
+        held[i] += 1
+    order = list(players)
+    rng.shuffle(order)
+    it = iter(order)
+    slots: list[tuple[int, int, int]] = []
+    kept: list[tuple[int, int]] = []
+    for t, (size, free) in enumerate(zip(sizes, held, strict=True), start=1):
+        seats = sorted(rng.sample(range(1, per_table + 1), size))
+        spare = set(rng.sample(seats, free))
+        for s in seats:
+            if s in spare:
+                kept.append((t, s))
+            else:
+                slots.append((next(it), t, s))
+    return slots, kept

@@ -180,7 +180,11 @@ class Balancing:
     discretion). ``extra_seats``: when every table has ``players_per_table``,
     late entries and rebuys fill each table up to this many more players (never
     beyond ``table_seats``) before a new table opens (000 4.3: 9 a table, at
-    most 10; default 1).
+    most 10; default 1). ``blinds_sit_out``: a player moved (a table broken, balancing,
+    the director's reseat) who posted the small or the big blind in the last hand at the
+    old table sits out at the new one until the button has passed the seat (003 12:
+    "kann aussetzen, bis der Button vorbei ist"; default off: 000, 001, 002 deal them
+    in at once unless between the button and the small blind).
     """
 
     __pydantic_config__ = _CONFIG
@@ -190,6 +194,7 @@ class Balancing:
     break_order: Literal["highest", "lowest"] | Annotated[
         tuple[Positive, ...], Field(min_length=1), AfterValidator(_distinct)
     ] = "highest"
+    blinds_sit_out: bool = False
 
 
 def _distinct(tables: tuple[int, ...]) -> tuple[int, ...]:

@@ -37,6 +37,8 @@ class Table:
 
     ``size``: seats numbered 1..size clockwise. ``occupant``: seat → player id.
     ``waiting``: seats whose new player waits for the button to pass (000 4.10).
+    ``sits_out``: those of them whose player posted a blind at the old table and sits
+    out until the button has passed the seat (003 12), wherever the seat lies.
     ``button``, ``sb``, ``bb``: seat positions of the hand in play; ``sb`` may be
     an empty seat (dead small blind), ``button`` may be an empty seat (dead
     button). ``None`` before the first hand.
@@ -46,6 +48,10 @@ class Table:
     size: int
     occupant: dict[int, int] = field(default_factory=dict)
     waiting: set[int] = field(default_factory=set)
+    sits_out: set[int] = field(default_factory=set)
+    #: empty seats the director keeps free for late arrivals (002, rules/reserve.py): only
+    #: an entry sits there; balancing counts them as taken
+    reserved: set[int] = field(default_factory=set)
     button: int | None = None
     sb: int | None = None
     bb: int | None = None
@@ -77,7 +83,9 @@ class Table:
         return [((after - 1 + i) % n) + 1 for i in range(1, n + 1)]
 
     def free_seats(self) -> list[int]:
-        return [s for s in range(1, self.size + 1) if s not in self.occupant]
+        """The empty seats a move may take (reserved ones are kept for arrivals)."""
+        return [s for s in range(1, self.size + 1)
+                if s not in self.occupant and s not in self.reserved]
 
     def dealt(self, seat: int) -> bool:
         """True when the seat's player receives cards (seated, not waiting)."""
@@ -106,6 +114,7 @@ class Table:
         to a player.
         """
         self.waiting.clear()
+        self.sits_out.clear()
         if self.dealt_count() < 2:
             b = button if button in self.occupant else self._next_dealt(button)
             self.button, self.sb, self.bb = b, None, None
@@ -152,6 +161,19 @@ class Table:
                 return True
         return False
 
+    def passed(self, before: int | None, after: int | None) -> list[int]:
+        """The seats the button went past moving clockwise from ``before`` to ``after``
+        (``after`` included)."""
+        if before is None or after is None or before == after:
+            return []
+        seats = self.clockwise(before)
+        return seats[:seats.index(after) + 1] if after in seats else []
+
+    def posted_blind(self, seat: int) -> bool:
+        """The player in ``seat`` posted a blind in the hand in play (the last hand once
+        it is over): the small blind or the big blind (003 12)."""
+        return self.dealt(seat) and seat in (self.sb, self.bb)
+
     def arrival_waits(self, seat: int) -> bool:
         """A player arriving in ``seat`` now waits for the button (000 4.10, TDA 10A)."""
         button, sb, _ = self.next_positions()
@@ -165,10 +187,18 @@ class Table:
         self.hands += 1
         if self.hands_left is not None and self.hands_left > 0:
             self.hands_left -= 1
+        before = self.button
         self.button, self.sb, self.bb = self.next_positions()
+        if self.sits_out:
+            # 003 12: dealt in once the button has gone past the seat (it skips a seat
+            # not dealt in), or at once when the table would have fewer than two to deal
+            self.sits_out -= set(self.passed(before, self.button))
+            if self.dealt_count() < 2:
+                self.sits_out.clear()
         if self.waiting:
             self.waiting = {
-                s for s in self.waiting if self.between_button_and_sb(s, self.button, self.sb)
+                s for s in self.waiting
+                if s in self.sits_out or self.between_button_and_sb(s, self.button, self.sb)
             }
             if self.bb is not None and not self.dealt(self.bb):
                 self.bb = self._next_dealt(self.bb)

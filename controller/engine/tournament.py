@@ -108,6 +108,8 @@ class Tournament:
         #: the moves not done yet, by player (at most one each), in the order they were made
         self.pending: dict[int, Move] = {}
         self.drawn = False
+        #: reserve seats the draw leaves free (rules/reserve.py; after it, the tables')
+        self.reserve = 0
         self.finished = False
         self.winner: int | None = None
         #: players who share first place with the winner (001 §2 III qualifiers of 9-10)
@@ -612,8 +614,10 @@ class Tournament:
             "settings": to_data(self.settings),
             "players": [asdict(p) for p in sorted(self.players.values(), key=lambda p: p.id)],
             "tables": [
-                {**{k: v for k, v in asdict(t).items() if k not in ("occupant", "waiting")},
-                 "occupant": sorted(t.occupant.items()), "waiting": sorted(t.waiting)}
+                {**{k: v for k, v in asdict(t).items()
+                    if k not in ("occupant", "waiting", "sits_out", "reserved")},
+                 "occupant": sorted(t.occupant.items()), "waiting": sorted(t.waiting),
+                 "sits_out": sorted(t.sits_out), "reserved": sorted(t.reserved)}
                 for t in sorted(self.tables.values(), key=lambda t: t.number)
             ],
             "clock": asdict(self.clock),
@@ -626,7 +630,7 @@ class Tournament:
                         self.remaining, self.entries,
                         self.chips, self.ghosts_removed, self.addon_done, self.heads_up,
                         self.bounty_unclaimed,
-                        self.hands_left, list(self.broken), self.final_table,
+                        self.hands_left, list(self.broken), self.final_table, self.reserve,
                         self.last_player_id],
             "places": sorted(self.places().items()),
             "names": [sorted(self.drawn_names.items()), sorted(self.mystery_lists.items())],

@@ -21,6 +21,7 @@ from controller.engine.rules import (
     desk,
     hands,
     penalties,
+    reserve,
 )
 from controller.engine.settings import Level
 from controller.engine.tournament import Tournament
@@ -154,6 +155,8 @@ def summary_view(t: Tournament) -> dict[str, Any]:
         "round": _round(t),
         "entry_rules": _entry_rules(t),
         "desk": _desk(t),
+        # the seats the director keeps for late arrivals (002), sent while there are any
+        **({"reserve": reserve.held(t)} if reserve.held(t) else {}),
         # a tournament for money only: a points club's screens get no money key at all
         **({} if t.settings.money is None else {"prize_pool": _prize_pool(t)}),
     }
@@ -289,6 +292,8 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
                 if heads and not t.players[pid].ghost else {})}
             for s, pid in sorted(tab.occupant.items())
         ],
+        # empty seats kept for late arrivals (002), sent while there are any
+        **({"reserved": sorted(tab.reserved)} if tab.reserved else {}),
         "button": tab.button,
         "small_blind": tab.sb if tab.small_blind_posted() else None,
         "big_blind": tab.bb,

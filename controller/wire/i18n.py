@@ -88,6 +88,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "table_n": ("TABLE {n}", "TISCH {n}"),
     "seat": ("Seat", "Platz"),
     "empty": ("free", "frei"),
+    "reserved": ("reserved", "reserviert"),  # kept for a late arrival (002)
     "waits": ("waits for button", "wartet auf Button"),
     "waits_short": ("till button", "bis Button"),
     # a player who left and is played as a ghost (000 9.5): the dealer deals and folds

@@ -63,6 +63,26 @@ REASONS_DE: dict[str, str] = {
     "balance the tables":
         "Tisch {table} hat {count} Spieler, Tisch {to} {to_count}: ein Spieler von dort "
         "gleicht die Tische nicht aus",
+    "reserve seats need a reason (it is kept in the log)":
+        "Freigehaltene Plätze brauchen einen Grund (er steht im Protokoll)",
+    "{count} seats are reserved already": "{count} Plätze sind schon freigehalten",
+    "the ghosts keep the draw's reserve seats (000 9.5); reserve seats after the draw":
+        "Die Geisterplätze halten die Plätze der Auslosung frei (000 9.5); Plätze nach "
+        "der Auslosung freihalten",
+    "the final table keeps no reserve seats": "Der Finaltisch hält keine Plätze frei",
+    "the tables have {free} free seats: {count} more cannot be reserved":
+        "Die Tische haben {free} freie Plätze: {count} weitere können nicht freigehalten "
+        "werden",
+    "seat {seat} at table {table} is reserved for a late arrival (reserve fewer seats to "
+    "give it back)":
+        "Platz {seat} an Tisch {table} ist für einen Nachzügler freigehalten (weniger "
+        "Plätze freihalten, um ihn freizugeben)",
+    "{players} players and {reserve} reserve seats: table {table} would seat fewer than "
+    "two players; reserve fewer seats":
+        "{players} Spieler und {reserve} freigehaltene Plätze: an Tisch {table} säßen "
+        "weniger als zwei Spieler; weniger Plätze freihalten",
+    "table {table} is the one short of players: the plan brings a player to it":
+        "Tisch {table} ist der mit zu wenigen Spielern: der Plan bringt ihm einen Spieler",
     "a reseat needs a reason (it is kept in the log)":
         "Umsetzen braucht einen Grund (er steht im Protokoll)",
     "{player} is a ghost: nobody to reseat": "{player} ist ein Geisterplatz: niemand zum Umsetzen",
@@ -636,6 +656,10 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "reseated": lambda p: f"Umsetzen durch die Turnierleitung {p['player']}: Tisch "
                           f"{p['from_table']} Platz {p['from_seat']} → Tisch {p['to_table']} "
                           f"Platz {p['to_seat']} ({p['reason']})",
+    "seats_reserved": lambda p: f"Plätze freigehalten: {p['count']}" + (
+        (" ({} freigegeben)" if p.get("released") else " (frei: {})").format(
+            ", ".join(f"Tisch {n} Platz {s}" for n, s in p["seats"]))
+        if p.get("seats") else "") + f" ({p['reason']})",
     "seated": lambda p: f"{p['player']} sitzt",
     "table_opened": lambda p: f"Tisch {p['table']} öffnet mit {p['players']} Spielern",
     "table_broken": lambda p: f"Tisch {p['table']} wird aufgelöst",

@@ -219,8 +219,11 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
         name_r = pygame.Rect(nb.right + pad * 2, inner.y, max(0, name_right - nb.right - pad * 2),
                              inner.height)
         if occ is None:
-            c.text(tr("empty", lang), name_r, face=COND, colour=LINE if not is_sel else DIM,
-                   bg=bg, size=name_size)
+            # a seat the director keeps for a late arrival (002) says so
+            kept = seat in (tab.get("reserved") or ())
+            c.text(tr("reserved" if kept else "empty", lang), name_r, face=COND,
+                   colour=GOLD if kept else (LINE if not is_sel else DIM), bg=bg,
+                   size=name_size)
             continue
         name = occ.get("name") or "?"
         tags: list[str] = []

@@ -364,7 +364,7 @@ class Floor(RuleBasedStateMachine):
                                 "move_apply", "seated", "break_table", "final_table", "hfh",
                                 "time_call", "time", "level", "structure", "penalty",
                                 "chip_counts", "chip_correction", "absent", "disqualify",
-                                "announce", "pause"]),
+                                "announce", "pause", "reseat", "move_from", "reserve"]),
           pick=PICK, dt=DT)
     def command_and_its_undo(self, kind: str, pick: int, dt: float) -> None:
         """A command taken back at once leaves the state as it was before it (000 3.3)."""
@@ -389,10 +389,37 @@ class Floor(RuleBasedStateMachine):
         assert t.fingerprint() == before, f"{cmd} and its undo changed the state"
         self._check_undo(n)
 
+    @precondition(lambda self: self.playing())
+    @rule(kind=st.sampled_from(["reseat", "reseat", "reseat_seat", "move_from", "reserve"]),
+          pick=PICK, dt=DT)
+    def director_seating(self, kind: str, pick: int, dt: float) -> None:
+        """The director's hand on the seating (issue 31.7): a player reseated (002) to a
+        table's worst seat or to a named seat (perhaps taken: refused), a balancing move
+        from the table the director chooses (001 §2 I), seats kept for late arrivals or
+        given back (002); nobody ever sits in a kept seat."""
+        cmd = self._command(kind, pick)
+        if cmd is not None:
+            self.run(cmd, dt)
+        for tab in self.tour.tables.values():
+            assert not set(tab.occupant) & tab.reserved, (
+                f"table {tab.number}: a player in a seat kept for an arrival")
+
     def _command(self, kind: str, pick: int) -> dict[str, Any] | None:
         t = self.tour
         seated, out = self.seated(), self.out()
         table = self.table_of(pick)
+        if kind in ("reseat", "reseat_seat"):
+            if not seated:
+                return None
+            cmd: dict[str, Any] = {"cmd": "reseat", "player": seated[pick % len(seated)],
+                                   "table": table, "reason": "Rollstuhl"}
+            if kind == "reseat_seat":
+                cmd["seat"] = 1 + (pick // 7) % t.tables[table].size
+            return cmd
+        if kind == "move_from":
+            return {"cmd": "move_apply", "from_table": table}
+        if kind == "reserve":
+            return {"cmd": "reserve", "seats": [0, 1, 2, 3][pick % 4], "reason": "Nachzügler"}
         if kind == "bust":
             return {"cmd": "bust", "player": seated[pick % len(seated)]} if seated else None
         if kind == "bust_by":

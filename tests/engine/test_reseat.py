@@ -149,7 +149,8 @@ def test_the_director_chooses_the_table_that_gives_the_player_001_2_I():
             busts.append(t.execute({"cmd": "bust", "table": table, "seat": seat}, 5.0)[0]["seq"])
     assert t.counts() == {1: 9, 2: 7, 3: 5}
     assert seating.balancing(t)[0] == (1, 3)
-    assert "would not balance" in rejected(t, {"cmd": "move_apply", "from_table": 3})
+    assert "is the one short of players" in rejected(t, {"cmd": "move_apply",
+                                                         "from_table": 3})
     mover = t.tables[2].occupant[t.tables[2].next_big_blind()]
     [m] = [e for e in t.execute({"cmd": "move_apply", "from_table": 2}, 6.0)
            if e["type"] == "moved"]
@@ -163,3 +164,16 @@ def test_the_director_chooses_the_table_that_gives_the_player_001_2_I():
     assert t.counts() == {1: 9, 2: 7, 3: 6}
     assert t.players[mover].table == 2 and mover not in t.pending
     assert replays(t)
+
+
+def test_a_chosen_table_with_no_player_to_spare_is_refused_001_2_I():
+    """Tables of 9, 7 and 6: table 2's player would leave it at 6 and table 3 at 7, the
+    tables no more even than before: refused with the counts."""
+    t = new_tournament(27)
+    for table, n in ((2, 2), (3, 3)):
+        for _ in range(n):
+            seat = sorted(t.tables[table].occupant)[0]
+            t.execute({"cmd": "bust", "table": table, "seat": seat}, 5.0)
+    assert t.counts() == {1: 9, 2: 7, 3: 6} and seating.balancing(t)[0] == (1, 3)
+    assert "table 2 has 7 players, table 3 6: a player from it would not balance" in \
+        rejected(t, {"cmd": "move_apply", "from_table": 2})

@@ -87,6 +87,8 @@ VARIANTS: dict[str, Callable[[], TournamentSettings]] = {
     "money-runs": _variant("sample", points={"places": 11}, hand_for_hand={"clock": "runs"}),
     "10-seat": _variant("sample", players_per_table=10, table_seats=10, final_table_size=10),
     "tolerance-2": _variant("sample", balancing={"tolerance": 2}),
+    # 003 12 on a tournament that balances and breaks tables (issue 31.7)
+    "blinds-sit-out": _variant("sample", balancing={"blinds_sit_out": True}),
 }
 
 

@@ -132,6 +132,7 @@
     f.reset();
     f.hidden = false;
     step.hidden = true;
+    document.getElementById("reseat-step").hidden = true;
     // by name: the player (a player still on the way is busted without a confirm)
     f.elements.table.value = byName ? "" : seat.dataset.table;
     f.elements.seat.value = byName ? "" : seat.dataset.seat;
@@ -190,7 +191,22 @@
     d.querySelector("form").reset();
     d.showModal();
   });
+  // the seat's other step: the director reseats the player (002)
+  function openReseat() {
+    const step = document.getElementById("reseat-step");
+    step.reset();
+    document.getElementById("bust-form").hidden = true;
+    step.hidden = false;
+    step.elements.player_id.value = dialog.dataset.player;
+    const title = step.querySelector(".reseat-title");
+    title.textContent = title.dataset.template.replace("{name}", dialog.dataset.name);
+    step.elements.table.focus();
+  }
   document.addEventListener("click", (e) => {
+    if (e.target.classList && e.target.classList.contains("to-reseat")) {
+      openReseat();
+      return;
+    }
     const seat = e.target.closest && e.target.closest("button.seat[data-seat]");
     if (seat && dialog) {
       openBust(seat, false);

@@ -49,6 +49,7 @@ from controller.engine.rules import (
     prize_pool,
     qualifier,
     reseat,
+    reserve,
     rounds,
     seating,
     time_calls,
@@ -67,7 +68,7 @@ RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
     clock, ghosts, qualifier, prize_pool, play_day, busts, seating, hand_for_hand, entries, hands,
     time_calls, undo, names, announcements, chip_counts, rounds, landesliga, penalties,
-    field_size, dealing, chip_race, reseat,
+    field_size, dealing, chip_race, reseat, reserve,
     desk,  # the registration desk (issue 31): a seat that came free calls the next in line
     final_deal,  # the deal at the final table (issue 30)
     membership, multitabling,  # members and guests (000 1, 2.5); one table a player (001 §1 III)

@@ -187,7 +187,8 @@ def rebuy(t: Tournament, c: cmd.Rebuy, now: float) -> None:
     last = next((x for x in reversed(t.log) if x["type"] == "busted"
                  and x["player"] == p.id), None)
     tab = t.tables.get(last["table"]) if last is not None else None
-    if last is not None and tab is not None and last["seat"] not in tab.occupant:
+    if last is not None and tab is not None and last["seat"] not in tab.occupant \
+            and last["seat"] not in tab.reserved:
         t.emit(ev.Rebuy, now, player=p.id, table=tab.number, seat=last["seat"],
                waiting=tab.arrival_waits(last["seat"]))
     else:

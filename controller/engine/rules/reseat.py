@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import seating
+from controller.engine.rules import reserve, seating
 from controller.engine.state import Move
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ def reseat(t: Tournament, c: cmd.Reseat, now: float) -> None:
         if not 1 <= seat <= to.size:
             raise Rejected("table {table} has seats 1 to {size}", table=to.number,
                            size=to.size)
+        reserve.refuse_reserved(t, to, seat)
         if seat in to.occupant:
             who = t.players[to.occupant[seat]].name
             raise Rejected("seat {seat} at table {table} is taken by {player}", seat=seat,
@@ -60,8 +61,11 @@ def reseat(t: Tournament, c: cmd.Reseat, now: float) -> None:
     # an arrival between the button and the small blind waits for the button; at the
     # player's own table the seat left is free when the hand's positions are counted
     waiting = to.arrival_waits(seat)
+    # 003 12: a blind posted at the old table, the button may pass first
+    out = seating.sits_out(t, t.tables[p.table], p.seat, to)
     t.emit(ev.Reseated, now, player=p.id, from_table=p.table, from_seat=p.seat,
-           to_table=to.number, to_seat=seat, waiting=waiting, reason=c.reason)
+           to_table=to.number, to_seat=seat, waiting=waiting or out, reason=c.reason,
+           sits_out=True if out else None)
 
 
 def on_reseated(t: Tournament, e: ev.Reseated) -> None:
@@ -69,7 +73,7 @@ def on_reseated(t: Tournament, e: ev.Reseated) -> None:
     if frm != (e.from_table, e.from_seat):
         raise ev.InvalidEvent(f"player {e.player} was not at table {e.from_table} "
                               f"seat {e.from_seat}")
-    seating.sit(t, e.player, e.to_table, e.to_seat, e.waiting)
+    seating.sit(t, e.player, e.to_table, e.to_seat, e.waiting, bool(e.sits_out))
     seating.close_moves(t, e.player)
     move = Move(e.seq, e.player, t.players[e.player].name, frm[0], frm[1], e.to_table,
                 e.to_seat, REASON, e.waiting, level=t.level_number())

@@ -15,7 +15,7 @@ from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine import seating as algo
 from controller.engine.commands import Each, Rejected
-from controller.engine.rules import field_size, play_day, qualifier
+from controller.engine.rules import field_size, play_day, qualifier, reserve
 from controller.engine.state import Move, Player
 from controller.engine.table import Table
 
@@ -51,8 +51,25 @@ def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
         seed, rng = t.rng()
     else:
         seed, rng = c.seed, random.Random(c.seed)
-    slots, button = algo.draw(real, t.settings.players_per_table, rng,
-                              ghosts=t.settings.ghosts.enabled)
+    kept: list[tuple[int, int]] = []
+    if t.reserve:
+        # 002: seats kept free for late arrivals (rules/reserve.py)
+        placed, kept = algo.draw_with_reserve(real, t.reserve, t.settings.players_per_table,
+                                              rng)
+        slots: list[tuple[int | None, int, int]] = list(placed)
+        by_table: dict[int, int] = {}
+        for _, n, _ in placed:
+            by_table[n] = by_table.get(n, 0) + 1
+        few = sorted(n for n in {n for n, _ in kept} if by_table.get(n, 0) < 2)
+        if few:
+            raise Rejected("{players} players and {reserve} reserve seats: table {table} "
+                           "would seat fewer than two players; reserve fewer seats",
+                           players=len(real), reserve=t.reserve, table=few[0])
+        # 000 3.12: the high card is dealt to the occupied positions of table 1
+        button = rng.choice([s for _, n, s in placed if n == 1])
+    else:
+        slots, button = algo.draw(real, t.settings.players_per_table, rng,
+                                  ghosts=t.settings.ghosts.enabled)
     seats: list[list[int | str | None]] = []
     ghost_no = 0
     for pid, tab, s in slots:
@@ -66,7 +83,8 @@ def draw(t: Tournament, c: cmd.Draw, now: float) -> None:
         # every table draws its own button among its players (TDA, 003); 000 3.12: table 1's
         # position at every table
         each = [[n, s] for n, s in algo.buttons(slots, button, rng).items()]
-    t.emit(ev.SeatsDrawn, now, seed=seed, seats=seats, button=button, buttons=each)
+    t.emit(ev.SeatsDrawn, now, seed=seed, seats=seats, button=button, buttons=each,
+           reserved=[[n, s] for n, s in kept] or None)
     field_size.warn(t, now, len(real))  # 001 §2 I-II: the field the tournament is made for
 
 
@@ -83,6 +101,9 @@ def move_apply(t: Tournament, c: cmd.MoveApply, now: float) -> None:
         # 001 §2 I: "Die Auswahl von welchem Tisch ein Spieler umgesetzt wird, wird von der
         # Turnierleitung bestimmt": the plan's next destination, from the director's table
         donor, dest = t.table(c.from_table), t.tables[plan[0][1]]
+        if donor is dest:
+            raise Rejected("table {table} is the one short of players: the plan brings a "
+                           "player to it", table=donor.number)
         if donor.count() <= dest.count() + 1:
             raise Rejected("table {table} has {count} players, table {to} {to_count}: a "
                            "player from it would not balance the tables", table=donor.number,
@@ -188,9 +209,20 @@ def balance_move(t: Tournament, now: float, frm: Table, to: Table, *,
     if not seats or dest is None:
         return
     seat = seats[0]
+    out = sits_out(t, frm, seat, to)
     t.emit(ev.Moved, now, player=frm.occupant[seat], from_table=frm.number, from_seat=seat,
-           to_table=to.number, to_seat=dest, reason="balancing", waiting=to.arrival_waits(dest),
-           hold=True if short(t, to) else None, chosen=True if chosen else None)
+           to_table=to.number, to_seat=dest, reason="balancing",
+           waiting=out or to.arrival_waits(dest), hold=True if short(t, to) else None,
+           chosen=True if chosen else None, sits_out=True if out else None)
+
+
+def sits_out(t: Tournament, frm: Table, seat: int, to: Table) -> bool:
+    """The player leaving ``frm``'s ``seat`` for table ``to`` posted a blind in the last
+    hand there and sits out at ``to`` until the button has passed (003 12; the preset's
+    ``balancing.blinds_sit_out``). Not at the same table (the blinds go on there, 000
+    4.11), and not where fewer than two others would be dealt in."""
+    return (t.settings.balancing.blinds_sit_out and to is not frm
+            and frm.posted_blind(seat) and to.dealt_count() >= 2)
 
 
 def balancing_moves_from(t: Tournament, now: float, table: Table) -> None:
@@ -259,6 +291,16 @@ def seat_entry(t: Tournament, now: float, pid: int, kind: type[ev.Event]) -> Non
     else:
         tables = {n: tab for n, tab in t.tables.items() if not tab.final}
         limits = [per, max_players(t)]
+    held = {n: sorted(tab.reserved) for n, tab in tables.items() if tab.reserved}
+    if held:
+        # 002: the seats the director kept free are the late arrivals' (rules/reserve.py)
+        low = min(tables[n].count() for n in held)
+        options = [(n, s) for n in sorted(held) if tables[n].count() == low for s in held[n]]
+        dealt_in = [(n, s) for n, s in options if not _waits(t, tables[n], s)]
+        tnum, seat = rng.choice(dealt_in or options)
+        t.emit(kind, now, player=pid, table=tnum, seat=seat, seed=seed,
+               waiting=_waits(t, tables[tnum], seat))
+        return
     for limit in limits:
         seats = {n: entry_seats(t, tab) for n, tab in tables.items() if tab.count() < limit}
         seats = {n: free for n, free in seats.items() if free}
@@ -286,7 +328,7 @@ def entry_seats(t: Tournament, tab: Table) -> list[int]:
     (``size + 1``: a chair added between the last seat and seat 1) while the table has
     fewer than :func:`max_players` and its seats allow one more."""
     free = tab.free_seats()
-    if free or tab.final:
+    if free or tab.final or tab.reserved:
         return free
     if tab.count() < max_players(t) and tab.size < t.settings.table_seats:
         return [tab.size + 1]
@@ -373,11 +415,13 @@ def final_table_due(t: Tournament) -> bool:
 def break_due(t: Tournament) -> int | None:
     if t.final_table is not None or len(t.tables) < 2 or _independent(t):
         return None
-    if t.seated() > (len(t.tables) - 1) * t.settings.players_per_table:
+    held = reserve.held(t)  # seats kept for arrivals count as taken (002)
+    if t.seated() + held > (len(t.tables) - 1) * t.settings.players_per_table:
         return None  # the other tables cannot seat any table's players yet
     if _keep_tables(t):
         return None
-    return algo.table_to_break(t.counts(), t.settings.players_per_table, t.settings.balancing)
+    return algo.table_to_break(reserve.counts(t) if held else t.counts(),
+                               t.settings.players_per_table, t.settings.balancing)
 
 
 def plan(t: Tournament) -> dict[str, Any]:
@@ -398,6 +442,8 @@ def balancing(t: Tournament) -> list[tuple[int, int]]:
     tables are not within the tolerance: the sizes the seating folds keep tell it without a
     walk over a festival's every table after every command."""
     tolerance = t.settings.balancing.tolerance
+    if reserve.any_held(t):  # a seat kept for an arrival counts as taken (002)
+        return algo.balance_plan(reserve.counts(t), tolerance)
     fewest, most = t.size_range()
     if len(t.tables) < 2 or most - fewest <= tolerance:
         return []
@@ -413,10 +459,11 @@ def _break_table(t: Tournament, now: float, number: int, reason: str | None = No
     movers = [tab.occupant[s] for s in sorted(tab.occupant)]
     placed = algo.spread(movers, free, {n: x.count() for n, x in others.items()}, rng)
     # arrivals between button and small blind wait (000 4.10)
-    moves: list[list[int | bool]] = [[pid, n, s, others[n].arrival_waits(s)]
+    out = [pid for pid, n, _ in placed if sits_out(t, tab, t.players[pid].seat or 0, others[n])]
+    moves: list[list[int | bool]] = [[pid, n, s, pid in out or others[n].arrival_waits(s)]
                                      for pid, n, s in placed]
     t.emit(ev.TableBroken, now, table=number, seed=seed, moves=moves,
-           reason=reason or f"table {number} breaks")
+           reason=reason or f"table {number} breaks", sits_out=out or None)
 
 
 def _form_final_table(t: Tournament, now: float, reason: str) -> None:
@@ -448,7 +495,8 @@ def final_table_or_break(t: Tournament, now: float) -> None:
 
 
 # ---------------------------------------------------------------- seat folds
-def sit(t: Tournament, pid: int, table: int, seat: int, waiting: bool = False) -> None:
+def sit(t: Tournament, pid: int, table: int, seat: int, waiting: bool = False,
+        sits_out: bool = False) -> None:
     tab = t.tables.get(table)
     if tab is None:
         raise ev.InvalidEvent(f"table {table} is not in play")
@@ -461,9 +509,12 @@ def sit(t: Tournament, pid: int, table: int, seat: int, waiting: bool = False) -
         raise ev.InvalidEvent(f"{p.name} already sits at table {p.table}")
     _resized(t, len(tab.occupant), len(tab.occupant) + 1)
     tab.occupant[seat] = pid
+    tab.reserved.discard(seat)  # an arrival took a seat kept for it (002)
     t.seated_count += 1
     if waiting:
         tab.waiting.add(seat)
+    if sits_out:
+        tab.sits_out.add(seat)
     p.table, p.seat = table, seat
 
 
@@ -490,6 +541,7 @@ def stand(t: Tournament, pid: int) -> tuple[int, int]:
     del tab.occupant[p.seat]
     t.seated_count -= 1
     tab.waiting.discard(p.seat)
+    tab.sits_out.discard(p.seat)
     where = (p.table, p.seat)
     p.table = p.seat = None
     return where
@@ -548,6 +600,8 @@ def on_seats_drawn(t: Tournament, e: ev.SeatsDrawn) -> None:
                                     chips=t.settings.start_stack)
             t.chips += t.settings.start_stack
         sit(t, int(pid), n, s)
+    for n, s in e.reserved or ():
+        t.tables[n].reserved.add(s)
     own = {int(n): int(s) for n, s in e.buttons or ()}
     for tab in t.tables.values():
         tab.first_hand(own.get(tab.number, e.button))
@@ -559,7 +613,7 @@ def on_moved(t: Tournament, e: ev.Moved) -> None:
     if frm != (e.from_table, e.from_seat):
         raise ev.InvalidEvent(f"player {e.player} was not at table {e.from_table} "
                               f"seat {e.from_seat}")
-    sit(t, e.player, e.to_table, e.to_seat, e.waiting)
+    sit(t, e.player, e.to_table, e.to_seat, e.waiting, bool(e.sits_out))
     close_moves(t, e.player)
     _add_move(t, Move(e.seq, e.player, t.players[e.player].name, frm[0], frm[1],
                       e.to_table, e.to_seat, e.reason, e.waiting, hold=bool(e.hold),
@@ -577,9 +631,10 @@ def on_seated(t: Tournament, e: ev.Seated) -> None:
 def on_table_broken(t: Tournament, e: ev.TableBroken) -> None:
     if e.table not in t.tables:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
+    out = set(e.sits_out or ())
     for pid, n, s, waiting in e.moves:
         frm = stand(t, int(pid))
-        sit(t, int(pid), int(n), int(s), bool(waiting))
+        sit(t, int(pid), int(n), int(s), bool(waiting), int(pid) in out)
         close_moves(t, int(pid))
         _add_move(t, Move(e.seq, int(pid), t.players[int(pid)].name, frm[0], frm[1],
                           int(n), int(s), e.reason, bool(waiting), level=t.level_number()))
