@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.source import parse
+
 ROOT = Path(__file__).resolve().parent.parent
 CONTROLLER = ROOT / "controller"
 
@@ -42,5 +44,5 @@ def test_every_room_says_what_it_holds() -> None:
     assert {p.name for p in rooms} >= {"engine", "wire", "service", "log", "broker",
                                         "console", "club", "night"}
     for room in rooms:
-        doc = ast.get_docstring(ast.parse((room / "__init__.py").read_text(encoding="utf-8")))
+        doc = ast.get_docstring(parse((room / "__init__.py").read_text(encoding="utf-8")))
         assert doc and len(doc) > 40, f"{room.name}/__init__.py says nothing of the room"

@@ -15,6 +15,7 @@ from controller.engine.commands import Each, Rejected
 from controller.log.floor import Floor
 from controller.wire import wording
 from tests.support.settings import make_settings, new_tournament
+from tests.support.source import parse
 
 SOURCE = Path(__file__).resolve().parents[1] / "controller"
 
@@ -23,7 +24,7 @@ def _templates() -> dict[str, str]:
     """Every reason raised in the controller's source with a fixed template → where."""
     found: dict[str, str] = {}
     for path in sorted(SOURCE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and getattr(node.func, "id", None)
                     in ("Rejected", "BadCommand") and node.args):
                 continue
@@ -62,7 +63,7 @@ def test_german_says_the_same_values(english):
 
 
 def test_every_phrase_the_history_says_has_its_german():
-    tree = ast.parse((SOURCE / "engine" / "history.py").read_text(encoding="utf-8"))
+    tree = parse((SOURCE / "engine" / "history.py").read_text(encoding="utf-8"))
     keys = {n.args[0].value for n in ast.walk(tree)
             if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Phrase"
             and n.args and isinstance(n.args[0], ast.Constant)}

@@ -6,12 +6,14 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.support.source import parse
+
 KIOSK = Path(__file__).resolve().parents[2] / "kiosk"
 
 
 def private_uses(source: str) -> list[str]:
     """Every private name of ``controller`` that ``source`` imports or reads, as text."""
-    tree = ast.parse(source)
+    tree = parse(source)
     modules: set[str] = set()  # local names bound to a controller module
     found: list[str] = []
     for node in ast.walk(tree):
