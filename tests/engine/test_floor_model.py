@@ -70,7 +70,8 @@ EXPLORE = bool(os.environ.get("FLOORMAN_EXPLORE"))
 STEPS = [0]
 #: what the money rules made happen (issue 30), printed when exploring
 MONEY = {"deals": 0, "deals undone": 0, "refused undos": 0, "shared bubbles": 0, "lots": 0,
-         "bubbles ended at the first report": 0}
+         "bubbles ended at the first report": 0,
+         "bubbles ended at the second report": 0}
 
 #: events after which counted stacks no longer add up to the chips in play (chips moved
 #: between players or left or came in): a bust's chips went to somebody
@@ -889,11 +890,20 @@ class Floor(RuleBasedStateMachine):
             if stack is not None:
                 first["stack"] = second["stack"] = stack
             pair = [(a, first), (b, second)]
-        for pid, cmd in pair:
+        for i, (pid, cmd) in enumerate(pair):
             if not self.playing():
-                # the first of the hand left only ticket winners: the satellite ended, the
-                # second report is refused (test_two_out_in_the_bubble_hand_… xfail)
-                MONEY["bubbles ended at the first report"] += 1
+                # the first of the hand left only ticket winners: the satellite ended; the
+                # second out in that hand, said by its table, is taken and shares the last
+                # ticket's place (test_two_out_in_the_bubble_hand_…); across tables in
+                # hand-for-hand the second report is refused
+                money = t.settings.money
+                if i == 1 and cmd.get("same_hand") and money is not None \
+                        and money.satellite is not None and not money.bounty:
+                    self._bust(pid, cmd, 0.0)
+                    assert t.players[pid].out, f"the bubble hand's second bust of {pid} refused"
+                    MONEY["bubbles ended at the second report"] += 1
+                else:
+                    MONEY["bubbles ended at the first report"] += 1
                 break
             self._bust(pid, cmd, 0.0)
         rows = self._results()
@@ -1096,13 +1106,9 @@ def test_heads_up_after_a_re_entry():
     assert not t.heads_up or t.remaining <= 2
 
 
-@pytest.mark.xfail(strict=True, reason="found by the floor model (issue 30, satellite-lot): "
-                   "a satellite ends at the bust that leaves only ticket winners, so a second "
-                   "player out in that same hand (000 9.5 equal stacks, 002 b one hand-for-hand "
-                   "hand) cannot be reported: refused, they keep a ticket, and the shared "
-                   "ticket-and-cash place (the lot) never happens once the pool is final. The "
-                   "fix (end at the hand's 'hand done') changes when every satellite ends: "
-                   "left to the owner of the satellite rule")
+# found by the floor model (issue 30, satellite-lot): the satellite ended at the bust that
+# left only ticket winners, and a second player out in that same hand was refused (they kept
+# a ticket; the lot never happened once the pool was final)
 def test_two_out_in_the_bubble_hand_of_a_satellite_share_the_last_ticket_by_lot():
     from controller.engine.settings import Money
     from tests.support.settings import new_tournament
@@ -1125,6 +1131,16 @@ def test_two_out_in_the_bubble_hand_of_a_satellite_share_the_last_ticket_by_lot(
     rows = {r.player_id: r for r in t.results()}
     assert rows[a].place == rows[b].place == 3
     assert rows[a].lot and rows[b].lot
+    assert sorted(r.ticket is not None for r in (rows[a], rows[b])) == [False, True]
+    assert t.finished and sorted({t.winner, *t.co_winners}) == sorted(
+        p.id for p in t.players.values() if not p.out and not p.ghost)
+    # undone, the satellite ends as it did at the first bust, the three sharing first place
+    second = [e for e in t.log if e["type"] == "busted" and e["player"] == b][0]
+    t.execute({"cmd": "undo", "target": second["seq"]}, now + 2)
+    assert not t.players[b].out and t.finished and b in [t.winner, *t.co_winners]
+    # a bust in a new hand after the end is refused as before
+    with pytest.raises(Rejected, match="over"):
+        t.execute({"cmd": "bust", "player": b, "confirm": True}, now + 3)
 
 
 @pytest.mark.xfail(strict=True, reason="found by the floor model (issue 30, satellite-lot): "

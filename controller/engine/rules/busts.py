@@ -84,7 +84,9 @@ def asks_same_hand(t: Tournament, tab: Table) -> bool:
 
 
 def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
-    t.require_running()
+    bubble = _satellite_bubble_hand(t, c)
+    if bubble is None:
+        t.require_running()
     if c.player is not None:
         p = t.player(c.player)
         if p.out:
@@ -143,6 +145,32 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
     stack = c.stack if c.stack is not None else chip_counts.hand_stack(t, p.id)
     t.emit(ev.Busted, now, player=p.id, table=tab.number, seat=p.seat, stack=stack,
            hand=list(hand_key(t, tab, c.same_hand)), by=knocker)
+    if bubble is not None:
+        # the satellite's end again, without the player out in its last hand: they share
+        # the last ticket's place with the bust that ended it (the lot, rules/prize_pool.py)
+        left = [pid for pid in bubble if pid != p.id]
+        t.emit(ev.Finished, now, winner=left[0], shared=left if len(left) > 1 else None)
+
+
+def _satellite_bubble_hand(t: Tournament, c: cmd.Bust) -> list[int] | None:
+    """A satellite ended by its tickets (rules/prize_pool.py ``tickets_won``) at a bust, and
+    the table says a second player went out in that same hand (000 9.5, 002 b): the report
+    is taken, and the ticket winners who share first place are then these, without that
+    player (``None``: not such a report — a finished tournament refuses it). Only for a
+    named player; not with money
+    bounties (the heads were handed out at the end)."""
+    money = t.settings.money
+    if not (t.finished and c.same_hand and money is not None and money.satellite is not None
+            and not money.bounty and t.co_winners and c.player is not None):
+        return None
+    shared = sorted({*([t.winner] if t.winner is not None else []), *t.co_winners})
+    try:
+        p = t.player(c.player)
+    except Rejected:
+        return None
+    # the hand is the table's (a bust there and no HAND DONE since): bust() refuses
+    # ``same_hand`` otherwise
+    return shared if p.id in shared and p.table is not None and len(shared) >= 2 else None
 
 
 def on_the_way(t: Tournament, pid: int, table: int, seat: int, confirm: bool) -> None:
