@@ -69,8 +69,20 @@ def test_power_cut(broker, prefix, controllers, report, tmp_path):
             # spread over the night: round i once this many players are left (the last
             # rounds at the bubble and the final table), then a random moment later
             target = players - (players - 12) * (i + 1) // rounds
-            wait_for(lambda t=target: crew.players_left() <= t or crew.finished(),
-                     dr.scale(120, 1200), f"{target} players left", every=0.05)
+            # the night keeps going: fail when no player went out for the whole bound (a
+            # stuck night), not when a loaded machine deals the round slower than that
+            stalled = {"left": crew.players_left(), "since": time.monotonic()}
+
+            def reached(t: int = target, stalled: dict = stalled) -> bool:
+                left = crew.players_left()
+                if left != stalled["left"]:
+                    stalled.update(left=left, since=time.monotonic())
+                return left <= t or crew.finished() or \
+                    time.monotonic() - stalled["since"] > dr.scale(120, 1200)
+
+            wait_for(reached, dr.scale(120, 1200) * 10, f"{target} players left", every=0.05)
+            assert crew.players_left() <= target or crew.finished(), \
+                f"no player out for {dr.scale(120, 1200)} s at {crew.players_left()} left"
             time.sleep(rng.uniform(0.0, 0.5))
             if crew.finished():
                 break
