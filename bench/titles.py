@@ -42,7 +42,9 @@ def club_of(path: Path, players: int, seed: int = 7) -> None:
                        (p + 1, f"Spieler {p + 1:04d}", int(p % 5 != 0)))
         for n in range(10):
             tid = n + 1
-            db.execute("INSERT INTO tournaments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.execute("INSERT INTO tournaments (id, opened_hash, last_hash, name, preset, date, "
+                       "season, system, players, entries, club_rules, source) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (tid, f"h{tid}", f"h{tid}", f"Turnier {tid}/10", "psc-five-spades",
                         f"2026-{n + 1:02d}-13", "2026", "psc_ranking", players, players,
                         rules, "bench"))
@@ -50,9 +52,12 @@ def club_of(path: Path, players: int, seed: int = 7) -> None:
             rng.shuffle(order)
             for place, pid in enumerate(order, 1):
                 pts = max(0, 18 - 3 * (place - 1))
-                db.execute("INSERT INTO results VALUES (?, ?, 0, ?, ?, ?, ?, 0, NULL, ?, 0, 0, "
-                           "NULL)", (tid, pid, place, float(pts), place % 3, place % 3,
-                                     int(pid % 5 != 0)))
+                db.execute("INSERT INTO results (tournament_id, player_id, game, place, points, "
+                           "knockouts, knockout_points, bounty_hits, prize, member, "
+                           "attendance, tables_played, stack) "
+                           "VALUES (?, ?, 0, ?, ?, ?, ?, 0, NULL, ?, 0, 0, NULL)",
+                           (tid, pid, place, float(pts), place % 3, place % 3,
+                            int(pid % 5 != 0)))
         for year in range(1996, 2026):
             for title in ("meister", "jahressieger", "cupsieger"):
                 db.execute("INSERT INTO trophies VALUES (?, ?, ?, '2026-01-01')",

@@ -252,20 +252,37 @@ def _ace_of_spades(db: sqlite3.Connection, tours: Sequence[tuple],
     return lines
 
 
+def count_back(lines: Sequence[Standing],
+               nights: Sequence[Sequence[ResultRow]]) -> dict[int, tuple]:
+    """Each line's sort key for ``ties: count_back``: fewer points last, then more wins
+    first, more second places, and so on; equal keys share the place.
+
+    Comparing the counts of each place (wins, seconds, …) orders the same as comparing
+    each player's places sorted best first, padded with a place worse than any: the first
+    place where the counts differ is the first position where the sorted places differ.
+    The key is as long as the most nights a player played, not as the deepest place (a
+    1,600-player season: 1,600 counts a player)."""
+    places: dict[int, list[int]] = {s.player_id: [] for s in lines}
+    for rows in nights:
+        for r in rows:
+            places[r.player_id].append(r.place)
+    longest = max(map(len, places.values()), default=0)
+    worse = 1 + max((p for ps in places.values() for p in ps), default=0)
+    keys: dict[int, tuple] = {}
+    for s in lines:
+        ps = sorted(places[s.player_id])
+        keys[s.player_id] = (-s.points, *ps, *[worse] * (longest - len(ps)))
+    return keys
+
+
 def _placed(lines: list[Standing], nights: Sequence[Sequence[ResultRow]],
             club_rules: Club) -> list[Standing]:
     """Sort and number the lines: points, then (``count_back``) wins, seconds, …"""
-    counts: dict[int, list[int]] = {s.player_id: [] for s in lines}
-    if club_rules.ties == "count_back":
-        deepest = max((r.place for rows in nights for r in rows), default=0)
-        for s in lines:
-            counts[s.player_id] = [0] * deepest
-        for rows in nights:
-            for r in rows:
-                counts[r.player_id][r.place - 1] += 1
+    keys = (count_back(lines, nights) if club_rules.ties == "count_back"
+            else {s.player_id: (-s.points,) for s in lines})
 
     def key(s: Standing) -> tuple:
-        return (-s.points, *(-c for c in counts[s.player_id]))
+        return keys[s.player_id]
 
     lines.sort(key=lambda s: (key(s), s.name, s.player_id))
     out: list[Standing] = []
