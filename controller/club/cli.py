@@ -17,6 +17,8 @@ __all__ = ["default_path", "register"]
 
 #: the club database's path when ``--club`` is not given (``$FLOORMAN_CLUB`` wins)
 CLUB_ENV = "FLOORMAN_CLUB"
+#: the help option's own help (argparse's is English whatever the club speaks)
+HELP_HELP = "show this help and exit"
 #: the data folder of an installed controller (its event logs, docs/raspberry-pi.md)
 SYSTEM_DATA = Path("/var/lib/floorman")
 
@@ -458,7 +460,7 @@ def _desk_verbs(verb) -> None:  # type: ignore[no-untyped-def]
     v = verb("lift-ban", _lift_ban, "the director lifts a no-show ban: lift-ban NAME "
              "--reason TEXT (recorded)")
     v.add_argument("name", nargs="+")
-    v.add_argument("--reason", required=True)
+    v.add_argument("--reason", required=True, help="why the ban is lifted (recorded)")
     v.add_argument("--on", type=_date, help="the day (default: today)")
 
 
@@ -475,6 +477,65 @@ def _file_language(path: str) -> str:
         return club_language(db)
     finally:
         db.close()
+
+
+class _ClubParser(argparse.ArgumentParser):
+    """A club verb's parser: it keeps the words it was given, so that ``--help`` can find
+    the ``--club`` file wherever it stands on the line."""
+
+    given: list[str]
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
+        self.given = list(args or ())
+        return super().parse_known_args(args, namespace)
+
+
+class _Help(argparse.Action):
+    """``-h``/``--help`` in the club's language: German where the club database (``--club``,
+    else :func:`default_path`) is a German club's."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS,  # type: ignore[no-untyped-def]
+                 default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        given = getattr(parser, "given", [])
+        path = default_path()
+        for i, word in enumerate(given):
+            if word == "--club" and i + 1 < len(given):
+                path = given[i + 1]
+            elif word.startswith("--club="):
+                path = word.split("=", 1)[1]
+        text = parser.format_help()
+        if _file_language(path) == "de":
+            text = _german_help(parser)
+        sys.stdout.write(text)
+        parser.exit()
+
+
+def _german_help(parser: argparse.ArgumentParser) -> str:
+    """``parser``'s help with the German of every help text (controller/club/words.py
+    ``HELP``) and placeholder; the options' names stay (they are what is typed)."""
+    from controller.club.words import HELP, HELP_HEADINGS, METAVARS
+
+    def german(action: argparse.Action) -> None:
+        if action.help and action.help != argparse.SUPPRESS:
+            action.help = HELP.get(action.help, action.help)
+        if action.nargs != 0 and not action.choices:
+            shown = action.metavar if isinstance(action.metavar, str) else action.dest.upper()
+            action.metavar = METAVARS.get(shown, shown)
+
+    for action in parser._actions:
+        german(action)
+        if isinstance(action, argparse._SubParsersAction):
+            for verb in action._choices_actions:
+                verb.help = HELP.get(verb.help or "", verb.help)
+    if parser.description:
+        parser.description = HELP.get(parser.description, parser.description)
+    for group in parser._action_groups:
+        group.title = HELP_HEADINGS.get(group.title or "", group.title)
+    text = parser.format_help()
+    return HELP_HEADINGS["usage: "] + text.removeprefix("usage: ")
 
 
 def _open(args: argparse.Namespace, readonly: bool = False):  # type: ignore[no-untyped-def]
@@ -494,23 +555,38 @@ def _run(args: argparse.Namespace) -> int:
     except ClubError as exc:
         from controller.club.words import refusal
 
-        print(f"floorman club {args.club_verb}: {refusal(exc, _file_language(args.club))}",
+        print(f"floorman club {args.club_verb}: {refusal(exc, _language(args))}",
               file=sys.stderr)
         return 1
     except sqlite3.Error as exc:  # a transaction that failed was rolled back
-        print(f"floorman club {args.club_verb}: {args.club}: the club database cannot be "
-              f"used ({exc}); nothing changed", file=sys.stderr)
+        from controller.club.words import refusal
+
+        said = ClubError(f"{args.club}: the club database cannot be used ({exc}); nothing "
+                         "changed", "sqlite_error", path=args.club, why=str(exc))
+        print(f"floorman club {args.club_verb}: {refusal(said, _language(args))}",
+              file=sys.stderr)
         return 1
+
+
+def _language(args: argparse.Namespace) -> str:
+    """The language of a refusal: the club database's; a restore into a club that has no
+    file yet speaks the backup's."""
+    if args.club_verb == "restore" and not os.path.exists(args.club):
+        return _file_language(args.file)
+    return _file_language(args.club)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``floorman club …`` to the ``floorman`` parser's verbs."""
-    c = sub.add_parser("club", help="the club's players, seasons, imports and standings "
-                       "(docs/club.md)")
-    verbs = c.add_subparsers(dest="club_verb", required=True, metavar="VERB")
+    about = "the club's players, seasons, imports and standings (docs/club.md)"
+    c = sub.add_parser("club", help=about, description=about, add_help=False)
+    c.add_argument("-h", "--help", action=_Help, help=HELP_HELP)
+    verbs = c.add_subparsers(dest="club_verb", required=True, metavar="VERB",
+                             parser_class=_ClubParser)
 
     def verb(name: str, func, help: str) -> argparse.ArgumentParser:  # type: ignore[no-untyped-def]
-        v = verbs.add_parser(name, help=help)
+        v = verbs.add_parser(name, help=help, description=help, add_help=False)
+        v.add_argument("-h", "--help", action=_Help, help=HELP_HELP)
         v.add_argument("--club", default=default_path(), metavar="FILE",
                        help="the club database (default: $FLOORMAN_CLUB or club.sqlite in "
                        "Floorman's data folder)")
@@ -544,7 +620,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--all", action="store_true", help="the guests too")
     v = verb("merge", _merge, "one person entered twice: merge NAME --into PLAYER")
     v.add_argument("name", nargs="+")
-    v.add_argument("--into", nargs="+", required=True)
+    v.add_argument("--into", nargs="+", required=True, help="the player kept")
     v = verb("import", _import, "take finished tournaments' event logs into the club "
              "database (a log taken before changes nothing)")
     v.add_argument("log", nargs="+")
@@ -575,7 +651,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--broker", help="host:port (default: the tournament file's, "
                    "$FLOORMAN_BROKER or localhost:1883)")
     v.add_argument("--prefix", help="topic prefix (default: the tournament file's)")
-    v.add_argument("--timeout", type=float, default=10.0)
+    v.add_argument("--timeout", type=float, default=10.0,
+                   help="seconds to wait for the controller's answer")
     _desk_verbs(verb)
     _title_verbs(verb)
     v = verb("backup", _backup, "a consistent copy of the club database: backup FILE")

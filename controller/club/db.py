@@ -178,13 +178,14 @@ def open_club(path: str | os.PathLike[str], *, create: bool = True,
         raise ClubError(f"{path}: no club database there (import a tournament first: "
                         "floorman club import LOG)", "no_club", path=path)
     if exists and path != ":memory:" and os.path.isdir(path):
-        raise ClubError(f"{path}: is a folder, not a club database")
+        raise ClubError(f"{path}: is a folder, not a club database", "club_folder", path=path)
     if not exists:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     try:
         db = _connect(path, readonly and exists)
     except sqlite3.Error as exc:
-        raise ClubError(f"{path}: cannot open the club database ({exc})") from None
+        raise ClubError(f"{path}: cannot open the club database ({exc})", "cannot_open",
+                        path=path, why=str(exc)) from None
     try:
         db.execute("PRAGMA foreign_keys=ON")
         _recognise(db, path, exists)
@@ -195,8 +196,8 @@ def open_club(path: str | os.PathLike[str], *, create: bool = True,
         raise
     except sqlite3.Error as exc:
         db.close()
-        raise ClubError(f"{path}: the club database is damaged or unreadable ({exc})") \
-            from None
+        raise ClubError(f"{path}: the club database is damaged or unreadable ({exc})",
+                        "club_damaged", path=path, why=str(exc)) from None
     return db
 
 
@@ -205,16 +206,18 @@ def _recognise(db: sqlite3.Connection, path: str, exists: bool) -> None:
         app = db.execute("PRAGMA application_id").fetchone()[0]
         tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
     except sqlite3.DatabaseError:
-        raise ClubError(f"{path}: is not an SQLite database, not a club database") from None
+        raise ClubError(f"{path}: is not an SQLite database, not a club database",
+                        "not_sqlite", path=path) from None
     if app == APPLICATION_ID:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise ClubError(f"{path}: club database of schema {version}; this Floorman reads "
-                            f"up to {SCHEMA_VERSION} (update Floorman)")
+                            f"up to {SCHEMA_VERSION} (update Floorman)", "newer_schema",
+                            path=path, version=version, known=SCHEMA_VERSION)
         return
     if tables:
         what = "a tournament's event log" if "events" in tables else "another database"
-        raise ClubError(f"{path}: is {what}, not a club database")
+        raise ClubError(f"{path}: is {what}, not a club database", "not_club", path=path)
 
 
 def _migrate(db: sqlite3.Connection, path: str) -> None:

@@ -48,14 +48,16 @@ def _copy(source: sqlite3.Connection, target: str) -> None:
     except (OSError, sqlite3.Error) as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        raise ClubError(f"{target}: cannot write ({exc}); nothing changed") from None
+        raise ClubError(f"{target}: cannot write ({exc}); nothing changed", "copy_unwritten",
+                        target=target, why=str(exc)) from None
 
 
 def backup(club: str, target: str) -> None:
     """A consistent copy of the club database ``club`` at ``target`` (a file; an existing
     one is replaced only by a complete copy)."""
     if os.path.isdir(target):
-        raise ClubError(f"{target}: is a folder; give the backup's file name")
+        raise ClubError(f"{target}: is a folder; give the backup's file name", "backup_folder",
+                        target=target)
     db = open_club(club, create=False, readonly=True)
     try:
         _copy(db, target)
@@ -67,17 +69,18 @@ def restore(source: str, club: str) -> None:
     """Replace the club database ``club`` with the backup ``source``, after checking that
     ``source`` is a sound club database (:class:`ClubError` otherwise, nothing changed)."""
     if not os.path.exists(source):
-        raise ClubError(f"{source}: no such file; nothing restored")
+        raise ClubError(f"{source}: no such file; nothing restored", "no_backup", source=source)
     db = open_club(source, create=False, readonly=True)
     try:
         try:
             check = db.execute("PRAGMA quick_check").fetchone()[0]
             db.execute("SELECT COUNT(*) FROM players").fetchone()
         except sqlite3.Error as exc:
-            raise ClubError(f"{source}: the backup is damaged ({exc}); nothing restored") \
-                from None
+            raise ClubError(f"{source}: the backup is damaged ({exc}); nothing restored",
+                            "backup_damaged", source=source, why=str(exc)) from None
         if check != "ok":
-            raise ClubError(f"{source}: the backup is damaged ({check}); nothing restored")
+            raise ClubError(f"{source}: the backup is damaged ({check}); nothing restored",
+                            "backup_damaged", source=source, why=check)
         if os.path.exists(club):
             # fold the old file's journal into it, then drop it: it must never be
             # replayed onto the restored file
@@ -96,7 +99,7 @@ def export(club: str, folder: str) -> list[Path]:
     it as ``club.json`` in ``folder`` (made if missing). Returns the files written."""
     out = Path(folder)
     if out.exists() and not out.is_dir():
-        raise ClubError(f"{folder}: is a file; give a folder")
+        raise ClubError(f"{folder}: is a file; give a folder", "export_file", folder=folder)
     db = open_club(club, create=False, readonly=True)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -123,6 +126,7 @@ def export(club: str, folder: str) -> list[Path]:
         written.append(path)
         return written
     except OSError as exc:
-        raise ClubError(f"{folder}: cannot write ({exc.strerror})") from None
+        raise ClubError(f"{folder}: cannot write ({exc.strerror})", "export_unwritten",
+                        folder=folder, why=exc.strerror) from None
     finally:
         db.close()

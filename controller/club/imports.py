@@ -72,7 +72,10 @@ def read_log(path: str) -> list[dict[str, Any]]:
             store.check_pages()
             return store.events()
     except StoreError as exc:
-        raise ClubError(f"{exc}; nothing imported") from None
+        if exc.reason == "does not exist":
+            raise ClubError(f"{exc}; nothing imported", "no_log", path=exc.path) from None
+        raise ClubError(f"{exc}; nothing imported", "log_unreadable", path=exc.path,
+                        why=exc.reason) from None
 
 
 def is_over(t: Tournament) -> bool:
@@ -86,15 +89,17 @@ def is_over(t: Tournament) -> bool:
 
 def _replayed(path: str, events: list[dict[str, Any]]) -> tuple[Tournament, str, str]:
     if not events:
-        raise ClubError(f"{path}: the log holds no tournament; nothing imported")
+        raise ClubError(f"{path}: the log holds no tournament; nothing imported", "log_empty",
+                        path=path)
     try:
         checked = chain.check(events)
         if events[0].get("settings") is None:
             raise ClubError(f"{path}: the log does not record its rules (written by an old "
-                            "Floorman); nothing imported")
+                            "Floorman); nothing imported", "log_no_rules", path=path)
         t = Tournament.replay(events)
     except InvalidEvent as exc:
-        raise ClubError(f"{path}: the log is damaged ({exc}); nothing imported") from None
+        raise ClubError(f"{path}: the log is damaged ({exc}); nothing imported", "log_damaged",
+                        path=path, why=str(exc)) from None
     return t, chain.link(chain.GENESIS, events[0]), checked.last
 
 
@@ -119,23 +124,24 @@ def import_events(db: sqlite3.Connection, events: list[dict[str, Any]], *, path:
     t, opened_hash, last_hash = _replayed(path, events)
     name = t.settings.name
     if not is_over(t):
-        raise ClubError(f"{path}: {name} is not over yet (no winner); nothing imported")
+        raise ClubError(f"{path}: {name} is not over yet (no winner); nothing imported",
+                        "not_over_yet", path=path, name=name)
     own = t.settings.club.name
     if own is None:
         raise ClubError(f"{path}: {name} belongs to no club (its preset has no club: "
-                        "name); nothing imported")
+                        "name); nothing imported", "no_club_of_its_own", path=path, name=name)
     try:
         rows = t.results()
     except ValueError as exc:
-        raise ClubError(f"{path}: {name} cannot be scored ({exc}); nothing imported") \
-            from None
+        raise ClubError(f"{path}: {name} cannot be scored ({exc}); nothing imported",
+                        "cannot_score", path=path, name=name, why=str(exc)) from None
     day = _date(events, date)
     try:
         return _write(db, t, rows, path=path, day=day, date=date, club=club, own=own,
                       opened_hash=opened_hash, last_hash=last_hash, events=events)
     except sqlite3.Error as exc:  # locked too long, disk full, damaged: rolled back
         raise ClubError(f"{path}: the club database cannot be written ({exc}); nothing "
-                        "imported") from None
+                        "imported", "import_unwritten", path=path, why=str(exc)) from None
 
 
 def _write(db: sqlite3.Connection, t: Tournament, rows: list[ResultRow], *, path: str,
@@ -148,7 +154,8 @@ def _write(db: sqlite3.Connection, t: Tournament, rows: list[ResultRow], *, path
         held = _club(db) or club
         if held is not None and held != own:
             raise ClubError(f"{path}: {name} is a tournament of {own}, this is the club "
-                            f"database of {held}; nothing imported")
+                            f"database of {held}; nothing imported", "other_club",
+                            path=path, name=name, own=own, held=held)
         before = db.execute("SELECT id, last_hash, date FROM tournaments WHERE "
                             "opened_hash = ?", (opened_hash,)).fetchone()
         if before is not None:
@@ -156,7 +163,8 @@ def _write(db: sqlite3.Connection, t: Tournament, rows: list[ResultRow], *, path
                 return Imported(path, "unchanged", name, season.name, before[2])
             if before[1] not in _chain_values(events):
                 raise ClubError(f"{path}: another copy of {name} (with other events) was "
-                                "imported before; nothing imported")
+                                "imported before; nothing imported", "other_copy",
+                                path=path, name=name)
             # the log goes on from the imported one (an undo after the end, the next
             # table game of a play day): it replaces it
             db.execute("DELETE FROM results WHERE tournament_id = ?", (before[0],))
@@ -273,7 +281,8 @@ def _player(db: sqlite3.Connection, name: str, member: bool, result: Imported,
     if found is not None and found.id not in taken:
         return found.id
     if found is not None and found.name == " ".join(name.split()):
-        raise ClubError(f"{name!r} is twice in the tournament")  # the engine never allows it
+        # the engine never allows it
+        raise ClubError(f"{name!r} is twice in the tournament", "twice", name=name)
     near = club_players.near_duplicates(db, name)
     if near:
         result.warnings.append(f"{name!r} is new and looks like "

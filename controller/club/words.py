@@ -170,6 +170,40 @@ REFUSALS: dict[str, str] = {
                         "ihn zu einem anderen Namen, --force nimmt einen neuen Spieler auf)",
     "ban_reason": "bitte den Grund für die Aufhebung angeben (--reason)",
     "no_ban": "„{name}“ ist am {day} nicht gesperrt",
+    # import (controller/club/imports.py): the log's own fault is named in parentheses
+    "no_log": "{path}: diese Datei gibt es nicht; nichts übernommen",
+    "log_unreadable": "{path}: kein lesbares Turnierprotokoll ({why}); nichts übernommen",
+    "log_empty": "{path}: das Protokoll enthält kein Turnier; nichts übernommen",
+    "log_no_rules": "{path}: das Protokoll nennt seine Regeln nicht (von einem alten "
+                    "Floorman geschrieben); nichts übernommen",
+    "log_damaged": "{path}: das Protokoll ist beschädigt ({why}); nichts übernommen",
+    "not_over_yet": "{path}: {name} ist noch nicht zu Ende (kein Sieger); nichts übernommen",
+    "no_club_of_its_own": "{path}: {name} gehört zu keinem Verein (sein Preset hat keinen "
+                          "club: name); nichts übernommen",
+    "cannot_score": "{path}: {name} lässt sich nicht werten ({why}); nichts übernommen",
+    "import_unwritten": "{path}: die Vereinsdatenbank lässt sich nicht schreiben ({why}); "
+                        "nichts übernommen",
+    "other_club": "{path}: {name} ist ein Turnier von {own}, dies ist die Vereinsdatenbank "
+                  "von {held}; nichts übernommen",
+    "other_copy": "{path}: eine andere Fassung von {name} (mit anderen Ereignissen) wurde "
+                  "schon übernommen; nichts übernommen",
+    "twice": "„{name}“ steht zweimal im Turnier",
+    # backup, restore, export (controller/club/export.py)
+    "copy_unwritten": "{target}: lässt sich nicht schreiben ({why}); nichts geändert",
+    "backup_folder": "{target}: ist ein Ordner; bitte den Dateinamen der Sicherung angeben",
+    "no_backup": "{source}: diese Datei gibt es nicht; nichts zurückgespielt",
+    "backup_damaged": "{source}: die Sicherung ist beschädigt ({why}); nichts zurückgespielt",
+    "export_file": "{folder}: ist eine Datei; bitte einen Ordner angeben",
+    "export_unwritten": "{folder}: lässt sich nicht schreiben ({why})",
+    # the file itself (controller/club/db.py)
+    "club_folder": "{path}: ist ein Ordner, keine Vereinsdatenbank",
+    "cannot_open": "{path}: die Vereinsdatenbank lässt sich nicht öffnen ({why})",
+    "club_damaged": "{path}: die Vereinsdatenbank ist beschädigt oder unlesbar ({why})",
+    "not_sqlite": "{path}: ist keine SQLite-Datenbank, keine Vereinsdatenbank",
+    "newer_schema": "{path}: Vereinsdatenbank mit Schema {version}; dieser Floorman liest "
+                    "bis {known} (Floorman aktualisieren)",
+    "not_club": "{path}: ist keine Vereinsdatenbank",
+    "sqlite_error": "{path}: die Vereinsdatenbank ist nicht nutzbar ({why}); nichts geändert",
 }
 
 
@@ -259,3 +293,131 @@ def club_language(db: sqlite3.Connection) -> str:
         return lang_of(load_tournament_text(f"name: club\npreset: {row[0]}\n").language)
     except (ConfigError, OSError, ValueError):
         return "en"
+
+
+#: ``floorman club … --help`` in German: each help text by its English (the CLI's own,
+#: controller/club/cli.py; tests/club/test_season_titles.py checks that every one is here)
+HELP: dict[str, str] = {
+    "the club's players, seasons, imports and standings (docs/club.md)":
+        "Spieler, Saisons, Übernahmen und Ranglisten des Vereins (docs/club.md)",
+    "show this help and exit": "diese Hilfe zeigen und beenden",
+    "the club's players (or those matching SEARCH)":
+        "die Spieler des Vereins (oder die zur SUCHE passenden)",
+    "add a player: add NAME [--member [--since DATE]], or an alias: add NAME --alias-of "
+    "PLAYER": "einen Spieler aufnehmen: add NAME [--member [--since DATUM]], oder einen "
+              "anderen Namen: add NAME --alias-of SPIELER",
+    "make a player a member (member NAME [--since DATE]) or a guest (member NAME --guest); "
+    "--fee SEASON records the yearly fee, --adult the confirmed age":
+        "einen Spieler zum Mitglied machen (member NAME [--since DATUM]) oder zum Gast "
+        "(member NAME --guest); --fee SAISON trägt den Jahresbeitrag ein, --adult die "
+        "bestätigte Volljährigkeit",
+    "the club list: members, the seasons they paid, the confirmed age, day memberships "
+    "(000 1.3-1.7)": "die Vereinsliste: Mitglieder, bezahlte Jahresbeiträge, bestätigte "
+                     "Volljährigkeit, Tagesmitgliedschaften (000 1.3-1.7)",
+    "one person entered twice: merge NAME --into PLAYER":
+        "eine Person doppelt erfasst: merge NAME --into SPIELER",
+    "take finished tournaments' event logs into the club database (a log taken before "
+    "changes nothing)": "die Protokolle beendeter Turniere in die Vereinsdatenbank "
+                        "übernehmen (ein schon übernommenes ändert nichts)",
+    "the season's standings by the club's rules": "die Rangliste der Saison nach den "
+                                                  "Regeln des Vereins",
+    "the seasons with tournaments": "die Saisons mit Turnieren",
+    "a player's nights: place, points, and where they played for money the payout, ticket "
+    "and bounties: history NAME": "die Abende eines Spielers: Platz, Punkte und, wo um "
+                                  "Geld gespielt wurde, Auszahlung, Ticket und Kopfgelder: "
+                                  "history NAME",
+    "start stacks from the standings for a tournament whose mode says so (003 8, 000 "
+    "4.18): stacks TOURNAMENT NAME…": "Startstacks aus der Rangliste für ein Turnier, "
+                                       "dessen Modus es vorsieht (003 8, 000 4.18): "
+                                       "stacks TURNIER NAME…",
+    "register players into the running controller with their stacks from the standings: "
+    "register TOURNAMENT NAME…": "Spieler mit ihren Stacks aus der Rangliste im laufenden "
+                                  "Controller anmelden: register TURNIER NAME…",
+    "the bans for no-shows (000 2.7: the second 3 months, each further one 12)":
+        "die Sperren wegen Nichterscheinens (000 2.7: die zweite 3 Monate, jede weitere "
+        "12)",
+    "the director lifts a no-show ban: lift-ban NAME --reason TEXT (recorded)":
+        "die Turnierleitung hebt eine Sperre auf: lift-ban NAME --reason TEXT (wird "
+        "festgehalten)",
+    "the season's titles (000 8): Meister, Jahressieger, Cupsieger, the championship list "
+    "and the trophies (8.5)": "die Saisontitel (000 8): Meister, Jahressieger, Cupsieger, "
+                              "die Meisterschaftsliste und die Pokale (8.5)",
+    "enter a title won by hand: trophy TITLE SEASON NAME[, NAME]":
+        "einen gewonnenen Titel von Hand eintragen: trophy TITEL SAISON NAME[, NAME]",
+    "the cup's field (000 7.2): who qualified, who is in the final, who plays the "
+    "preliminary round": "das Feld des Cups (000 7.2): wer sich qualifiziert hat, wer im "
+                         "Finale steht, wer die Vorrunde spielt",
+    "a consistent copy of the club database: backup FILE":
+        "eine stimmige Kopie der Vereinsdatenbank: backup DATEI",
+    "replace the club database with a backup: restore FILE":
+        "die Vereinsdatenbank durch eine Sicherung ersetzen: restore DATEI",
+    "everything as CSV files and one JSON file: export DIR":
+        "alles als CSV-Dateien und eine JSON-Datei: export ORDNER",
+    "the club database (default: $FLOORMAN_CLUB or club.sqlite in Floorman's data folder)":
+        "die Vereinsdatenbank (sonst $FLOORMAN_CLUB oder club.sqlite im Datenordner von "
+        "Floorman)",
+    "a club member (default: a guest)": "ein Vereinsmitglied (sonst ein Gast)",
+    "member since (YYYY-MM-DD)": "Mitglied seit (JJJJ-MM-TT)",
+    "NAME is another spelling of this player": "NAME ist eine andere Schreibweise dieses "
+                                               "Spielers",
+    "add it even though it looks like another player's name":
+        "aufnehmen, obwohl er dem Namen eines anderen Spielers ähnelt",
+    "not (any more) a member": "(nicht mehr) Mitglied",
+    "paid the yearly fee for SEASON (000 1.3)": "hat den Jahresbeitrag für SAISON bezahlt "
+                                                "(000 1.3)",
+    "confirmed being 18 or older (000 1.1, 003 1; no ID is kept)":
+        "hat bestätigt, 18 oder älter zu sein (000 1.1, 003 1; kein Ausweis wird "
+        "gespeichert)",
+    "the day of the fee or the confirmation (default: today)":
+        "der Tag des Beitrags oder der Bestätigung (sonst heute)",
+    "the guests too": "auch die Gäste",
+    "the tournament's day (default: the day its log was opened)":
+        "der Tag des Turniers (sonst der Tag, an dem sein Protokoll begann)",
+    "the season (default: the latest; floorman club seasons)":
+        "die Saison (sonst die letzte; floorman club seasons)",
+    "CSV: place, name, points, tournaments and the club's columns":
+        "CSV: place, name, points, tournaments und die Spalten des Vereins (englische "
+        "Spaltennamen)",
+    "as on a public list: non-members shortened (000 5.8)":
+        "wie auf einem öffentlichen Aushang: Nichtmitglieder gekürzt (000 5.8)",
+    "CSV, amounts in cents": "CSV, Beträge in Cent",
+    "the tournament file (or a shipped one's name)":
+        "die Turnierdatei (oder der Name einer mitgelieferten)",
+    "the standings' season (default: the latest)": "die Saison der Rangliste (sonst die "
+                                                   "letzte)",
+    "the tournament file the controller runs": "die Turnierdatei des laufenden Controllers",
+    "not club members": "keine Vereinsmitglieder",
+    "host:port (default: the tournament file's, $FLOORMAN_BROKER or localhost:1883)":
+        "Host:Port (sonst der der Turnierdatei, $FLOORMAN_BROKER oder localhost:1883)",
+    "topic prefix (default: the tournament file's)": "Themen-Präfix (sonst das der "
+                                                     "Turnierdatei)",
+    "the day (default: today)": "der Tag (sonst heute)",
+    "every ban, lifted and over too": "jede Sperre, auch aufgehobene und abgelaufene",
+    "the season (default: the latest)": "die Saison (sonst die letzte)",
+    "record the season's winners (when it is over: 8.2 after the cup final)":
+        "die Sieger der Saison eintragen (wenn sie vorbei ist: 8.2 nach dem Cupfinale)",
+    "record before the season is over": "eintragen, bevor die Saison vorbei ist",
+    "lines of the championship list": "Zeilen der Meisterschaftsliste",
+    "the day it is entered (default: today)": "der Tag des Eintrags (sonst heute)",
+    "write the preliminary round's tournament file and players' list into DIR":
+        "Turnierdatei und Spielerliste der Vorrunde in ORDNER schreiben",
+    "seconds to wait for the controller's answer": "Sekunden, die auf die Antwort des "
+                                                   "Controllers gewartet wird",
+    "why the ban is lifted (recorded)": "warum die Sperre aufgehoben wird (wird "
+                                        "festgehalten)",
+    "the player kept": "der Spieler, der bleibt",
+}
+
+#: the placeholders of ``--help`` (argparse's metavars: a positional's or an option's
+#: value) in German
+METAVARS: dict[str, str] = {
+    "NAME": "NAME", "NAMES": "NAMEN", "SEARCH": "SUCHE", "FILE": "DATEI", "DIR": "ORDNER",
+    "LOG": "LOG", "TOURNAMENT": "TURNIER", "SEASON": "SAISON", "PLAYER": "SPIELER",
+    "INTO": "SPIELER", "REASON": "GRUND", "TIMEOUT": "SEKUNDEN", "ON": "TAG",
+    "DATE": "DATUM", "SINCE": "DATUM", "TOP": "ZEILEN", "BROKER": "BROKER",
+    "PREFIX": "PRÄFIX", "VERB": "VERB", "TITLE": "TITEL",
+}
+
+#: argparse's own words in a ``--help``
+HELP_HEADINGS: dict[str, str] = {"usage: ": "Aufruf: ", "positional arguments": "Argumente",
+                                 "options": "Optionen"}

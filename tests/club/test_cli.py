@@ -62,8 +62,8 @@ def test_refusals_are_one_line_and_nonzero(tmp_path, capsys):
     for argv, words in [
         # the PSC club's refusals are German (issue 31)
         (("club", "standings", "--season", "1999"), "keine Saison „1999“"),
-        (("club", "import", str(tmp_path / "missing.sqlite")), "does not exist"),
-        (("club", "restore", str(log)), "is a tournament's event log, not a club database"),
+        (("club", "import", str(tmp_path / "missing.sqlite")), "diese Datei gibt es nicht"),
+        (("club", "restore", str(log)), "ist keine Vereinsdatenbank"),
         (("club", "standings", "--club", str(log)), "not a club database"),
     ]:
         if "--club" not in argv:

@@ -215,6 +215,56 @@ def test_a_german_club_s_command_line_says_no_english_word(club, capsys, tmp_pat
     assert "1 Turnier" not in text and "5 Turniere" in text
 
 
+def _club_verbs() -> list[str]:
+    import argparse
+
+    parser = cli.build_parser("club")
+    top = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    club = top.choices["club"]
+    verbs = next(a for a in club._actions if isinstance(a, argparse._SubParsersAction))
+    return list(verbs.choices)
+
+
+def test_a_german_club_s_help_and_file_refusals_say_no_english_word(club, capsys, tmp_path,
+                                                                     monkeypatch):
+    """Every `floorman club VERB --help` and the refusals of import, backup and restore
+    speak German for a German club (they were the last English of its command line)."""
+    verbs = _club_verbs()
+    said = []
+    for argv in (["--help"], *([v, "--help", "--club", club] for v in verbs),
+                 ["standings", f"--club={club}", "-h"]):
+        with monkeypatch.context() as m:
+            # the list of verbs has no --club: the club of $FLOORMAN_CLUB
+            m.setenv("FLOORMAN_CLUB", club)
+            with pytest.raises(SystemExit) as done:
+                cli.main(["club", *argv])
+        assert done.value.code == 0
+        out = capsys.readouterr().out
+        assert out.startswith("Aufruf: floorman club"), (argv, out)
+        said.append(out)
+    # the refusals of the verbs that take files
+    (tmp_path / "folder").mkdir()
+    not_a_club = tmp_path / "notes.txt"
+    not_a_club.write_text("no database\n")
+    for argv in (["import", str(tmp_path / "missing.sqlite")],
+                 ["backup", str(tmp_path / "folder")],
+                 ["restore", str(tmp_path / "missing.sqlite")],
+                 ["restore", str(not_a_club)],
+                 ["export", str(not_a_club)]):
+        rc, out, err = run(capsys, "club", *argv, "--club", club)
+        assert rc == 1 and err.count("\n") == 1, (argv, err)
+        said.append(err.split(": ", 1)[1])
+    text = "".join(said).replace(str(tmp_path), "")
+    # what is typed is not a word of the CLI: the verbs, the options, the CSV's keys
+    text = re.sub(r"--?[\w-]+|\{[\w,-]+\}|floorman club [\w-]+|\$FLOORMAN_\w+", "", text)
+    text = text.replace("place, name, points, tournaments", "")
+    for verb in sorted(verbs, key=len, reverse=True):
+        text = re.sub(rf"\b{verb}\b", "", text)
+    found = sorted({m.group(0) for m in ENGLISH.finditer(text)})
+    assert found == [], found
+    assert "Vereinsdatenbank" in text and "nichts zurückgespielt" in text
+
+
 def test_a_schema_3_file_gets_the_trophies_table_and_keeps_its_standings(club, tmp_path):
     """The titles' migration (schema 4) brings an older file up when it is opened: its
     tournaments stay, the trophies table is new and empty."""
@@ -269,3 +319,25 @@ def test_a_file_from_before_the_language_was_kept_asks_the_club_s_preset(club, c
     raw.close()
     rc, out, _ = run(capsys, "club", "seasons", "--club", club)
     assert (rc, out) == (0, "2026: 5 Turniere, 2026-01-01 – 2026-12-31\n")
+
+
+def test_every_club_help_text_has_its_german():
+    """A new option's help without its German would be English in a German club's
+    `--help` (controller/club/words.py HELP)."""
+    import argparse
+
+    from controller.club.words import HELP
+
+    parser = cli.build_parser("club")
+    top = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = []
+    stack = [top.choices["club"]]
+    while stack:
+        p = stack.pop()
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                stack.extend(a.choices.values())
+                missing += [v.help for v in a._choices_actions if v.help not in HELP]
+            elif a.help and a.help not in HELP:
+                missing.append(a.help)
+    assert missing == []
