@@ -537,6 +537,7 @@ class _Shape:
             del data["final_table_size"]  # resolved once the table sizes are known
         if "money" in m and m["money"].is_map:
             data["money"] = _money(self, m["money"], data["money"])
+        _as_written(m, data)
         return data
 
     def minutes(self, node: _Node, path: str, unlimited_ok: bool) -> Any:
@@ -646,6 +647,28 @@ class _Shape:
         if len(nums) == 3 and "ante" in m:
             out["ante"] = self.bad(m["ante"], _join(path, "ante"), "the ante is already given "
                                    "in blinds (SB/BB/ante)", on_key=True)
+
+
+# --------------------------------------------------------------------------- times of day
+
+#: the keys that hold a moment or a time of day, read as written: YAML 1.1 (PyYAML)
+#: reads an unquoted ``19:30`` as a number in base 60 (1170) and an unquoted
+#: ``2026-11-27T19:30:00+01:00`` as a timestamp, neither what was meant
+TIME_KEYS: tuple[tuple[str, str], ...] = (("desk", "starts"),)
+
+
+def _as_written(m: dict[str, _Node], data: dict[str, Any]) -> None:
+    """Each of :data:`TIME_KEYS` that YAML read as a number or a timestamp → its text as
+    the file writes it (the scalar's own characters, not worked back from the number)."""
+    for section, key in TIME_KEYS:
+        parent = m.get(section)
+        node = parent.value.get(key) if parent is not None and parent.is_map else None
+        target = data.get(section)
+        if node is None or node.text is None or not isinstance(target, dict):
+            continue
+        if isinstance(node.value, int | float | datetime.date) \
+                and not isinstance(node.value, bool):
+            target[key] = node.text
 
 
 # --------------------------------------------------------------------------- money (issue 30)

@@ -525,6 +525,9 @@ def _one_limit(tables: int | None, info: ValidationInfo) -> None:
 def _moment(text: str | None) -> str | None:
     if text is None:
         return None
+    if re.fullmatch(r"\d{1,2}:\d\d(:\d\d)?", text.strip()):
+        raise problem(f'must be a date and time like "2026-11-27T19:30+01:00", got {text!r}: '
+                      "a time alone; give the day and the offset from UTC too")
     try:
         when = datetime.datetime.fromisoformat(text)
     except ValueError:

@@ -58,3 +58,31 @@ def test_bad_desk_values_name_their_line():
 def test_the_start_and_the_cancellation_deadline_load_000_2_6():
     s = load("desk:\n  starts: '2026-11-27T19:30+01:00'\n  cancel_hours: 6\n")
     assert s.desk.starts == "2026-11-27T19:30+01:00" and s.desk.cancel_hours == 6
+
+
+@pytest.mark.parametrize("written", ["2026-11-27T19:30:00+01:00", "2026-11-27 19:30:00+01:00",
+                                     "2026-11-27t19:30:00.5+01:00"])
+def test_an_unquoted_start_is_read_as_written(written):
+    """YAML 1.1 reads an unquoted date and time with seconds as a timestamp: the key takes
+    the text as the file writes it (it was refused as "must be text, got a date")."""
+    s = load(f"desk:\n  starts: {written}\n  cancel_hours: 6\n")
+    assert s.desk.starts == written
+    t = Tournament.new(s, 1)
+    assert t.settings.desk.starts == written
+
+
+@pytest.mark.parametrize("written", ["19:30", "9:05", "19:30:00"])
+def test_an_unquoted_time_alone_is_refused_as_written_not_as_minutes(written):
+    """``starts: 19:30`` is YAML 1.1's base-60 number 1170: the refusal says 19:30 (it said
+    "must be text, got 1170") and what is missing, on the key's line."""
+    found = problems(f"desk:\n  seats: 40\n  starts: {written}\n")
+    assert found == [f't.yaml:8: desk.starts: must be a date and time like '
+                     f'"2026-11-27T19:30+01:00", got {written!r}: a time alone; give the '
+                     f'day and the offset from UTC too']
+    assert found == problems(f"desk:\n  seats: 40\n  starts: '{written}'\n")
+
+
+def test_an_unquoted_start_without_its_offset_is_refused_as_written():
+    found = problems("desk:\n  starts: 2026-11-27T19:30:00\n")
+    assert found == ["t.yaml:7: desk.starts: needs its offset from UTC, like "
+                     "\"2026-11-27T19:30+01:00\", got '2026-11-27T19:30:00'"]
