@@ -56,3 +56,28 @@ def test_register_answers_with_the_waiting_list_position_002(tmp_path, broker, p
     assert cli.main(["unregister", "Anna", *where]) == 0
     assert capsys.readouterr().out == ("Anna taken off the list; Cem called from the waiting "
                                        "list: a seat is free; registered Cem\n")
+
+
+def test_a_reserved_seat_is_not_for_sale_at_the_desk_002(tmp_path, broker, prefix,
+                                                         controller_factory, capsys):
+    """`floorman reserve 1` on a 3-seat night: the third registration waits; the reserve
+    given back calls it; a reserve beyond the limit is refused with the reason."""
+    config = tmp_path / "room.yaml"
+    config.write_text(SAMPLE_TOURNAMENT.read_text(encoding="utf-8")
+                      + "\ndesk:\n  seats: 3\nghosts:\n  enabled: false\n",
+                      encoding="utf-8")
+    controller_factory(config)
+    wait_up(broker.for_prefix(prefix))
+    where = ["--broker", broker.address, "--prefix", prefix]
+    assert cli.main(["reserve", "1", "--reason", "Anmeldung per Mail", *where]) == 0
+    capsys.readouterr()
+    assert cli.main(["register", "Anna", "Ben", "Cem", *where]) == 0
+    assert capsys.readouterr().out == ("registered 2 players: Anna, Ben; Cem on the waiting "
+                                       "list (position 1)\n")
+    assert cli.main(["reserve", "2", "--reason", "zwei Nachzügler", *where]) != 0
+    assert "2 of the 3 seats are taken: at most 1 can be reserved" in capsys.readouterr().err
+    assert cli.main(["reserve", "0", "--reason", "kommt niemand", *where]) == 0
+    capsys.readouterr()
+    assert cli.main(["players", *where]) == 0
+    out = capsys.readouterr().out
+    assert "Cem" in out and "waiting list" not in out

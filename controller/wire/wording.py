@@ -70,6 +70,14 @@ REASONS_DE: dict[str, str] = {
         "Die Geisterplätze halten die Plätze der Auslosung frei (000 9.5); Plätze nach "
         "der Auslosung freihalten",
     "the final table keeps no reserve seats": "Der Finaltisch hält keine Plätze frei",
+    "{players} of the {limit} seats are taken: at most {free} can be reserved (002: seats "
+    "are kept free when the tournament is not sold out)":
+        "{players} der {limit} Plätze sind vergeben: höchstens {free} können freigehalten "
+        "werden (002: Plätze werden freigehalten, wenn das Turnier nicht ausverkauft ist)",
+    "{players} players have a seat and {reserve} seats are reserved: the limit cannot be "
+    "{seats} (reserve fewer seats first)":
+        "{players} Spieler haben einen Platz und {reserve} Plätze sind freigehalten: die "
+        "Grenze kann nicht {seats} sein (zuerst weniger Plätze freihalten)",
     "the tables have {free} free seats: {count} more cannot be reserved":
         "Die Tische haben {free} freie Plätze: {count} weitere können nicht freigehalten "
         "werden",

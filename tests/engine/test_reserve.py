@@ -160,3 +160,51 @@ def test_the_command_line_speaks_it():
     assert cmd("move", "apply", "--from", "3") == ("move_apply", {"from_table": 3})
     assert cmd("reseat", "Ben", "Meier", "--table", "2", "--reason", "Rollstuhl") == \
         ("reseat", {"player": "Ben Meier", "table": 2, "reason": "Rollstuhl"})
+
+
+# ---------------------------------------------------- the desk's seat limit (rules/desk.py)
+def test_a_reserve_seat_is_not_for_sale_before_the_draw_002():
+    """002: seats kept free for late arrivals are seats of the limit: the desk sells the
+    others only, the next registration waits; fewer reserved calls the first in line."""
+    from controller.engine.rules import desk
+    from controller.engine.settings import Desk
+
+    t = new_tournament(0, draw=False, start=False, entries=LATE, desk=Desk(seats=4))
+    t.execute({"cmd": "reserve", "seats": 1, "reason": "Anmeldung per Mail"}, 0.5)
+    assert desk.seats_free(t) == 3
+    events = t.execute({"cmd": "register", "names": ["A", "B", "C", "D"]}, 1.0)
+    assert [e["type"] for e in events] == ["registered"] * 3 + ["waitlisted"]
+    assert desk.full(t) and [w.name for w in t.desk.waiting] == ["D"]
+    events = t.execute({"cmd": "reserve", "seats": 0, "reason": "niemand kommt"}, 2.0)
+    assert [e["type"] for e in events] == ["seats_reserved", "waiting_called", "registered"]
+    assert t.desk.waiting == [] and len(t.players) == 4
+    replay_equal(t)
+
+
+def test_a_sold_out_night_keeps_no_reserve_002():
+    """002 "Ist ein Turnier nicht ausverkauft": the reserve and the players stay within the
+    limit, before the draw and after it; the limit cannot drop below both."""
+    from controller.engine.rules import desk
+    from controller.engine.settings import Desk
+
+    t = new_tournament(0, draw=False, start=False, entries=LATE, desk=Desk(seats=4))
+    t.execute({"cmd": "register", "names": ["A", "B", "C"]}, 1.0)
+    msg = rejected(t, {"cmd": "reserve", "seats": 2, "reason": "Mail"})
+    assert msg == ("3 of the 4 seats are taken: at most 1 can be reserved (002: seats are "
+                   "kept free when the tournament is not sold out)")
+    assert t.reserve == 0
+    t.execute({"cmd": "reserve", "seats": 1, "reason": "Mail"}, 2.0)
+    assert desk.seats_free(t) == 0
+    assert rejected(t, {"cmd": "capacity", "seats": 3}) == (
+        "3 players have a seat and 1 seats are reserved: the limit cannot be 3 (reserve "
+        "fewer seats first)")
+    t.execute({"cmd": "draw"}, 3.0)
+    t.execute({"cmd": "start"}, 4.0)
+    # after the draw the reserved seat is the late arrival's own: a late entry takes it
+    assert desk.seats_free(t) == 1
+    events = t.execute({"cmd": "late", "name": "Late"}, 5.0)
+    assert "late_entry" in [e["type"] for e in events] and reserved(t) == []
+    assert desk.full(t)
+    assert rejected(t, {"cmd": "reserve", "seats": 1, "reason": "Mail"}).startswith(
+        "4 of the 4 seats are taken: at most 0 can be reserved")
+    replay_equal(t)

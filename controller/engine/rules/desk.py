@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import membership, play_day, qualifier, seating
+from controller.engine.rules import membership, play_day, qualifier, reserve, seating
 from controller.engine.state import Waiting
 
 if TYPE_CHECKING:
@@ -47,9 +47,19 @@ def limit(t: Tournament) -> int | None:
 
 def seats_free(t: Tournament) -> int | None:
     """Seats left under the limit (``None``: no limit). A seat is a registered player's
-    before the draw, a player's still in after it (a bust frees one)."""
+    before the draw, a player's still in after it (a bust frees one), and before the draw
+    a reserve seat (rules/reserve.py): it is kept for late arrivals, not for sale. After
+    the draw the reserved seats are the late arrivals' own — a late entry takes one first
+    — so a newcomer then counts against the players only."""
     most = limit(t)
-    return None if most is None else max(0, most - t.remaining)
+    return None if most is None else max(0, most - t.remaining - unsold(t))
+
+
+def unsold(t: Tournament) -> int:
+    """The seats under the limit the desk does not give a registration: the reserve the
+    draw will keep (002 "können einige Plätze für eventuell zu spät kommende Gäste
+    freigehalten werden"); 0 after the draw."""
+    return 0 if t.drawn else reserve.held(t)
 
 
 def position(t: Tournament, pid: int) -> int | None:
@@ -173,6 +183,10 @@ def capacity(t: Tournament, c: cmd.Capacity, now: float) -> None:
     if seats is not None and seats < t.remaining:
         raise Rejected("{players} players already have a seat: the limit cannot be {seats} "
                        "(take players off the list first)", players=t.remaining, seats=seats)
+    if seats is not None and seats < t.remaining + unsold(t):
+        raise Rejected("{players} players have a seat and {reserve} seats are reserved: the "
+                       "limit cannot be {seats} (reserve fewer seats first)",
+                       players=t.remaining, reserve=unsold(t), seats=seats)
     t.emit(ev.CapacitySet, now, seats=seats)
 
 

@@ -50,6 +50,8 @@ def reserve(t: Tournament, c: cmd.Reserve, now: float) -> None:
     now_held = held(t)
     if c.seats == now_held:
         raise Rejected("{count} seats are reserved already", count=now_held)
+    if c.seats > now_held:
+        _not_sold_out(t, c.seats)
     if not t.drawn:
         if t.settings.ghosts.enabled and c.seats:
             raise Rejected("the ghosts keep the draw's reserve seats (000 9.5); reserve "
@@ -64,6 +66,20 @@ def reserve(t: Tournament, c: cmd.Reserve, now: float) -> None:
     else:
         t.emit(ev.SeatsReserved, now, count=c.seats,
                release=_give_back(t, now_held - c.seats), reason=c.reason)
+
+
+def _not_sold_out(t: Tournament, seats: int) -> None:
+    """002 "Ist ein Turnier nicht ausverkauft": a reserved seat is one of the desk's seat
+    limit (rules/desk.py) that is not for sale, so the players and the reserve together
+    stay within it."""
+    from controller.engine.rules import desk  # desk counts the reserve: imports this
+
+    most = desk.limit(t)
+    if most is not None and t.remaining + seats > most:
+        raise Rejected("{players} of the {limit} seats are taken: at most {free} can be "
+                       "reserved (002: seats are kept free when the tournament is not sold "
+                       "out)", players=t.remaining, limit=most,
+                       free=max(0, most - t.remaining))
 
 
 def _keep(t: Tournament, n: int) -> list[list[int]]:
