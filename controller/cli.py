@@ -275,7 +275,8 @@ def _console(args: argparse.Namespace) -> int:
     names = _words(args.host_name)
     names.append(urlsplit(players).hostname or "")
     server = serve(Console(Hub(broker, public_url=players), hashed, limits=limits,
-                           hosts=names), host or "0.0.0.0", int(port))
+                           hosts=names, requests_file=args.requests or None),
+                   host or "0.0.0.0", int(port))
     print(f"console on http://{host or '0.0.0.0'}:{port}/ (broker {broker}, prefix "
           f"{broker.prefix}); the players' page: {players}", flush=True)
     server.run()
@@ -854,6 +855,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "X-Forwarded-For is never read")
     k.add_argument("--config", help="read broker address and prefix from this tournament "
                    "file (or set $FLOORMAN_CONFIG)", default=os.environ.get("FLOORMAN_CONFIG"))
+    k.add_argument("--requests", metavar="FILE", default=os.environ.get(
+        "FLOORMAN_CONSOLE_REQUESTS"), help="keep the players' registration requests in this "
+        "file, in the tournament's data folder, so a restart loses none (default: "
+        "$FLOORMAN_CONSOLE_REQUESTS; without it: in memory only)")
     k.add_argument("--broker", help="host:port (default: $FLOORMAN_BROKER or localhost:1883)")
     k.add_argument("--prefix", help="topic prefix (default: floorman/default)")
     k.set_defaults(func=_console)

@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import logging
+import os
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -80,7 +81,8 @@ class Console:
                  sessions: auth.Sessions | None = None,
                  limits: guard.Limits | None = None,
                  hosts: Iterable[str] = (),
-                 sign_in_key: auth.SignInKey | None = None) -> None:
+                 sign_in_key: auth.SignInKey | None = None,
+                 requests_file: str | os.PathLike[str] | None = None) -> None:
         self.hub = hub
         self.password_hash = password_hash
         #: the one-time key of the sign-in link ``floorman night`` prints as a QR code
@@ -92,8 +94,9 @@ class Console:
         #: the names a browser may call the console by, besides an address (``Host``)
         self.hosts = own_names(hosts)
         self.public_streams = 0
-        #: the players' own registration requests (issue 31), in memory only
-        self.requests = player_requests.Requests()
+        #: the players' own registration requests (issue 31): in ``requests_file`` when
+        #: given (read back at start), else in memory only
+        self.requests = player_requests.Requests(requests_file)
         self.streams_by_address: dict[str, int] = {}
         #: one password check at a time: concurrent tries cost no more CPU than tries in turn
         self._checking = asyncio.Lock()

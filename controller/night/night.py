@@ -205,8 +205,10 @@ class Night:
         self.console_url = players.removesuffix("p")
         hub = Hub(rb.client("console"), name="console", public_url=players)
         self.sign_in = auth.SignInKey()
-        server = serve(Console(hub, auth.read_password(pw), sign_in_key=self.sign_in),
-                       "0.0.0.0", port)
+        # the players' requests beside the night's log: a console restart loses none
+        requests = self.db.with_name(self.db.stem + ".requests.json")
+        server = serve(Console(hub, auth.read_password(pw), sign_in_key=self.sign_in,
+                               requests_file=requests), "0.0.0.0", port)
         self._console_thread = threading.Thread(target=server.run, name="console",
                                                 daemon=True)
         self._console_thread.start()
