@@ -86,7 +86,12 @@ def test_console_unit_serves_with_the_directors_account():
     assert s["User"] == ["floorman"]
     assert s["EnvironmentFile"] == ["-/etc/floorman/console.env"]
     assert s["ExecStart"] == ["/opt/floorman/.venv/bin/floorman console --listen 0.0.0.0:8080 "
-                              "--password-file /etc/floorman/console.passwd"]
+                              "--password-file /etc/floorman/console.passwd "
+                              "--requests /var/lib/floorman-console/requests.json"]
+    # the players' registration requests outlive a restart, in a folder systemd makes
+    # writable for the console alone (ProtectSystem=strict leaves the rest read-only)
+    assert s["StateDirectory"] == ["floorman-console"]
+    assert s["StateDirectoryMode"] == ["0700"]
     assert s["Restart"] == ["on-failure"]
 
 
@@ -214,4 +219,5 @@ def test_the_console_may_use_only_the_network_and_many_connections():
     assert s["LimitNOFILE"] == [str(guard.NOFILE)]
     assert s["PrivateDevices"] == ["yes"] and s["DevicePolicy"] == ["closed"]
     assert s["RestrictAddressFamilies"] == ["AF_INET AF_INET6 AF_UNIX"]
-    assert "StateDirectory" not in s and "ReadWritePaths" not in s  # it writes nothing
+    # it writes only the registration requests, in its own state folder
+    assert s["StateDirectory"] == ["floorman-console"] and "ReadWritePaths" not in s
