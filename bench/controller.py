@@ -7,6 +7,8 @@ it (``python -m controller controller FILE --db … --broker … --prefix …``)
 its event log on disk (SQLite WAL, ``synchronous=FULL``). Then, for a
 tournament of 10 and one of 100 tables (100 / 1,000 players, 10 a table):
 
+- before anything is timed every table presses "hand done" once, as by the middle of
+  a night (the controller then knows every table's presses);
 - command round trip: a director command published → its acknowledgement
   received, over a persistent client (the same publish/ack as
   ``controller.director.send``). The commands change state durably:
@@ -661,6 +663,13 @@ class Night:
             self.director.call("register", {"names": names[i:i + 200]})
         self.director.call("draw", {"seed": 1})
         self.director.call("start")
+        # every table has pressed once, as by the middle of a night: the controller knows
+        # each one's presses (its lane, inbound.Presses) before the busts are timed
+        pending = [self.director.press(n, "hand_done") for n in range(1, self.tables + 1)]
+        for cid in pending:
+            answer, _ = self.director.answer(cid)
+            if not answer.get("ok"):
+                raise RuntimeError(f"hand done: {answer.get('reason')}")
 
     def clients(self, paho: bool = False) -> None:
         tables = list(range(1, self.tables + 1))
