@@ -7,6 +7,8 @@ it (``python -m controller controller FILE --db … --broker … --prefix …``)
 its event log on disk (SQLite WAL, ``synchronous=FULL``). Then, for a
 tournament of 10 and one of 100 tables (100 / 1,000 players, 10 a table):
 
+- before anything is timed every table presses "hand done" once, as by the middle of
+  a night (the controller then knows every table's presses);
 - command round trip: a director command published → its acknowledgement
   received, over a persistent client (the same publish/ack as
   ``controller.director.send``). The commands change state durably:
@@ -28,6 +30,17 @@ tournament of 10 and one of 100 tables (100 / 1,000 players, 10 a table):
   press (or the plain publish) → the first client has it, and the fan-out from
   the first client to the last; what the controller adds to the broker's own
   delivery is then the first part, its command, not the fan-out.
+
+What is the controller's and what is the machine's (issue 32.2, third round): the
+1,000 table clients, the broker and the controller share two cores here (in a room each
+table client is its own Raspberry Pi). So beside the wall times each bust has the
+controller's own CPU from the press to the fan-out's end (all its threads, the kernel's
+``schedstat``) and the time it was ready but waited for a core; its ack is also stamped
+as the director's socket had it (the kernel's stamp: the director's own thread is late
+whenever the bust's fan-out holds both cores). After the busts back to back, as many
+again are *paced* (``--paced``, ``--settle``): each pressed only after the fan-out
+before reached the last client and a settle, so the ack is not measured while the
+broker and the clients are still busy with the one before.
 
 The controllers run with ``FLOORMAN_PRESS_RATE=1000/1000``: the benchmark presses
 faster than a dealer's table may (5 a second, docs/security.md), and at 10 tables the
@@ -54,6 +67,7 @@ pressed at the same moment: their bust acknowledgements and fan-outs measured
 together.
 
     python bench/controller.py [--commands 300] [--busts 150] [--tables 10 100 1000]
+                               [--paced 150] [--settle 0.05]
                                [--restart 50000] [--festival 3] [--nagle]
 
 Run it from the checkout (or anywhere): the script puts the checkout first on
@@ -186,6 +200,135 @@ class Director:
     def close(self) -> None:
         self.c.disconnect()
         self.c.loop_stop()
+
+
+class ProcessCpu:
+    """A process's CPU time and its wait for a core, all its threads together, from the
+    kernel's scheduler statistics (``/proc/PID/task/TID/schedstat``: ns on a core, ns
+    runnable but waiting for one). Read before a press and after its fan-out: what the
+    controller itself spent on the command (the engine, the durable write's CPU, the
+    views, paho's writes), which carries over to a quiet machine, and how long it was
+    ready but the machine's two cores were busy with something else."""
+
+    def __init__(self, pid: int) -> None:
+        self.task = Path(f"/proc/{pid}/task")
+
+    def read(self) -> tuple[float, float] | None:
+        """(on a core, waiting for one) in ms so far, ``None`` where the kernel does not
+        say (no schedstat)."""
+        cpu = waited = 0
+        try:
+            for tid in self.task.iterdir():
+                try:
+                    fields = (tid / "schedstat").read_text().split()
+                except OSError:
+                    continue  # a thread that ended meanwhile
+                cpu += int(fields[0])
+                waited += int(fields[1])
+        except OSError:
+            return None
+        return cpu / 1e6, waited / 1e6
+
+
+class AckStamps:
+    """The acks' arrival at a director's socket: a bare MQTT socket subscribed to every
+    ack, its messages stamped by the kernel as they arrive (``SO_TIMESTAMPNS``, as
+    :class:`RawSwarm` does). The director's own stamp (paho's thread, when it ran) is
+    later whenever its process waits for a core, which at 1,000 tables it does: the bust's
+    summary fans out to 1,000 clients on the same two cores the moment the ack has left.
+    On a room's own director machine nothing else holds it up: the socket's stamp is the
+    ack as the controller and the broker delivered it."""
+
+    def __init__(self, broker: Broker) -> None:
+        import socket
+
+        self.at: dict[str, float] = {}
+        self.cond = threading.Condition()
+        self._stop = threading.Event()
+        self.sock = socket.create_connection((broker.host, broker.port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        cid = f"bench-acks-{uuid.uuid4().hex[:10]}".encode()
+        var = b"\x00\x04MQTT\x04\x02\x00\x00" + len(cid).to_bytes(2, "big") + cid
+        self.sock.sendall(b"\x10" + _varint(len(var)) + var)
+        topic = Topics(broker.prefix).ack("+").encode()
+        body = b"\x00\x01" + len(topic).to_bytes(2, "big") + topic + b"\x00"
+        self.sock.sendall(b"\x82" + _varint(len(body)) + body)
+        self.suback = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+        if not self.suback.wait(10):
+            raise TimeoutError("no SUBACK for the acks' socket")
+
+    def _loop(self) -> None:
+        import socket
+
+        space = socket.CMSG_SPACE(16)
+        buf = b""
+        self.sock.settimeout(0.2)
+        while not self._stop.is_set():
+            try:
+                data, anc, _, _ = self.sock.recvmsg(65536, space)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            if not data:
+                return
+            stamp = time.perf_counter()
+            arrived = stamp
+            for level, kind, raw in anc:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(raw) >= 16:
+                    sec, nsec = struct.unpack("qq", raw[:16])
+                    arrived = sec + nsec / 1e9 + (stamp - time.time())
+            packets, buf = _packets_of(buf + data)
+            for kind, packet in packets:
+                if kind == 9:
+                    self.suback.set()
+                elif kind == 3:
+                    tlen = int.from_bytes(packet[:2], "big")
+                    payload = packet[2 + tlen:]
+                    i = payload.find(b'"id":"') + 6
+                    with self.cond:
+                        self.at[payload[i:payload.find(b'"', i)].decode()] = arrived
+                        self.cond.notify_all()
+
+    def arrived(self, cid: str, timeout: float = 10.0) -> float:
+        """When the ack of command ``cid`` arrived (perf_counter seconds)."""
+        with self.cond:
+            if not self.cond.wait_for(lambda: cid in self.at, timeout):
+                raise TimeoutError(f"no ack of {cid} at the acks' socket")
+            return self.at.pop(cid)
+
+    def close(self) -> None:
+        self._stop.set()
+        try:
+            self.sock.sendall(b"\xe0\x00")
+        except OSError:
+            pass
+        self._thread.join(2)
+        self.sock.close()
+
+
+def _packets_of(buf: bytes) -> tuple[list[tuple[int, bytes]], bytes]:
+    """The whole MQTT packets at the start of ``buf`` (kind, body) and what is left."""
+    out = []
+    while len(buf) >= 2:
+        length, i, mult = 0, 1, 1
+        while True:
+            if i >= len(buf):
+                return out, buf
+            byte = buf[i]
+            length += (byte & 0x7F) * mult
+            mult *= 128
+            i += 1
+            if not byte & 0x80:
+                break
+        if len(buf) < i + length:
+            return out, buf
+        out.append((buf[0] >> 4, buf[i:i + length]))
+        buf = buf[i + length:]
+    return out, buf
 
 
 class Swarm:
@@ -505,6 +648,11 @@ class Night:
                                          broker=str(self.broker),
                                          prefix=self.broker.prefix).start()
         self.director = Director(self.broker)
+        self.acks = AckStamps(self.broker)
+        #: the controller's own CPU (a subprocess: its threads' schedstat; in-process: none)
+        self.cpu = ProcessCpu(self.ctl.proc.pid) \
+            if isinstance(self.ctl, ControllerProcess) and self.ctl.proc is not None else None
+        self._cpu_at: tuple[float, float] | None = None
         self.swarm: Swarm | SwarmProcess | None = None
         if not self.director.controller_online.wait(20):
             raise TimeoutError("the controller did not come online")
@@ -515,6 +663,13 @@ class Night:
             self.director.call("register", {"names": names[i:i + 200]})
         self.director.call("draw", {"seed": 1})
         self.director.call("start")
+        # every table has pressed once, as by the middle of a night: the controller knows
+        # each one's presses (its lane, inbound.Presses) before the busts are timed
+        pending = [self.director.press(n, "hand_done") for n in range(1, self.tables + 1)]
+        for cid in pending:
+            answer, _ = self.director.answer(cid)
+            if not answer.get("ok"):
+                raise RuntimeError(f"hand done: {answer.get('reason')}")
 
     def clients(self, paho: bool = False) -> None:
         tables = list(range(1, self.tables + 1))
@@ -553,29 +708,42 @@ class Night:
         n = k % self.tables + 1
         seat = self.swarm.seats(n)[0]
         self._forget(self.players - 1)
+        self._cpu_at = self.cpu.read() if self.cpu is not None else None
         cid, t0 = self.director.publish(self.director.topics.table_cmd(n),
                                         {"action": "bust", "seat": seat})
         return n, seat, cid, t0
 
-    def measure_bust(self, pressed: tuple[int, int, str, float]
-                     ) -> tuple[float, float, float, float, float]:
-        """(fan-out to the arrival, to the select stamp, to the processed stamp, ack, to the
-        first client's arrival) in ms of a pressed bust."""
+    def measure_bust(self, pressed: tuple[int, int, str, float]) -> dict[str, float]:
+        """A pressed bust's figures in ms from its press: ``fan`` (the last table client
+        has the summary: its arrival), ``fan_select``, ``fan_late`` (its select and
+        processed stamps), ``fan_first`` (the first client's arrival), ``ack`` (the
+        director's thread has the ack), ``ack_socket`` (the director's socket has it);
+        ``cpu`` and ``cpu_waited``: the controller's CPU from the press to the fan-out's
+        end, and its time ready but waiting for a core (absent in-process)."""
         assert self.swarm is not None
         n, seat, cid, t0 = pressed
         last = self._all_left(self.players - 1, "the fan-out of a bust")
         answer, t_ack = self.director.answer(cid)
         if not answer.get("ok"):
             raise RuntimeError(f"bust at table {n} seat {seat}: {answer.get('reason')}")
-        return ((last[0] - t0) * 1000, (last[1] - t0) * 1000, (last[2] - t0) * 1000,
-                (t_ack - t0) * 1000, (last[3] - t0) * 1000)
+        out = {"fan": (last[0] - t0) * 1000, "fan_select": (last[1] - t0) * 1000,
+               "fan_late": (last[2] - t0) * 1000, "ack": (t_ack - t0) * 1000,
+               "fan_first": (last[3] - t0) * 1000,
+               "ack_socket": (self.acks.arrived(cid) - t0) * 1000}
+        now = self.cpu.read() if self.cpu is not None else None
+        if now is not None and self._cpu_at is not None:
+            out["cpu"] = now[0] - self._cpu_at[0]
+            out["cpu_waited"] = now[1] - self._cpu_at[1]
+        return out
 
     def undo(self, pressed: tuple[int, int, str, float]) -> None:
         assert self.swarm is not None
         swarm = self.swarm
         n, seat = pressed[0], pressed[1]
         self._forget(self.players)
-        answer, _ = self.director.answer(self.director.press(n, "undo"))
+        cid = self.director.press(n, "undo")
+        answer, _ = self.director.answer(cid)
+        self.acks.arrived(cid)  # (not kept: the next bust's is looked up by its own id)
         if not answer.get("ok"):
             raise RuntimeError(f"undo at table {n}: {answer.get('reason')}")
         self._all_left(self.players, "the fan-out of an undo")
@@ -608,11 +776,13 @@ class Night:
         if self.swarm is not None:
             self.swarm.close()
         self.director.close()
+        self.acks.close()
         self.ctl.stop()
 
 
 def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
-             profile: bool, paho: bool = False) -> dict[str, Any]:
+             profile: bool, paho: bool = False, paced: int = 0,
+             settle: float = 0.05) -> dict[str, Any]:
     night = Night(tmp, port, tables, profile)
     try:
         night.open()
@@ -624,30 +794,31 @@ def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
             rtt.append(secs * 1000)
         # fan-out: one bust → every table client has the new summary
         night.clients(paho)
-        fan, fan_select, fan_late, acks, broker = [], [], [], [], []
-        first, spread, broker_first, broker_spread = [], [], [], []
         size = night.summary_bytes()
-        for k in range(busts):
-            pressed = night.press_bust(k)
-            f, seen, late, ack, one = night.measure_bust(pressed)
-            fan.append(f)
-            fan_select.append(seen)
-            fan_late.append(late)
-            acks.append(ack)
-            first.append(one)
-            spread.append(f - one)
-            night.undo(pressed)  # not measured
-            if not paho:
-                alone, alone_first = night.broker_alone(k, size)
-                broker.append(alone)
-                broker_first.append(alone_first)
-                broker_spread.append(alone - alone_first)
-        result = {"tables": tables, "players": night.players, "rtt": rtt, "fan": fan,
-                  "fan_select": fan_select, "fan_late": fan_late, "acks": acks,
-                  "fan_first": first, "fan_spread": spread, "summary_bytes": size}
-        if broker:
-            result.update(broker=broker, broker_first=broker_first,
-                          broker_spread=broker_spread)
+        got: dict[str, list[float]] = {}
+        # back to back: each bust pressed the moment the plain client's message (after the
+        # last bust's undo) reached the last table client; then paced (issue 32.2): after a
+        # settle, so that the broker, the 1,000 clients' process and the controller (all
+        # on the same two cores) are done with the fan-outs before (``paced_…``)
+        for mode, count in (("", busts), ("paced_", paced)):
+            for k in range(count):
+                if mode:
+                    time.sleep(settle)
+                pressed = night.press_bust(k)
+                m = night.measure_bust(pressed)
+                m["fan_spread"] = m["fan"] - m["fan_first"]
+                for key, value in m.items():
+                    got.setdefault(mode + key, []).append(value)
+                night.undo(pressed)  # not measured
+                if not paho:
+                    alone, alone_first = night.broker_alone(k, size)
+                    for key, value in (("broker", alone), ("broker_first", alone_first),
+                                       ("broker_spread", alone - alone_first)):
+                        got.setdefault(mode + key, []).append(value)
+        result: dict[str, Any] = {"tables": tables, "players": night.players, "rtt": rtt,
+                                  "summary_bytes": size, "settle": settle, **got}
+        result["acks"] = result.pop("ack", [])
+        result["paced_acks"] = result.pop("paced_ack", [])
         if isinstance(night.ctl, InProcessController):
             night.ctl.stop()
             out = io.StringIO()
@@ -672,9 +843,9 @@ def festival(tmp: Path, port: int, count: int, tables: int, busts: int) -> dict[
         for k in range(busts):
             pressed = [night.press_bust(k) for night in nights]
             for i, (night, p) in enumerate(zip(nights, pressed, strict=True)):
-                f, _, _, ack, _ = night.measure_bust(p)
-                fan[i].append(f)
-                acks[i].append(ack)
+                m = night.measure_bust(p)
+                fan[i].append(m["fan"])
+                acks[i].append(m["ack"])
             for night, p in zip(nights, pressed, strict=True):
                 night.undo(p)
         return {"count": count, "tables": tables, "fan": fan, "acks": acks}
@@ -743,6 +914,11 @@ def main() -> int:
     ap.add_argument("--commands", type=int, default=300, help="director commands timed")
     ap.add_argument("--busts", type=int, default=150, help="busts timed per tournament")
     ap.add_argument("--tables", type=int, nargs="*", default=[10, 100])
+    ap.add_argument("--paced", type=int, metavar="BUSTS",
+                    help="busts timed per tournament after a settle, once the fan-out "
+                    "before was done everywhere (default: as many as --busts; 0: none)")
+    ap.add_argument("--settle", type=float, default=0.05, metavar="SECONDS",
+                    help="the paced busts' settle (default 0.05 s)")
     ap.add_argument("--restart", type=int, default=0, metavar="EVENTS",
                     help="time a start on a log of about EVENTS events (0: not)")
     ap.add_argument("--festival", type=int, default=0, metavar="K",
@@ -770,8 +946,10 @@ def main() -> int:
                            + ("set_tcp_nodelay false\n" if args.nagle else ""))
         try:
             for tables in args.tables:
-                results.append(scenario(tmp, broker.port, tables, args.commands, args.busts,
-                                        args.profile, args.paho))
+                results.append(scenario(
+                    tmp, broker.port, tables, args.commands, args.busts, args.profile,
+                    args.paho, args.busts if args.paced is None else args.paced,
+                    args.settle))
             if args.festival:
                 fest = festival(tmp, broker.port, args.festival, args.festival_tables,
                                 args.busts)
@@ -785,6 +963,9 @@ def main() -> int:
     measures = (
         ("rtt", "director command → ack (time add ±1: durable, clock only)", "rtt"),
         ("acks", "bust press → its ack (durable, the views it changed)", "ack"),
+        ("ack_socket", "  the same, stamped as the director's socket had it (kernel)", ""),
+        ("cpu", "  the controller's CPU for it: press → fan-out done (all threads)", ""),
+        ("cpu_waited", "  the controller ready but waiting for a core meanwhile", ""),
         ("fan", "bust press → last table client has the new summary", "fan"),
         ("fan_select", "  the same, stamped when the bench's select saw it", ""),
         ("fan_late", "  the same, stamped after the bench's own processing", ""),
@@ -793,11 +974,18 @@ def main() -> int:
         ("broker", "  the broker alone: a summary's size from a plain client", ""),
         ("broker_first", "    its publish → the first client has it", ""),
         ("broker_spread", "    its fan-out: the first client → the last", ""),
+        ("paced_acks", "paced (after a settle): bust press → its ack", ""),
+        ("paced_ack_socket", "  the same, stamped as the director's socket had it", ""),
+        ("paced_cpu", "  the controller's CPU for it", ""),
+        ("paced_cpu_waited", "  the controller ready but waiting for a core", ""),
+        ("paced_fan_first", "  bust press → the first table client has it", ""),
+        ("paced_fan", "  bust press → last table client has the new summary", ""),
+        ("paced_broker", "  the broker alone", ""),
     )
     rows: list[tuple[str, ...]] = [("tables", "measure", "p50", "p99", "target", "")]
     for r in results:
         for key, name, kind in measures:
-            if key not in r:
+            if not r.get(key):
                 continue
             v = r[key]
             p99 = pct(v, 99)
@@ -827,10 +1015,17 @@ def main() -> int:
         acked = [r for r in results if r["acks"]]
         if len(acked) > 1:
             lo, hi = min(acked, key=lambda r: r["tables"]), max(acked, key=lambda r: r["tables"])
-            ratio = pct(hi["acks"], 99) / pct(lo["acks"], 99)
-            print(f"bust → ack p99 at {hi['tables']} ÷ at {lo['tables']} tables: "
-                  f"{pct(hi['acks'], 99):.2f} / {pct(lo['acks'], 99):.2f} ms = {ratio:.2f} "
-                  f"(goal ≤ 1.1)")
+            for key, what, at in (
+                    ("acks", "bust → ack p99", 99),
+                    ("ack_socket", "  at the director's socket", 99),
+                    ("paced_acks", "paced: bust → ack p99", 99),
+                    ("paced_ack_socket", "  at the director's socket", 99),
+                    ("cpu", "the controller's CPU per bust, p50", 50),
+                    ("paced_cpu", "  paced", 50)):
+                if lo.get(key) and hi.get(key):
+                    a, b = pct(hi[key], at), pct(lo[key], at)
+                    print(f"{what} at {hi['tables']} ÷ at {lo['tables']} tables: "
+                          f"{a:.2f} / {b:.2f} ms = {a / b:.2f} (goal ≤ 1.1)")
     if fest is not None:
         print(f"\nfestival: {fest['count']} tournaments of {fest['tables']} tables on one "
               "Mosquitto, each with its own controller and prefix, a bust pressed at all "

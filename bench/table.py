@@ -9,7 +9,10 @@ rows with their goals:
   row: it failed before issue 32); the table layout at 1920×1080, warm and cold;
 - ``bench/controller.py --tables 10 1000``: a bust → the last of 1,000 table clients has
   the summary, beside the broker alone (a plain client's message of the summary's size,
-  between the busts), and the bust's ack p99 at 1,000 tables ÷ at 10;
+  between the busts), and the bust's ack p99 at 1,000 tables ÷ at 10; beside it the
+  same ratio paced (each bust after a settle) and at the director's socket, and the
+  controller's own CPU per bust at 1,000 tables ÷ at 10 (what carries over to a room,
+  where the 1,000 table clients are not on the controller's two cores);
 - ``bench/cli.py``: a director's verb (``floorman status``, ``floorman register``) from
   the shell to its printed answer.
 
@@ -85,6 +88,14 @@ def figures(kiosk: dict[str, Any], ctl: dict[str, Any], cli: dict[str, Any]
     out["ack p99 big"] = pct(big["acks"], 99)
     out["ack p99 small"] = pct(small["acks"], 99)
     out["ack ratio"] = out["ack p99 big"] / out["ack p99 small"]
+    # what is the controller's (issue 32.2, third round): its own CPU per bust, and the ack
+    # paced (after a settle) and stamped as the director's socket had it
+    for key, name, at in (("cpu", "cpu", 50), ("paced_acks", "paced ack", 99),
+                          ("paced_ack_socket", "paced socket ack", 99)):
+        if big.get(key) and small.get(key):
+            out[f"{name} big"] = pct(big[key], at)
+            out[f"{name} small"] = pct(small[key], at)
+            out[f"{name} ratio"] = out[f"{name} big"] / out[f"{name} small"]
     for verb in ("floorman status", "floorman register NAME", "floorman status --help"):
         out[f"{verb} wall"] = statistics.median(cli["wall"][verb])
         out[f"{verb} cpu"] = statistics.median(cli["cpu"][verb])
@@ -159,6 +170,15 @@ def main() -> int:
                  f"{med('ack p99 big'):.2f} / {med('ack p99 small'):.2f} ms = "
                  f"{med('ack ratio'):.2f}", f"≤ {ACK_RATIO}",
                  verdict(med("ack ratio") <= ACK_RATIO)))
+    small = int(med("tables small"))
+    for name, what in (("paced ack", "  paced (after a settle), p99"),
+                       ("paced socket ack", "  paced, at the director's socket (kernel), p99"),
+                       ("cpu", "the controller's own CPU per bust (all threads), p50")):
+        if all(f"{name} ratio" in r for r in runs_of):
+            rows.append((f"{what} at {big:,} tables ÷ at {small}",
+                         f"{med(name + ' big'):.2f} / {med(name + ' small'):.2f} ms = "
+                         f"{med(name + ' ratio'):.2f}", f"≤ {ACK_RATIO}",
+                         verdict(med(name + " ratio") <= ACK_RATIO)))
     for verb in ("floorman status", "floorman register NAME"):
         rows.append((f"`{verb}` against a running controller, wall (CPU)",
                      f"{med(verb + ' wall'):.2f} s ({med(verb + ' cpu'):.2f} s)",

@@ -4,6 +4,8 @@ real broker; these are the rules on their own, with a clock passed in."""
 
 from __future__ import annotations
 
+from collections import deque
+
 import pytest
 
 from controller.service.inbound import (
@@ -100,6 +102,33 @@ def test_presses_serve_the_tables_in_turn_and_hold_a_flood_to_its_rate():
     while p.take(1000.0) is not None:
         pass
     assert p.waiting() == 0 and p.wait(1000.0) is None
+
+
+def test_a_press_looks_only_at_the_tables_with_a_press_waiting():
+    """Issue 32: the main loop asks for the next press at every turn; with a festival's
+    1,000 tables that have each pressed once, a press looks at its own table's queue, not
+    at 1,000 empty ones (0.15 ms a turn of the loop before)."""
+    looked = [0]
+
+    class Counted(deque):  # type: ignore[type-arg]
+        def __len__(self) -> int:
+            looked[0] += 1
+            return super().__len__()
+
+    p = Presses(rate=1000.0, burst=1000)
+    for n in range(1, 1001):
+        assert p.offer(f"table-{n}", n) and p.take(0.0) == n
+    for lane in p._lanes.values():
+        lane.queue = Counted(lane.queue)
+    looked[0] = 0
+    assert p.offer("table-500", "bust")
+    assert p.wait(0.0) == 0.0 and p.take(0.0) == "bust"
+    assert p.wait(0.0) is None and p.take(0.0) is None and p.waiting() == 0
+    assert looked[0] <= 5, f"{looked[0]} queues looked at for one press"
+    # and the tables still go in turn: the one served longest ago first
+    for n in (7, 3, 500):
+        p.offer(f"table-{n}", n)
+    assert [p.take(0.0) for _ in range(4)] == [3, 7, 500, None]
 
 
 @pytest.mark.parametrize(("value", "limits"), [

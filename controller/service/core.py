@@ -1149,22 +1149,26 @@ class ControllerService:
             self._shown.update(n, view)
             return before | self._shown.players_at(n)
 
-        every = set(t.tables) | set(t.broken)
+        def shown(n: int | None) -> bool:
+            """Table ``n`` has a view (in play or broken): looked up, not a set of a
+            festival's 1,000 tables made for every press."""
+            return n in t.tables or n in t.broken
+
         if tables is not None:
             # the table that breaks next says so, and the one that did not any more
-            todo = (tables | {plan["break_table"], self._break_table}) & every
-            if self._untouched_changed(t, now, plan, pending, todo, every):
+            todo = {n for n in tables | {plan["break_table"], self._break_table} if shown(n)}
+            if self._untouched_changed(t, now, plan, pending, todo):
                 tables = None
         self._break_table = plan["break_table"]
         if tables is None:
-            for n in sorted(every):
+            for n in sorted(set(t.tables) | set(t.broken)):
                 send(n)
             return
         done: set[int] = set()
         queue = sorted(todo, reverse=True)
         while queue:
             n = queue.pop()
-            if n in done or n not in every:
+            if n in done or not shown(n):
                 continue
             done.add(n)
             # a changed view: every other view that shows one of its players may have
@@ -1176,7 +1180,7 @@ class ControllerService:
                     queue.append(p.table)
 
     def _untouched_changed(self, t: Tournament, now: float, plan: dict[str, Any],
-                           pending: list[Any], todo: set[int], every: set[int]) -> bool:
+                           pending: list[Any], todo: set[int]) -> bool:
         """Whether one table in play and one broken table outside ``todo`` show something
         else than their published views: a change no event named, which every table shows
         (hand-for-hand, the final table due, a renamed level)."""

@@ -130,6 +130,7 @@ def summary_view(t: Tournament) -> dict[str, Any]:
     """Players left, entries, average stack, the places that count, hand-for-hand."""
     left = t.remaining
     winner = t.winner
+    held = reserve.held(t)  # once: a walk over every table
     return {
         "v": SCHEMA,
         "name": t.settings.name,
@@ -156,7 +157,7 @@ def summary_view(t: Tournament) -> dict[str, Any]:
         "entry_rules": _entry_rules(t),
         "desk": _desk(t),
         # the seats the director keeps for late arrivals (002), sent while there are any
-        **({"reserve": reserve.held(t)} if reserve.held(t) else {}),
+        **({"reserve": held} if held else {}),
         # a tournament for money only: a points club's screens get no money key at all
         **({} if t.settings.money is None else {"prize_pool": _prize_pool(t)}),
     }

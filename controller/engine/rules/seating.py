@@ -415,9 +415,14 @@ def final_table_due(t: Tournament) -> bool:
 def break_due(t: Tournament) -> int | None:
     if t.final_table is not None or len(t.tables) < 2 or _independent(t):
         return None
+    room = (len(t.tables) - 1) * t.settings.players_per_table
+    if t.seated() > room:
+        # the other tables cannot seat any table's players yet, whatever is reserved: no
+        # walk over a festival's every table for its reserve after every command
+        return None
     held = reserve.held(t)  # seats kept for arrivals count as taken (002)
-    if t.seated() + held > (len(t.tables) - 1) * t.settings.players_per_table:
-        return None  # the other tables cannot seat any table's players yet
+    if t.seated() + held > room:
+        return None
     if _keep_tables(t):
         return None
     return algo.table_to_break(reserve.counts(t) if held else t.counts(),
