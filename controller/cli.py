@@ -206,6 +206,7 @@ def _verify(args: argparse.Namespace) -> int:
         with EventStore(path, readonly=True) as store:
             store.check_pages()
             events = store.events()
+            answers = store.check_answers()
     except StoreError as exc:
         print(f"floorman verify: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -215,6 +216,9 @@ def _verify(args: argparse.Namespace) -> int:
             Tournament.replay(events)  # every event must also fit the state before it
     except InvalidEvent as exc:
         print(f"{path}: BAD: {exc}")
+        return EXIT_DAMAGED
+    if answers is not None:  # what a resent command would be answered (issue 32)
+        print(f"{path}: BAD: {answers}")
         return EXIT_DAMAGED
     if checked.chained_from is None:
         print(f"{path}: {checked.count} events, readable, but no hash chain (written by a "
