@@ -385,6 +385,8 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         if args.seat is not None:
             a["seat"] = args.seat
         return "reseat", a
+    if v == "deal-in":
+        return "deal_in", {"player": _player(args.name)}
     if v == "reserve":
         return "reserve", {"seats": args.seats, "reason": args.reason}
     if v == "hfh":
@@ -951,6 +953,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     d.add_argument("--seat", type=int, help="the seat (default: the one that posts the big "
                    "blind soonest)")
     d.add_argument("--reason", required=True, help="why, kept in the log")
+    d = director("deal-in", "a player moved after posting a blind, who sits out until the "
+                 "button has passed (003 12), is dealt in from the next hand: deal-in NAME")
+    d.add_argument("name", nargs="+", help="the player (NAME or #ID)")
     d = director("reserve", "keep seats free for late arrivals (002): reserve N --reason "
                  "TEXT; before the draw the draw leaves them free; 0 gives them back")
     d.add_argument("seats", type=int, help="how many seats are kept free")

@@ -281,6 +281,8 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "final_table": ("final_table", lambda f: {}),
     "move_apply": ("move_apply", _move_apply),
     "reseat": ("reseat", _reseat),
+    # 003 12: a moved blind who sits out until the button passes is dealt in at once
+    "deal_in": ("deal_in", lambda f: {"player": _player(f)}),
     # 002: seats kept free for late arrivals (0 gives them back)
     "reserve": ("reserve", lambda f: {"seats": _whole(f, "seats"),
                                       "reason": _text(f, "reason")}),

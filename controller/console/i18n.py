@@ -133,6 +133,11 @@ LABELS: dict[str, tuple[str, str]] = {
     "move_from_plan": ("as planned", "nach Plan"),
     "move_from_table": ("from table {n}", "von Tisch {n}"),
     "reseat": ("Reseat", "Umsetzen"),
+    "deal_in": ("Deal in now", "Sofort einsteigen"),
+    "deal_in_hint": ("Moved after posting a blind: sits out until the button has passed "
+                     "(003 12), or plays from the next hand.",
+                     "Nach einem Blind umgesetzt: setzt aus, bis der Button vorbei ist "
+                     "(003 12), oder spielt ab der nächsten Hand mit."),
     "reserve_seats": ("Keep seats free", "Plätze freihalten"),
     "reserve_hint": ("For late arrivals (002): the draw leaves them free, late entries take "
                      "them first, balancing counts them as taken; fewer or 0 gives them back.",

@@ -406,6 +406,15 @@ class ColourUp(Command):
     chip: Annotated[int, Field(ge=1, le=10**9)]
 
 
+class DealIn(Command):
+    summary: ClassVar[str] = ("a player moved after posting a blind, who sits out until the "
+                              "button has passed (003 12, `balancing.blinds_sit_out`), is "
+                              "dealt in from the next hand (a seat between the button and "
+                              "the small blind still waits, 000 4.10)")
+    cmd: Literal["deal_in"] = "deal_in"
+    player: PlayerRef
+
+
 # ------------------------------------------------------------------ absent
 class Absent(Command):
     summary: ClassVar[str] = ("a player who left is played as a ghost (000 9.5): removed and "
@@ -606,6 +615,7 @@ ALL += (Deal,)  # the deal at the final table (issue 30)
 ALL += (ColourUp, EndOfDay)  # the director's colour-up and the end of the day (issue 31)
 ALL += (Elsewhere,)  # one player, one table across a floor's tournaments (001 §1 III)
 ALL += (Reserve,)  # reserve seats for late arrivals (issue 31.7)
+ALL += (DealIn,)  # a moved blind dealt in at once (003 12)
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}
 

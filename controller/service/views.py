@@ -286,6 +286,9 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
              # played as a ghost while away (000 9.5): dealt in and folded; sent while true,
              # so the examples and the screens of every other night stay as they were
              **({"absent": True} if t.players[pid].absent_since is not None else {}),
+             # moved after posting a blind, sits out until the button passes (003 12): the
+             # director may deal the player in at once (``deal_in``); sent while true
+             **({"sits_out": True} if s in tab.sits_out else {}),
              # money bounties (issue 30): what busting this player wins now (a progressive
              # head grows); only where the tournament plays them
              **({"bounty": t.players[pid].bounty}

@@ -501,7 +501,7 @@ _CHIP_RACE = {"leaving": int, "new": int, "start_seat": _INT_OR_NULL,
               "called": _Optional(bool)}
 TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size": int,
          "seats": [{"seat": int, "player_id": int, "name": str, "ghost": bool, "waiting": bool,
-                    "incoming": bool, "absent": _Optional(bool),
+                    "incoming": bool, "absent": _Optional(bool), "sits_out": _Optional(bool),
                     # money bounties: the head in cents (absent: none played)
                     "bounty": _Optional(int)}],
          "button": _INT_OR_NULL, "small_blind": _INT_OR_NULL, "big_blind": _INT_OR_NULL,
