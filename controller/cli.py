@@ -130,6 +130,8 @@ def _simulate(args: argparse.Namespace) -> int:
         "hand_for_hand_hands", "rebuys", "reentries", "time_calls", "levels_reached", "events")
     if args.forgetful:
         keys += ("hands_done_forgotten", "hands_done_caught_up")
+    if "mystery_lists" in s:  # 000 4.17: the lists the night drew, the hits on them
+        keys += ("mystery_lists", "mystery_hits")
     for key in keys:
         print(f"  {key.replace('_', ' '):<{width}}  {s[key]}")
     if "prize_pool" in s:
