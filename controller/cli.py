@@ -403,6 +403,9 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         return "hand_done", {"table": args.table}
     if v == "hands-left":
         return "hands_left", {"count": args.count}
+    if v == "colour-up":
+        return "colour_up", ({"chip": args.chips[0]} if len(args.chips) == 1
+                             else {"chips": args.chips})
     if v == "undo":
         if args.table is not None:
             return "undo", {"table": args.table}
@@ -1021,6 +1024,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     d.add_argument("table", type=int)
     d = director("hands-left", "hands-left N: end of the day (002)")
     d.add_argument("count", type=int)
+    d = director("colour-up", "the director's colour-up at any time (002): colour-up CHIP "
+                 "[CHIP…]; the tables race each chip, the smaller first, while this level "
+                 "lasts; a later colour-up adds its chips")
+    d.add_argument("chips", nargs="+", type=int, metavar="CHIP",
+                   help="a chip that leaves play (25, 100, …)")
     d = director("results", "the results so far")
     d.add_argument("--csv", action="store_true")
 

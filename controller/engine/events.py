@@ -434,6 +434,10 @@ class ColourUpCalled(Event):
     leaving: int
     new: int
     level: int
+    #: added to the colour-ups under way (several chips, issue 32); absent in a log from
+    #: before: the call replaced the one before
+    adds: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("adds",)
 
 
 class Undo(Event):

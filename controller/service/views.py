@@ -351,10 +351,15 @@ def chip_race_view(t: Tournament, tab: Any, now: float | None) -> dict[str, Any]
     (which chip leaves, which comes, where the cards start, how many chips at most a seat
     can have left over) and, once the race is run, its result; ``None`` outside such a
     break."""
-    colour = chip_race.due(t, now)
+    colour = chip_race.due(t, now, tab.number)
     if colour is None:
         return None
     leaving, new = colour.leaving, colour.new
+    # several chips the director called (002): each is raced on its own, the smaller
+    # first; the screen enters the first not raced and lists them all (sent while so)
+    calls = chip_race.under_way(t, now)
+    chips = [{"leaving": d.leaving, "new": d.new,
+              "raced": chip_race.has_raced(t, tab.number, d)} for d in calls]
     rules = t.settings.chip_race
     seats = sorted(tab.occupant)
     order = chip_race.deal_order(seats, tab.size, rules.start, tab.button)
@@ -382,7 +387,8 @@ def chip_race_view(t: Tournament, tab: Any, now: float | None) -> dict[str, Any]
             "one_chip_per_player": rules.one_chip_per_player,
             "most": most, "makes": makes, "result": result,
             # the director's colour-up (002 "jederzeit"), not a break's: sent while so
-            **({"called": True} if colour.call is not None else {})}
+            **({"called": True} if colour.call is not None else {}),
+            **({"chips": chips} if len(chips) > 1 else {})}
 
 
 def moves_view(t: Tournament, recent: int = 20, *,

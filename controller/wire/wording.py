@@ -88,6 +88,11 @@ REASONS_DE: dict[str, str] = {
     "posting a blind sits out until the button has passed (003 12)":
         "{player} setzt an Tisch {table} Platz {seat} nicht aus: nur wer nach einem Blind "
         "umgesetzt wurde, setzt aus, bis der Button vorbei ist (003 12)",
+    "colour_up takes chip (one chip) or chips (several), not both and not neither":
+        "colour_up nimmt chip (ein Chip) oder chips (mehrere), nicht beides und nicht keins",
+    "{chip} is named twice": "{chip} ist zweimal genannt",
+    "no colour-up of the {chip} chips is under way (the {leaving} chips are)":
+        "für die {chip}er läuft kein Colour-up (für die {leaving}er schon)",
     "a reseat needs a reason (it is kept in the log)":
         "Umsetzen braucht einen Grund (er steht im Protokoll)",
     "{player} is a ghost: nobody to reseat": "{player} ist ein Geisterplatz: niemand zum Umsetzen",
