@@ -370,3 +370,29 @@ def test_the_answers_of_an_older_floorman_are_sealed_when_it_is_continued(
     sql(db, "DELETE FROM commands WHERE id = 'd-1'")
     r = floorman_cli("verify", str(db))
     assert r.returncode == EXIT_DAMAGED and "do not match their seal" in r.stdout, r.stdout
+
+
+class _NoJson:
+    """An SQLite without its JSON functions (built without them)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        if "json_" in sql:
+            raise sqlite3.OperationalError("no such function: json_valid")
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._db, name)
+
+
+@pytest.mark.parametrize("name", ["answer names an event not there", "answer not json"])
+def test_an_sqlite_without_json_functions_finds_the_same(name: str, tmp_path: Path) -> None:
+    db = tmp_path / "friday.sqlite"
+    answered_log(db)
+    tamper, says = ANSWER_TAMPERINGS[name]
+    tamper(db)
+    with EventStore(db, readonly=True) as store:
+        store._db = _NoJson(store._db)  # type: ignore[assignment]
+        assert re.search(says, store.check_answers() or ""), name
