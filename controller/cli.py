@@ -130,6 +130,8 @@ def _simulate(args: argparse.Namespace) -> int:
         "hand_for_hand_hands", "rebuys", "reentries", "time_calls", "levels_reached", "events")
     if args.forgetful:
         keys += ("hands_done_forgotten", "hands_done_caught_up")
+    if "mystery_lists" in s:  # 000 4.17: the lists the night drew, the hits on them
+        keys += ("mystery_lists", "mystery_hits")
     for key in keys:
         print(f"  {key.replace('_', ' '):<{width}}  {s[key]}")
     if "prize_pool" in s:
@@ -206,6 +208,7 @@ def _verify(args: argparse.Namespace) -> int:
         with EventStore(path, readonly=True) as store:
             store.check_pages()
             events = store.events()
+            answers = store.check_answers()
     except StoreError as exc:
         print(f"floorman verify: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -215,6 +218,9 @@ def _verify(args: argparse.Namespace) -> int:
             Tournament.replay(events)  # every event must also fit the state before it
     except InvalidEvent as exc:
         print(f"{path}: BAD: {exc}")
+        return EXIT_DAMAGED
+    if answers is not None:  # what a resent command would be answered (issue 32)
+        print(f"{path}: BAD: {answers}")
         return EXIT_DAMAGED
     if checked.chained_from is None:
         print(f"{path}: {checked.count} events, readable, but no hash chain (written by a "
@@ -382,6 +388,8 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         if args.seat is not None:
             a["seat"] = args.seat
         return "reseat", a
+    if v == "deal-in":
+        return "deal_in", {"player": _player(args.name)}
     if v == "reserve":
         return "reserve", {"seats": args.seats, "reason": args.reason}
     if v == "hfh":
@@ -396,6 +404,9 @@ def _director_command(args: argparse.Namespace) -> tuple[str, dict]:
         return "hand_done", {"table": args.table}
     if v == "hands-left":
         return "hands_left", {"count": args.count}
+    if v == "colour-up":
+        return "colour_up", ({"chip": args.chips[0]} if len(args.chips) == 1
+                             else {"chips": args.chips})
     if v == "undo":
         if args.table is not None:
             return "undo", {"table": args.table}
@@ -952,6 +963,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     d.add_argument("--seat", type=int, help="the seat (default: the one that posts the big "
                    "blind soonest)")
     d.add_argument("--reason", required=True, help="why, kept in the log")
+    d = director("deal-in", "a player moved after posting a blind, who sits out until the "
+                 "button has passed (003 12), is dealt in from the next hand: deal-in NAME")
+    d.add_argument("name", nargs="+", help="the player (NAME or #ID)")
     d = director("reserve", "keep seats free for late arrivals (002): reserve N --reason "
                  "TEXT; before the draw the draw leaves them free; 0 gives them back")
     d.add_argument("seats", type=int, help="how many seats are kept free")
@@ -1015,6 +1029,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     d.add_argument("table", type=int)
     d = director("hands-left", "hands-left N: end of the day (002)")
     d.add_argument("count", type=int)
+    d = director("colour-up", "the director's colour-up at any time (002): colour-up CHIP "
+                 "[CHIP…]; the tables race each chip, the smaller first, while this level "
+                 "lasts; a later colour-up adds its chips")
+    d.add_argument("chips", nargs="+", type=int, metavar="CHIP",
+                   help="a chip that leaves play (25, 100, …)")
     d = director("results", "the results so far")
     d.add_argument("--csv", action="store_true")
 

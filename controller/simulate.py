@@ -80,6 +80,10 @@ class Simulation:
             "levels_reached": t.level_number(),
             "events": len(self.events),
             "champion": t.players[t.winner].name if t.winner else None,
+            # 000 4.17: the lists drawn and the knock-outs of a name on one's list
+            **({} if t.settings.points.bounty != "mystery" else {
+                "mystery_lists": len(t.mystery_lists),
+                "mystery_hits": sum(r.bounty_hits for r in self.results)}),
             # issue 30: only a tournament for money has one (amounts in cents)
             **({} if (pool := prize_pool(t)) is None else {"prize_pool": pool.as_dict()}),
         }
@@ -117,6 +121,8 @@ def simulate(settings: TournamentSettings, players: int, seed: int, *,
     run({"cmd": "register", "names": [f"Player {i:04d}" for i in range(1, players - late + 1)]})
     if settings.mode.kind == "landesliga_final":
         _landesliga_points(floor, rng, now)
+    if settings.points.bounty == "mystery":
+        _mystery_lists(floor, seed, now)
     drawn = floor.execute({"cmd": "draw", "seed": rng.randrange(2**32)}, now)
     if not drawn["ok"]:
         floor.close()
@@ -180,6 +186,22 @@ def _landesliga_points(floor: Floor, rng: random.Random, now: float) -> None:
     per = floor.tournament.settings.players_per_table
     rows = [{"player": pid, "points": landesliga_points(i % per + 1)} for i, pid in enumerate(ids)]
     floor.execute({"cmd": "landesliga_points", "points": rows}, now)
+
+
+def _mystery_lists(floor: Floor, seed: int, now: float) -> None:
+    """000 4.17: "jeder Spieler erhält vor dem Turnierstart eine Liste mit 5 Namen": the
+    night's draw of envelopes, each player's list the director types in, before the
+    draw of the seats. From a generator of its own, so the night's play (the seats, the
+    busts) is the one the same seed plays without the lists."""
+    t = floor.tournament
+    draw = random.Random(f"mystery lists {seed}")
+    ids = sorted(p.id for p in t.players.values() if not p.ghost)
+    size = min(t.settings.points.mystery_names, len(ids) - 1)
+    for pid in ids:
+        names = draw.sample([o for o in ids if o != pid], size)
+        answer = floor.execute({"cmd": "mystery_list", "player": pid, "names": names}, now)
+        if not answer["ok"]:
+            raise RuntimeError(f"a mystery list was refused: {answer['reason']}")
 
 
 def _end_round(floor: Floor, rng: random.Random, now: float) -> bool:

@@ -112,3 +112,13 @@ def test_the_deal_verbs_issue_30():
         _cmd("deal", "icm", "--played-for", "1.234")
     with pytest.raises(ValueError, match="NAME=AMOUNT"):
         _cmd("deal", "custom", "--share", "250")
+
+
+def test_deal_in_has_a_verb_003_12():
+    assert _cmd("deal-in", "Tom", "Werner") == ("deal_in", {"player": "Tom Werner"})
+    assert _cmd("deal-in", "#7") == ("deal_in", {"player": 7})
+
+
+def test_colour_up_takes_several_chips_issue_32():
+    assert _cmd("colour-up", "25") == ("colour_up", {"chip": 25})
+    assert _cmd("colour-up", "25", "100") == ("colour_up", {"chips": [25, 100]})

@@ -271,15 +271,37 @@ def test_simulate_bounty_000_4_17(players, capsys):
 
 
 def test_simulate_mystery_bounty_000_4_17(capsys):
-    """000 4.17 mystery bounty: the simulation enters no lists, so nobody has a hit; the
-    ranking points (000 5.4) count all the same."""
+    """000 4.17 mystery bounty: "jeder Spieler erhält vor dem Turnierstart eine Liste mit 5
+    Namen": the simulation draws the envelopes and enters every list before the draw;
+    knocking out a name on one's list wins the prize "mystery-bounty". Before: no list was
+    entered, so nobody ever had a hit. The ranking points (000 5.4) count all the same."""
     s = load_tournament(ROOT / "config/tournaments/psc-mystery-bounty.yaml")
     assert (s.points.bounty, s.points.mystery_names) == ("mystery", 5)
     out = _run("psc-mystery-bounty", 30, capsys, seed=1)
-    results = out["results"]
+    results, events = out["results"], out["events"]
     assert out["summary"]["champion"] and len(results) == out["summary"]["players"]
-    assert all(r["bounty_hits"] == 0 and r["prize"] is None for r in results)
     assert [r["points"] for r in results][:3] == [18, 15, 12]
+    # every player registered before the start has a list of 5 others, entered before the
+    # seats were drawn
+    lists = {e["player"]: e["names"] for e in events if e["type"] == "names_listed"}
+    drawn_at = next(e["seq"] for e in events if e["type"] == "seats_drawn")
+    assert all(e["seq"] < drawn_at for e in events if e["type"] == "names_listed")
+    at_start = {e["player"] for e in events
+                if e["type"] == "registered" and e["seq"] < drawn_at}
+    assert set(lists) == at_start and out["summary"]["mystery_lists"] == len(at_start) == 27
+    assert all(len(set(n)) == 5 and pid not in n for pid, n in lists.items())
+    # a hit is a knock-out of a name on one's own list, and wins the prize
+    busts = [(e["by"], e["player"]) for e in events if e["type"] == "busted" and e.get("by")]
+    for r in results:
+        hits = sum(1 for by, out_ in busts if by == r["player_id"]
+                   and out_ in lists.get(r["player_id"], ()))
+        assert r["bounty_hits"] == hits
+        assert (r["prize"] == "mystery-bounty") == (hits > 0)
+    assert out["summary"]["mystery_hits"] == sum(r["bounty_hits"] for r in results) > 0
+    # the same seed draws the same envelopes
+    again = _run("psc-mystery-bounty", 30, capsys, seed=1)
+    assert {e["player"]: e["names"] for e in again["events"]
+            if e["type"] == "names_listed"} == lists
 
 
 def test_simulate_multi_round_000_4_19(capsys):

@@ -252,3 +252,147 @@ def test_the_seal_is_kept_for_the_snapshot_of_the_service(tmp_path: Path) -> Non
         recorded = store.meta(SEAL)
         assert recorded is not None and recorded.split()[0] == str(count)
         assert snapshot.covered(store) == count
+
+
+# -- the stored answers (issue 32): a resent command id is answered from the log, so an
+# answer changed afterwards would tell a table something that did not happen
+
+
+def answered_log(path: Path) -> dict[str, dict]:
+    """A night whose presses came with command ids, left by a clean stop; the answers."""
+    f = Floor.open(SETTINGS, path, seed=1, now=time.time())
+    now = time.time()
+    f.execute({"cmd": "register", "names": [f"P{i}" for i in range(30)]}, now, "d-1")
+    f.execute({"cmd": "draw"}, now, "d-2")
+    f.execute({"cmd": "start"}, now, "d-3")
+    seat = min(f.tournament.tables[1].occupant)
+    answers = {"t1-1": f.execute({"cmd": "bust", "table": 1, "seat": seat, "confirm": True},
+                                 now, "t1-1"),
+               "t1-2": f.execute({"cmd": "bust", "table": 1, "seat": 99}, now, "t1-2")}
+    assert answers["t1-1"]["ok"] and not answers["t1-2"]["ok"]
+    f.snapshot()
+    f.close()
+    return answers
+
+
+#: name → (the tampering; what the one line must say)
+ANSWER_TAMPERINGS: dict[str, tuple[Callable[[Path], None], str]] = {
+    "refusal made a success": (
+        lambda p: sql(p, """UPDATE commands SET answer = '{"ok": true, "events": []}'
+                            WHERE id = 't1-2'"""),
+        "the stored answers to commands do not match their seal: one was edited, added or "
+        "removed"),
+    "success made a refusal": (
+        lambda p: sql(p, """UPDATE commands SET answer = '{"ok": false, "reason": "no"}'
+                            WHERE id = 't1-1'"""),
+        "do not match their seal"),
+    "answer removed": (lambda p: sql(p, "DELETE FROM commands WHERE id = 't1-1'"),
+                       r"do not match their seal: one was edited, added or removed \(4 are "
+                       r"stored, 5 were sealed\)"),
+    "answer added": (lambda p: sql(p, """INSERT INTO commands VALUES ('t2-9',
+                                         '{"ok": false, "reason": "later"}')"""),
+                     r"\(6 are stored, 5 were sealed\)"),
+    "answer names an event not there": (
+        lambda p: sql(p, """UPDATE commands SET answer = '{"ok": true, "events": [9999]}'
+                            WHERE id = 't1-2'"""),
+        "the answer to command 't1-2' names event 9999, which the log does not have"),
+    "answer not json": (lambda p: sql(p, """UPDATE commands SET answer = '{"events" oops'
+                                           WHERE id = 'd-2'"""),
+                        "the answer to command 'd-2' is not a JSON object"),
+}
+
+
+@pytest.mark.parametrize("name", ANSWER_TAMPERINGS)
+def test_a_tampered_answer_is_refused_at_the_start_and_by_verify(name: str,
+                                                                 tmp_path: Path) -> None:
+    """Before: the answers were under no seal: the controller started and answered the
+    resent command with the edited answer; ``verify`` said OK."""
+    db = tmp_path / "friday.sqlite"
+    answered_log(db)
+    tamper, says = ANSWER_TAMPERINGS[name]
+    tamper(db)
+    before = db.read_bytes()
+    r = floorman_cli("controller", str(SAMPLE_TOURNAMENT), "--db", str(db),
+                     "--broker", NOWHERE, timeout=60)
+    out = r.stdout + r.stderr
+    assert r.returncode == EXIT_DAMAGED, out
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "Traceback" not in out, out
+    assert re.fullmatch(rf"floorman controller: {re.escape(str(db))}: the log is damaged: "
+                        rf".*{says}.*", lines[0]), lines[0]
+    assert db.read_bytes() == before, "a refused log was changed"
+    r = floorman_cli("verify", str(db))
+    out = r.stdout + r.stderr
+    assert r.returncode == EXIT_DAMAGED, out
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "Traceback" not in out, out
+    assert re.fullmatch(rf"{re.escape(str(db))}: BAD: .*{says}.*", lines[0]), lines[0]
+
+
+def test_untouched_answers_are_given_again_after_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "friday.sqlite"
+    answers = answered_log(db)
+    r = floorman_cli("verify", str(db))
+    assert r.returncode == 0 and ": OK, " in r.stdout, r.stdout + r.stderr
+    f = Floor.open(SETTINGS, db)
+    try:
+        for cid, answer in answers.items():
+            assert f.execute({"cmd": "hand_done", "table": 1}, time.time(), cid) == answer
+        f.execute({"cmd": "hand_done", "table": 1}, time.time(), "t1-3")  # adds to the seal
+    finally:
+        f.close()
+    Floor.open(SETTINGS, db).close()
+    assert floorman_cli("verify", str(db)).returncode == 0
+
+
+def test_an_answer_edited_while_the_controller_runs_is_not_sealed_by_the_next(
+        tmp_path: Path) -> None:
+    """The seal adds what the controller wrote, not what the disk holds by then."""
+    db = tmp_path / "friday.sqlite"
+    answered_log(db)
+    f = Floor.open(SETTINGS, db)
+    sql(db, """UPDATE commands SET answer = '{"ok": true, "events": []}' WHERE id = 't1-2'""")
+    f.execute({"cmd": "hand_done", "table": 2}, time.time(), "t2-1")
+    f.snapshot()
+    f.close()
+    with pytest.raises(LogDamaged, match="do not match their seal"):
+        Floor.open(SETTINGS, db)
+
+
+def test_the_answers_of_an_older_floorman_are_sealed_when_it_is_continued(
+        tmp_path: Path) -> None:
+    """A log from before the answers' seal opens as before, and is sealed from then on."""
+    db = tmp_path / "friday.sqlite"
+    answered_log(db)
+    sql(db, "DELETE FROM meta WHERE key = 'answers'")
+    assert floorman_cli("verify", str(db)).returncode == 0
+    Floor.open(SETTINGS, db).close()
+    sql(db, "DELETE FROM commands WHERE id = 'd-1'")
+    r = floorman_cli("verify", str(db))
+    assert r.returncode == EXIT_DAMAGED and "do not match their seal" in r.stdout, r.stdout
+
+
+class _NoJson:
+    """An SQLite without its JSON functions (built without them)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:
+        if "json_" in sql:
+            raise sqlite3.OperationalError("no such function: json_valid")
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._db, name)
+
+
+@pytest.mark.parametrize("name", ["answer names an event not there", "answer not json"])
+def test_an_sqlite_without_json_functions_finds_the_same(name: str, tmp_path: Path) -> None:
+    db = tmp_path / "friday.sqlite"
+    answered_log(db)
+    tamper, says = ANSWER_TAMPERINGS[name]
+    tamper(db)
+    with EventStore(db, readonly=True) as store:
+        store._db = _NoJson(store._db)  # type: ignore[assignment]
+        assert re.search(says, store.check_answers() or ""), name

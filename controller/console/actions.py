@@ -229,6 +229,16 @@ def _seats(form: Form, key: str) -> list[int]:
     return [int(s) for s in seats]
 
 
+def _colour_up(form: Form) -> dict[str, Any]:
+    """The chip or chips that leave (002), typed with spaces or commas between ("25 100",
+    "25, 100"; "1.000" is a thousand): one is ``chip``, several ``chips``."""
+    typed = (form.get("chip") or "").replace(",", " ").replace(";", " ").split()
+    chips = [t.replace(".", "").replace("'", "") for t in typed]
+    if not chips or not all(re.fullmatch(r"[0-9]{1,10}", c) for c in chips):
+        raise FormError("not_a_number", field="chip", value=" ".join(typed))
+    return {"chip": int(chips[0])} if len(chips) == 1 else {"chips": [int(c) for c in chips]}
+
+
 #: where a count names a seat instead of a player: "3/4", "T3/S4" (table 3, seat 4)
 _SEAT = re.compile(r"[Tt]?([0-9]{1,3})\s*/\s*[Ss]?([0-9]{1,2})")
 
@@ -281,6 +291,8 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "final_table": ("final_table", lambda f: {}),
     "move_apply": ("move_apply", _move_apply),
     "reseat": ("reseat", _reseat),
+    # 003 12: a moved blind who sits out until the button passes is dealt in at once
+    "deal_in": ("deal_in", lambda f: {"player": _player(f)}),
     # 002: seats kept free for late arrivals (0 gives them back)
     "reserve": ("reserve", lambda f: {"seats": _whole(f, "seats"),
                                       "reason": _text(f, "reason")}),
@@ -307,7 +319,7 @@ ACTIONS: dict[str, tuple[str, Callable[[Form], dict[str, Any]]]] = {
     "structure_minutes": ("structure", _structure_minutes),
     "chip_race": ("chip_race", _chip_race),
     # the director's colour-up at any time and the end of the day by a drawn card (002)
-    "colour_up": ("colour_up", lambda f: {"chip": _whole(f, "chip")}),
+    "colour_up": ("colour_up", _colour_up),
     "end_of_day": ("end_of_day", lambda f: {"card": _whole(f, "card")}),
     # counted stacks (at a break, by the director) and a round's end with them (000 4.14,
     # 4.15, 4.19: the engine says which counts a round's end needs)

@@ -133,6 +133,11 @@ LABELS: dict[str, tuple[str, str]] = {
     "move_from_plan": ("as planned", "nach Plan"),
     "move_from_table": ("from table {n}", "von Tisch {n}"),
     "reseat": ("Reseat", "Umsetzen"),
+    "deal_in": ("Deal in now", "Sofort einsteigen"),
+    "deal_in_hint": ("Moved after posting a blind: sits out until the button has passed "
+                     "(003 12), or plays from the next hand.",
+                     "Nach einem Blind umgesetzt: setzt aus, bis der Button vorbei ist "
+                     "(003 12), oder spielt ab der nächsten Hand mit."),
     "reserve_seats": ("Keep seats free", "Plätze freihalten"),
     "reserve_hint": ("For late arrivals (002): the draw leaves them free, late entries take "
                      "them first, balancing counts them as taken; fewer or 0 gives them back.",
@@ -586,11 +591,13 @@ LABELS.update({
 # --------------------------- the director's colour-up and the end of the day (issue 31, 002)
 LABELS.update({
     "colour_up": ("Colour-up now", "Colour-up jetzt"),
-    "colour_up_chip": ("chip that leaves", "Chip, der geht"),
+    "colour_up_chip": ("chips that leave", "Chips, die gehen"),
     "colour_up_hint": ("Any time (002): the tables race the leftover chips while this level "
-                       "lasts.",
+                       "lasts, each chip on its own, the smaller first. Several: \"25 100\"; "
+                       "a later call adds its chips.",
                        "Jederzeit (002): die Tische spielen die Rest-Chips aus, solange dieses "
-                       "Level läuft."),
+                       "Level läuft, jeden Chip für sich, den kleineren zuerst. Mehrere: "
+                       "„25 100“; ein späterer Aufruf kommt dazu."),
     "colour_up_button": ("Colour up", "Tauschen"),
     "chip_race_absent": ("not at the table (seats)", "abwesend (Plätze)"),
     "chip_race_absent_hint": ("An absent player loses the small chips (002): enter all of "

@@ -396,14 +396,30 @@ class ChipRace(Command):
     #: seats whose player is not at the table: `chips` there are all their small chips,
     #: taken out of play (002: "Du musst anwesend sein! Sonst verlierst du deine Chips")
     absent: Annotated[list[SeatNo], Field(max_length=99)] = []
+    #: the chip raced, of several the director called (002); default: the smallest the
+    #: table has not raced yet
+    leaving: Annotated[int, Field(ge=1, le=10**9)] | None = None
 
 
 class ColourUp(Command):
     summary: ClassVar[str] = ("the director's colour-up, at any time (002: \"jederzeit\"): the "
-                              "chips of value `chip` leave play; the tables race off what is "
-                              "left over (`chip_race`) while this level lasts")
+                              "chips of value `chip` (or of each value in `chips`) leave play; "
+                              "the tables race off what is left over (`chip_race`, the "
+                              "smaller chip first) while this level lasts; added to the "
+                              "colour-ups under way")
     cmd: Literal["colour_up"] = "colour_up"
-    chip: Annotated[int, Field(ge=1, le=10**9)]
+    chip: Annotated[int, Field(ge=1, le=10**9)] | None = None
+    chips: Annotated[list[Annotated[int, Field(ge=1, le=10**9)]],
+                     Field(min_length=1, max_length=20)] | None = None
+
+
+class DealIn(Command):
+    summary: ClassVar[str] = ("a player moved after posting a blind, who sits out until the "
+                              "button has passed (003 12, `balancing.blinds_sit_out`), is "
+                              "dealt in from the next hand (a seat between the button and "
+                              "the small blind still waits, 000 4.10)")
+    cmd: Literal["deal_in"] = "deal_in"
+    player: PlayerRef
 
 
 # ------------------------------------------------------------------ absent
@@ -606,6 +622,7 @@ ALL += (Deal,)  # the deal at the final table (issue 30)
 ALL += (ColourUp, EndOfDay)  # the director's colour-up and the end of the day (issue 31)
 ALL += (Elsewhere,)  # one player, one table across a floor's tournaments (001 §1 III)
 ALL += (Reserve,)  # reserve seats for late arrivals (issue 31.7)
+ALL += (DealIn,)  # a moved blind dealt in at once (003 12)
 #: command name → its class
 BY_NAME: dict[str, type[Command]] = {c.model_fields["cmd"].default: c for c in ALL}
 

@@ -177,6 +177,18 @@ class Reseated(Event):
     omit_none: ClassVar[tuple[str, ...]] = ("sits_out",)
 
 
+class DealtIn(Event):
+    """A player sitting out after a move (003 12) is dealt in from the next hand;
+    ``waits``: the seat still waits for the button as any arrival's (000 4.10)."""
+
+    type: Literal["dealt_in"] = "dealt_in"
+    player: int
+    table: int
+    seat: int
+    waits: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("waits",)
+
+
 class SeatsReserved(Event):
     """The director's reserve seats (rules/reserve.py): ``count`` the reserve now; after
     the draw the seats kept free (``add``) and given back (``release``), ``[table, seat]``
@@ -422,6 +434,10 @@ class ColourUpCalled(Event):
     leaving: int
     new: int
     level: int
+    #: added to the colour-ups under way (several chips, issue 32); absent in a log from
+    #: before: the call replaced the one before
+    adds: bool | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("adds",)
 
 
 class Undo(Event):
@@ -656,6 +672,7 @@ ALL: tuple[type[Event], ...] = (
 ALL += DESK  # the registration desk (issue 31)
 ALL += (DealMade,)  # the deal at the final table (issue 30)
 ALL += (SeatsReserved,)  # reserve seats (issue 31.7)
+ALL += (DealtIn,)  # a moved blind dealt in at once (003 12)
 #: event type → its class
 BY_TYPE: dict[str, type[Event]] = {c.model_fields["type"].default: c for c in ALL}
 _ADAPTERS: dict[str, TypeAdapter[Event]] = {t: TypeAdapter(c) for t, c in BY_TYPE.items()}

@@ -168,6 +168,10 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
                                    "to_seat": e["to_seat"], "reason": e["reason"]},
                       f"reseat {who}: table {e['from_table']} seat {e['from_seat']} → "
                       f"table {e['to_table']} seat {e['to_seat']} ({e['reason']})")
+    if typ == "dealt_in":  # 003 12: the player does not sit out
+        who = name(t, e["player"])
+        return Phrase("dealt_in", {"player": who, "table": e["table"], "seat": e["seat"]},
+                      f"{who} is dealt in at once at table {e['table']} seat {e['seat']}")
     if typ == "seats_reserved":
         seats = e.get("add") or e.get("release") or []
         where = ", ".join(f"table {n} seat {s}" for n, s in seats)

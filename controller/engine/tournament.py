@@ -126,7 +126,7 @@ class Tournament:
         self.addon_done = False
         self.heads_up = False
         self.hands_left: int | None = None
-        #: the director's last colour-up (rules/chip_race.py ``Call``; 002 "jederzeit")
+        #: the director's colour-ups under way (rules/chip_race.py ``Calls``; 002 "jederzeit")
         self.colour_up: Any = None
         self.broken: list[int] = []
         self.final_table: int | None = None

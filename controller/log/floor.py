@@ -76,6 +76,10 @@ class Floor:
         store = EventStore(spath)
         try:
             store.check_pages()
+            wrong = store.check_answers()  # what a resent command would be answered
+            if wrong is not None:
+                raise LogDamaged(spath, f"the log is damaged: {wrong}; floorman verify "
+                                 f"{spath} checks it, use a copy or a backup")
             # a snapshot that fits the log saves the replay (controller/log/snapshot.py); the
             # log is checked whole either way: by the seal of the events the snapshot covers
             # and the chain of those after it, or by the replay

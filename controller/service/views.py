@@ -287,6 +287,9 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
              # played as a ghost while away (000 9.5): dealt in and folded; sent while true,
              # so the examples and the screens of every other night stay as they were
              **({"absent": True} if t.players[pid].absent_since is not None else {}),
+             # moved after posting a blind, sits out until the button passes (003 12): the
+             # director may deal the player in at once (``deal_in``); sent while true
+             **({"sits_out": True} if s in tab.sits_out else {}),
              # money bounties (issue 30): what busting this player wins now (a progressive
              # head grows); only where the tournament plays them
              **({"bounty": t.players[pid].bounty}
@@ -349,10 +352,15 @@ def chip_race_view(t: Tournament, tab: Any, now: float | None) -> dict[str, Any]
     (which chip leaves, which comes, where the cards start, how many chips at most a seat
     can have left over) and, once the race is run, its result; ``None`` outside such a
     break."""
-    colour = chip_race.due(t, now)
+    colour = chip_race.due(t, now, tab.number)
     if colour is None:
         return None
     leaving, new = colour.leaving, colour.new
+    # several chips the director called (002): each is raced on its own, the smaller
+    # first; the screen enters the first not raced and lists them all (sent while so)
+    calls = chip_race.under_way(t, now)
+    chips = [{"leaving": d.leaving, "new": d.new,
+              "raced": chip_race.has_raced(t, tab.number, d)} for d in calls]
     rules = t.settings.chip_race
     seats = sorted(tab.occupant)
     order = chip_race.deal_order(seats, tab.size, rules.start, tab.button)
@@ -380,7 +388,8 @@ def chip_race_view(t: Tournament, tab: Any, now: float | None) -> dict[str, Any]
             "one_chip_per_player": rules.one_chip_per_player,
             "most": most, "makes": makes, "result": result,
             # the director's colour-up (002 "jederzeit"), not a break's: sent while so
-            **({"called": True} if colour.call is not None else {})}
+            **({"called": True} if colour.call is not None else {}),
+            **({"chips": chips} if len(chips) > 1 else {})}
 
 
 def moves_view(t: Tournament, recent: int = 20, *,

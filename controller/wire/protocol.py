@@ -498,10 +498,12 @@ _CHIP_RACE = {"leaving": int, "new": int, "start_seat": _INT_OR_NULL,
                           "absent": _Optional([{"seat": int, "name": str, "lost": int}])},
                          None),
               # the director's colour-up, not a break's (002 "jederzeit"); absent otherwise
-              "called": _Optional(bool)}
+              "called": _Optional(bool),
+              # several chips called at once or added (002): each chip's race, in order
+              "chips": _Optional([{"leaving": int, "new": int, "raced": bool}])}
 TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size": int,
          "seats": [{"seat": int, "player_id": int, "name": str, "ghost": bool, "waiting": bool,
-                    "incoming": bool, "absent": _Optional(bool),
+                    "incoming": bool, "absent": _Optional(bool), "sits_out": _Optional(bool),
                     # money bounties: the head in cents (absent: none played)
                     "bounty": _Optional(int)}],
          "button": _INT_OR_NULL, "small_blind": _INT_OR_NULL, "big_blind": _INT_OR_NULL,

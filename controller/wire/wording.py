@@ -91,6 +91,16 @@ REASONS_DE: dict[str, str] = {
         "weniger als zwei Spieler; weniger Plätze freihalten",
     "table {table} is the one short of players: the plan brings a player to it":
         "Tisch {table} ist der mit zu wenigen Spielern: der Plan bringt ihm einen Spieler",
+    "{player} has no seat: nobody to deal in": "{player} hat keinen Platz: niemand zum Einsteigen",
+    "{player} does not sit out at table {table} seat {seat}: only a player moved after "
+    "posting a blind sits out until the button has passed (003 12)":
+        "{player} setzt an Tisch {table} Platz {seat} nicht aus: nur wer nach einem Blind "
+        "umgesetzt wurde, setzt aus, bis der Button vorbei ist (003 12)",
+    "colour_up takes chip (one chip) or chips (several), not both and not neither":
+        "colour_up nimmt chip (ein Chip) oder chips (mehrere), nicht beides und nicht keins",
+    "{chip} is named twice": "{chip} ist zweimal genannt",
+    "no colour-up of the {chip} chips is under way (the {leaving} chips are)":
+        "für die {chip}er läuft kein Colour-up (für die {leaving}er schon)",
     "a reseat needs a reason (it is kept in the log)":
         "Umsetzen braucht einen Grund (er steht im Protokoll)",
     "{player} is a ghost: nobody to reseat": "{player} ist ein Geisterplatz: niemand zum Umsetzen",
@@ -669,6 +679,8 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
             ", ".join(f"Tisch {n} Platz {s}" for n, s in p["seats"]))
         if p.get("seats") else "") + f" ({p['reason']})",
     "seated": lambda p: f"{p['player']} sitzt",
+    "dealt_in": lambda p: f"{p['player']} steigt sofort ein an Tisch {p['table']} Platz "
+                          f"{p['seat']}",
     "table_opened": lambda p: f"Tisch {p['table']} öffnet mit {p['players']} Spielern",
     "table_broken": lambda p: f"Tisch {p['table']} wird aufgelöst",
     "final_table": lambda p: f"Finaltisch an Tisch {p['table']}",

@@ -79,8 +79,8 @@ def draw(c: Canvas, body: pygame.Rect, frame: Frame, small_clock: Any) -> None:
     rows = stack(body, [(title_h, 0), (info_h, 0), (c.px(300), 1.0), (sum_h, 0)], c.px(12))
     title, clock = split_h(rows[0], round(rows[0].width * 0.6), c.px(20))
     leaving, new = i18n.num(race["leaving"], lang), i18n.num(race["new"], lang)
-    c.text(f"{tr('chip_race_title', lang)}  {leaving} → {new}", inset(title, 0, title.height // 8),
-           colour=GOLD, box="ink")
+    c.text(f"{tr('chip_race_title', lang)}  {leaving} → {new}{of_chips(race)}",
+           inset(title, 0, title.height // 8), colour=GOLD, box="ink")
     small_clock(c, inset(clock, 0, clock.height // 5), frame)
     with c.key("dealer"):
         text = guide(race, lang)
@@ -101,6 +101,15 @@ def draw(c: Canvas, body: pygame.Rect, frame: Frame, small_clock: Any) -> None:
         else:
             c.text(outcome(race, lang), rows[3], face=BOLD, colour=GREEN,
                    min_size=c.need_size("dealer"))
+
+
+def of_chips(race: dict[str, Any]) -> str:
+    """``  1/2``: which of several chips the director called this race is for (002; each
+    is raced on its own, the smaller first); empty for one chip."""
+    chips = race.get("chips") or []
+    at = next((i for i, ch in enumerate(chips, 1) if ch.get("leaving") == race["leaving"]),
+              None)
+    return "" if len(chips) < 2 or at is None else f"  {at}/{len(chips)}"
 
 
 def guide(race: dict[str, Any], lang: str) -> str:

@@ -22,6 +22,11 @@ from tests.support.waiting import wait_for
 
 def test_the_forms_become_the_commands():
     assert actions.command("colour_up", {"chip": "25"}) == ("colour_up", {"chip": 25})
+    # several chips (issue 32): spaces or commas between, "1.000" a thousand
+    assert actions.command("colour_up", {"chip": "25 100"}) == \
+        ("colour_up", {"chips": [25, 100]})
+    assert actions.command("colour_up", {"chip": "25, 1.000"}) == \
+        ("colour_up", {"chips": [25, 1000]})
     assert actions.command("end_of_day", {"card": "4"}) == ("end_of_day", {"card": 4})
     assert actions.command("chip_race", {"table": "1", "chips": "1:2 4:6", "absent": "4"}) == \
         ("chip_race", {"table": 1, "chips": [2, 0, 0, 6], "short": [], "absent": [4]})
@@ -66,10 +71,11 @@ def test_colour_up_and_the_end_of_the_day_through_the_console(console, chromium,
 
         # the colour-up, in a playing level (002 "jederzeit")
         page.click(".tabs button[data-tab='counts']")
-        page.fill("#colour-up-form input[name=chip]", "25")
+        page.fill("#colour-up-form input[name=chip]", "25 100")  # two chips (issue 32)
         page.click("#colour-up-form button[type=submit]")
-        wait_for(lambda: "Chip Race 25 → 100" in page.inner_text("#tables"), 20,
-                 "the tables' chip race after the colour-up")
+        wait_for(lambda: "Chip Race 25 → 100" in page.inner_text("#tables")
+                 and "Chip Race 100 → 500" in page.inner_text("#tables"), 20,
+                 "the tables' chip races after the colour-up")
         page.screenshot(path=str(tmp_path / "colour-up.png"), full_page=True)
         # an absent player's small chips leave play (002)
         before = status(b)["summary"]["chips_in_play"]
@@ -79,6 +85,11 @@ def test_colour_up_and_the_end_of_the_day_through_the_console(console, chromium,
         after = status(b)["summary"]["chips_in_play"]
         assert "abwesend verliert 150" in r["message"]
         assert after <= before - 150 + 100  # 150 lost, the race's rounding at most +50
+        # table 1 raced the 25s: its next race is the 100s', the other table's the 25s'
+        wait_for(lambda: "Chip Race 25 → 100 ✓" in page.inner_text(
+            "section.table[data-table='1']"), 20, "table 1's race for the 25s done")
+        assert "✓" not in page.inner_text("section.table[data-table='2']")
+        page.screenshot(path=str(tmp_path / "colour-up-raced.png"), full_page=True)
 
         # the day's last level, 20 minutes left: the button is there but not active
         _to_the_last_level(c, h)

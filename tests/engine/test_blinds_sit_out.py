@@ -10,6 +10,9 @@ has gone past it. A club preset turns it on (``balancing.blinds_sit_out``: Ace o
 
 from __future__ import annotations
 
+import pytest
+
+from controller.engine.commands import Rejected
 from controller.engine.rules import seating
 from controller.engine.settings import Balancing
 from controller.engine.table import Table
@@ -139,3 +142,67 @@ def test_nobody_sits_out_where_fewer_than_two_others_are_dealt_in():
     del tab.occupant[5]
     tab.advance()
     assert tab.dealt(7) and tab.dealt_count() == 2
+
+
+# -- the player's choice (003 12 "kann"): dealt in at once with ``deal_in``
+
+
+def sitting_out(t: Tournament, table: int = 2) -> tuple[int, int]:
+    """The big blind of table 1 reseated to a seat at ``table`` that no arrival waits at
+    (000 4.10): it sits out only because of 003 12. (player, seat)."""
+    old = t.tables[1]
+    pid = old.occupant[old.bb]
+    new = t.tables[table]
+    seat = next(s for s in range(1, new.size + 1)
+                if s not in new.occupant and not new.arrival_waits(s))
+    [e] = t.execute({"cmd": "reseat", "player": pid, "table": table, "seat": seat,
+                     "reason": "Rollstuhl"}, 5.0)
+    assert e["sits_out"] is True and seat in new.sits_out and seat in new.waiting
+    return pid, seat
+
+
+def test_a_moved_blind_who_wants_to_play_is_dealt_in_at_once_003_12():
+    """Before: no command; the player sat out until the button had passed."""
+    t = club_003(16)
+    pid, seat = sitting_out(t)
+    tab = t.tables[2]
+    [row] = [s for s in views.table_view(t, 2)["seats"] if s["seat"] == seat]
+    assert row["waiting"] is True and row["sits_out"] is True
+    [e] = t.execute({"cmd": "deal_in", "player": t.players[pid].name}, 6.0)
+    assert e["type"] == "dealt_in" and (e["player"], e["table"], e["seat"]) == (pid, 2, seat)
+    assert "waits" not in e and seat not in tab.sits_out and tab.dealt(seat)
+    # the screens' "waits for the button" is gone: the seat and the move
+    [row] = [s for s in views.table_view(t, 2)["seats"] if s["seat"] == seat]
+    assert row["waiting"] is False and "sits_out" not in row
+    assert [m["waiting_for_button"] for m in views.table_view(t, 2)["moves_in"]] == [False]
+    replay_equal(t)
+    t.execute({"cmd": "hand_done", "table": 2}, 7.0)
+    assert tab.dealt(seat)
+
+
+def test_deal_in_is_undone_and_the_player_sits_out_again():
+    t = club_003(16)
+    pid, seat = sitting_out(t)
+    tab = t.tables[2]
+    t.execute({"cmd": "deal_in", "player": pid}, 6.0)
+    t.execute({"cmd": "undo"}, 7.0)
+    tab = t.tables[2]
+    assert seat in tab.sits_out and seat in tab.waiting and not tab.dealt(seat)
+    assert [m["waiting_for_button"] for m in views.table_view(t, 2)["moves_in"]] == [True]
+    replay_equal(t)
+
+
+def test_deal_in_is_refused_for_a_player_who_does_not_sit_out():
+    t = club_003(16)
+    tab = t.tables[1]
+    pid = tab.occupant[min(tab.occupant)]
+    before = len(t.log)
+    with pytest.raises(Rejected, match=r"does not sit out at table 1 seat \d+: only a player "
+                       r"moved after posting a blind sits out until the button has passed"):
+        t.execute({"cmd": "deal_in", "player": pid}, 6.0)
+    pid2, seat = sitting_out(t)
+    t.execute({"cmd": "deal_in", "player": pid2}, 6.0)
+    with pytest.raises(Rejected, match="does not sit out"):  # a second time
+        t.execute({"cmd": "deal_in", "player": pid2}, 6.5)
+    assert len(t.log) == before + 2  # the reseat and the one deal_in
+

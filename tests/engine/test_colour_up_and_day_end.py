@@ -89,8 +89,85 @@ def test_a_colour_up_called_twice_or_before_the_start_is_refused():
     t = new_tournament(9)
     t.execute({"cmd": "colour_up", "chip": 25}, 300.0)
     rejected(t, {"cmd": "colour_up", "chip": 25}, 310.0, match="already")
-    t.execute({"cmd": "colour_up", "chip": 100}, 320.0)  # the next chip, once 25 is done
-    assert cr.due(t, 330.0).leaving == 100
+    rejected(t, {"cmd": "colour_up", "chips": [100, 25]}, 310.0, match="already")
+    rejected(t, {"cmd": "colour_up", "chips": [100, 100]}, 310.0, match="named twice")
+    rejected(t, {"cmd": "colour_up", "chip": 100, "chips": [500]}, 310.0, match="not both")
+    rejected(t, {"cmd": "colour_up"}, 310.0, match="not neither")
+
+
+# ======================================================= several chips (issue 32, 002)
+
+
+def test_one_call_colours_up_several_chips_each_raced_per_table_the_smaller_first():
+    """Before: one chip a call (``colour_up chip=25``)."""
+    t = new_tournament(18)
+    a, b = t.execute({"cmd": "colour_up", "chips": [100, 25]}, 300.0)
+    assert [(e["leaving"], e["new"], e["adds"]) for e in (a, b)] == [(25, 100, True),
+                                                                     (100, 500, True)]
+    assert [d.leaving for d in cr.under_way(t, 310.0)] == [25, 100]
+    assert cr.due(t, 310.0, 1).leaving == 25
+    one = race(t, 1, [3], 320.0)
+    assert (one["leaving"], one["call"]) == (25, a["seq"])
+    assert cr.due(t, 330.0, 1).leaving == 100 and cr.due(t, 330.0, 2).leaving == 25
+    two = race(t, 1, [2], 330.0)  # the table's next race is the next chip's
+    assert (two["leaving"], two["new"], two["call"]) == (100, 500, b["seq"])
+    rejected(t, {"cmd": "chip_race", "table": 1, "chips": [1]}, 340.0,
+             match="already had its chip race")
+    # table 2 names the chip it races: the bigger first is refused nothing, it is its own
+    three = race(t, 2, [1], 340.0, leaving=100)
+    assert three["call"] == b["seq"]
+    assert race(t, 2, [1], 350.0)["call"] == a["seq"]
+    rejected(t, {"cmd": "chip_race", "table": 2, "chips": [1], "leaving": 5}, 360.0,
+             match="no colour-up of the 5 chips is under way")
+    replay_equal(t)
+
+
+def test_a_second_call_adds_to_what_is_under_way_and_keeps_the_races_open():
+    """Before: a second call replaced the first, and a table that had not raced the first
+    chip lost that race."""
+    t = new_tournament(18)
+    (a,) = t.execute({"cmd": "colour_up", "chip": 25}, 300.0)
+    race(t, 1, [3], 310.0)
+    (b,) = t.execute({"cmd": "colour_up", "chip": 100}, 320.0)
+    # table 2 still races for the 25s, then the 100s; table 1 only the 100s now
+    assert cr.due(t, 330.0, 2).leaving == 25 and cr.due(t, 330.0, 1).leaving == 100
+    assert race(t, 2, [1], 330.0)["call"] == a["seq"]
+    assert race(t, 2, [1], 340.0)["call"] == b["seq"]
+    assert race(t, 1, [1], 340.0)["call"] == b["seq"]
+    replay_equal(t)
+    # undo the second call: the 25s are still under way, raced where they were
+    t.execute({"cmd": "undo", "table": 1}, 350.0)  # table 1's race for the 100s
+    t.execute({"cmd": "undo", "table": 2}, 350.0)
+    t.execute({"cmd": "undo", "target": b["group"]}, 360.0)
+    assert [d.leaving for d in cr.under_way(t, 370.0)] == [25]
+    assert cr.has_raced(t, 1, cr.due(t, 370.0, 1)) and cr.has_raced(t, 2, cr.due(t, 370.0, 2))
+    replay_equal(t)
+
+
+def test_a_call_of_a_level_before_is_over_when_another_is_added():
+    t = new_tournament(9)
+    t.execute({"cmd": "colour_up", "chip": 25}, 300.0)
+    t.execute({"cmd": "colour_up", "chip": 100}, 700.0)  # level 2 began at 602
+    assert [d.leaving for d in cr.under_way(t, 710.0)] == [100]
+    assert t.colour_up.calls[-1].leaving == 100 and len(t.colour_up.calls) == 1
+
+
+def test_a_log_from_before_several_chips_replays_as_it_was_played():
+    """A ``colour_up`` event without ``adds`` (a log from before) replaced the call before;
+    its replay does the same."""
+    t = new_tournament(18)
+    t.execute({"cmd": "colour_up", "chip": 25}, 300.0)
+    t.execute({"cmd": "colour_up", "chip": 100}, 320.0)
+    from controller.engine import chain
+    from controller.engine.tournament import Tournament
+
+    log, value = [], chain.GENESIS
+    for e in t.log:  # as the Floorman before wrote it: no ``adds``, its own hashes
+        old = {k: v for k, v in e.items() if k != "adds"}
+        value = chain.link(value, old)
+        log.append({**old, "hash": value})
+    again = Tournament.replay(log)
+    assert [d.leaving for d in cr.under_way(again, 330.0)] == [100]
 
 
 def test_the_directors_colour_up_is_undone_with_its_races_gone():

@@ -107,3 +107,23 @@ def test_a_table_state_left_over_from_the_break_never_takes_the_buttons(mock_pin
         assert b.controls.race == {}
     finally:
         b.box.close()
+
+
+def test_several_chips_are_entered_one_race_at_a_time(box):
+    """Issue 32: the director called the 25s and the 100s; once the 25s' race is run the
+    table's view is the 100s' entry, and the box starts a new, empty entry for it."""
+    two = [{"leaving": 25, "new": 100, "raced": False},
+           {"leaving": 100, "new": 500, "raced": False}]
+    box.controls.update_table({**RACING, "chip_race": {**RACING["chip_race"], "chips": two}})
+    box.tap("seat_next")
+    box.tap("time")
+    box.tap("hand_done")
+    assert box.sent == [("chip_race", {"chips": [0, 1], "short": []})]
+    done = [{**two[0], "raced": True}, two[1]]
+    box.controls.update_table({**RACING, "chip_race": {
+        **RACING["chip_race"], "leaving": 100, "new": 500, "most": 4, "chips": done}})
+    assert box.controls.race == {} and box.controls.racing()
+    for _ in range(4):  # 4 x 100 stay below a 500
+        box.tap("time")
+    box.tap("hand_done")
+    assert box.sent[-1] == ("chip_race", {"chips": [0, 4], "short": []})

@@ -803,3 +803,27 @@ def test_every_moment_after_another_shows_what_a_new_screen_shows(size):
         r.draw(surface, view)
         _, fresh, _ = render(view, size)
         assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(fresh, "RGB"), name
+
+
+def test_the_chip_race_entry_works_per_chip_when_the_director_called_several():
+    """Issue 32: the director colours up the 25s and the 100s in the break; table 1's screen
+    enters the 25s' race first (1/2), then the 100s' (2/2), each entry on its own (the
+    buttons' entry keys on the chip: kiosk/buttons.py)."""
+    g = shots._colour_up()
+    g.do("colour_up", at=g.now + 10.0, chips=[25, 100])
+    first = g.view(now=g.now + 20.0)
+    race = first.state["table/1"]["chip_race"]
+    assert (race["leaving"], race["new"], race["result"]) == (25, 100, None)
+    assert [(c["leaving"], c["raced"]) for c in race["chips"]] == [(25, False), (100, False)]
+    r, _, _ = render(first)
+    assert "CHIP RACE  25 → 100  1/2" in texts(r)
+    seats = sorted(g.t.tables[1].occupant)
+    g.do("chip_race", at=g.now + 30.0, table=1, chips=[3 if s == seats[0] else 0
+                                                       for s in range(1, seats[0] + 1)])
+    second = g.view(now=g.now + 40.0)
+    race = second.state["table/1"]["chip_race"]
+    assert (race["leaving"], race["new"], race["result"]) == (100, 500, None)
+    assert [(c["leaving"], c["raced"]) for c in race["chips"]] == [(25, True), (100, False)]
+    r, _, _ = render(second)
+    assert "CHIP RACE  100 → 500  2/2" in texts(r)
+    assert any("× 100" in t or "100" in t for t in texts(r))

@@ -133,6 +133,10 @@
     f.hidden = false;
     step.hidden = true;
     document.getElementById("reseat-step").hidden = true;
+    // 003 12: the seat sits out until the button passes; the player may be dealt in at once
+    const dealIn = document.getElementById("deal-in-form");
+    dealIn.hidden = byName || !seat.dataset.sitsOut;
+    dealIn.elements.player_id.value = seat.dataset.player;
     // by name: the player (a player still on the way is busted without a confirm)
     f.elements.table.value = byName ? "" : seat.dataset.table;
     f.elements.seat.value = byName ? "" : seat.dataset.seat;
@@ -175,6 +179,7 @@
     if (!applying("rebuy") && !applying("reentry")) return false;
     const step = document.getElementById("rebuy-step");
     document.getElementById("bust-form").hidden = true;
+    document.getElementById("deal-in-form").hidden = true;
     step.hidden = false;
     step.elements.player_id.value = dialog.dataset.player;
     const title = step.querySelector(".rebuy-title");
@@ -196,6 +201,7 @@
     const step = document.getElementById("reseat-step");
     step.reset();
     document.getElementById("bust-form").hidden = true;
+    document.getElementById("deal-in-form").hidden = true;
     step.hidden = false;
     step.elements.player_id.value = dialog.dataset.player;
     const title = step.querySelector(".reseat-title");

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.engine.rules import (
     announcements,
+    blinds_sit_out,
     busts,
     chip_counts,
     chip_race,
@@ -68,7 +69,7 @@ RULES: tuple[ModuleType, ...] = (
     # a qualifier's last two and a play day's table games end before the field would
     clock, ghosts, qualifier, prize_pool, play_day, busts, seating, hand_for_hand, entries, hands,
     time_calls, undo, names, announcements, chip_counts, rounds, landesliga, penalties,
-    field_size, dealing, chip_race, reseat, reserve,
+    field_size, dealing, chip_race, reseat, reserve, blinds_sit_out,
     desk,  # the registration desk (issue 31): a seat that came free calls the next in line
     final_deal,  # the deal at the final table (issue 30)
     membership, multitabling,  # members and guests (000 1, 2.5); one table a player (001 §1 III)

@@ -24,9 +24,10 @@ shows the same cards and the same winners.
 
 - the director may colour up at any time ("Die Turnierleitung kann jederzeit das
   Umtauschen von Jetons mit niedrigem Nennwert durchführen"): ``colour_up`` names the
-  chip that leaves; the tables race for it like in a colour-up break, while the level
-  it was called in lasts (one chip a call: a second chip is called when the first is
-  done, the smaller first);
+  chip or chips that leave; the tables race for each like in a colour-up break, while
+  the level it was called in lasts, the smaller chip first, one race per chip and
+  table. A second call adds its chips to those still under way (before: it replaced
+  them, and a table that had not raced the first chip lost that race);
 - the chip race is announced 2-3 minutes before the break ("2-3 Minuten vor der Pause
   beginnt der Chipleader"): :func:`call_window` says when the screens show it;
 - a player not at the table loses the small chips ("Du musst anwesend sein! Sonst
@@ -94,6 +95,16 @@ class Call:
     new: int
 
 
+@dataclass(frozen=True)
+class Calls:
+    """The director's colour-ups under way (``Tournament.colour_up``): ``calls`` of the
+    level of the last, in the order called, and ``raced``: (table, call's seq) of every
+    table's race for one of them."""
+
+    calls: tuple[Call, ...]
+    raced: frozenset[tuple[int, int]] = frozenset()
+
+
 class Due(NamedTuple):
     """A colour-up under way: ``level`` (index), the ``leaving`` and the ``new`` chip, and the
     director's ``call`` (its event number; ``None``: a colour-up break's note)."""
@@ -104,16 +115,44 @@ class Due(NamedTuple):
     call: int | None = None
 
 
-def due(t: Tournament, now: float | None) -> Due | None:
+def under_way(t: Tournament, now: float | None) -> list[Due]:
+    """The director's colour-ups under way at ``now`` (``None``: where the last event left
+    it), the smallest chip first: those called in the level on the clock (002)."""
+    index = (t.clock if now is None else clk.at(t.clock, t.settings.structure, now)).level
+    calls: Calls | None = t.colour_up
+    if not t.clock.started or calls is None:
+        return []
+    return sorted((Due(index, c.leaving, c.new, c.seq) for c in calls.calls
+                   if c.level == index), key=lambda d: d.leaving)
+
+
+def has_raced(t: Tournament, table: int, colour: Due) -> bool:
+    """``table`` had its chip race for ``colour``."""
+    if colour.call is None:
+        tab = t.tables.get(table)
+        return tab is not None and raced(tab.chip_race, colour)
+    calls: Calls | None = t.colour_up
+    return calls is not None and (table, colour.call) in calls.raced
+
+
+def due(t: Tournament, now: float | None, table: int | None = None) -> Due | None:
     """The colour-up under way at ``now`` (``None``: where the last event left it): the
     director's, while the level it was called in lasts (002), or the break's whose note
-    names a chip (000 3.17)."""
+    names a chip (000 3.17). Of several chips the director called, the smallest; for a
+    ``table``, the smallest it has not raced yet (all raced: the one it raced last)."""
     index = (t.clock if now is None else clk.at(t.clock, t.settings.structure, now)).level
     if not t.clock.started:
         return None
-    call: Call | None = t.colour_up
-    if call is not None and call.level == index:
-        return Due(index, call.leaving, call.new, call.seq)
+    calls = under_way(t, now)
+    if calls:
+        if table is None:
+            return calls[0]
+        left = [d for d in calls if not has_raced(t, table, d)]
+        if left:
+            return left[0]
+        tab = t.tables.get(table)
+        last = None if tab is None or tab.chip_race is None else tab.chip_race.call
+        return next((d for d in calls if d.call == last), calls[-1])
     lvl = t.settings.structure[min(index, len(t.settings.structure) - 1)]
     if not lvl.is_break:
         return None
@@ -203,40 +242,64 @@ def decide(cards: list[list[str]], count: int, rules: ChipRaceSettings) -> tuple
 
 
 def colour_up_now(t: Tournament, c: cmd.ColourUp, now: float) -> None:
-    """The director's colour-up (002 "jederzeit")."""
+    """The director's colour-up (002 "jederzeit"): one chip or several, each raced at
+    every table, the smaller first; added to those under way."""
     t.require_running()
     if not t.clock.started:
         raise Rejected("the tournament has not started: the chips are coloured up once play "
                        "has begun")
+    if (c.chip is None) == (c.chips is None):
+        raise Rejected("colour_up takes chip (one chip) or chips (several), not both and not "
+                       "neither")
+    wanted = [c.chip] if c.chip is not None else list(c.chips or ())
     chips = t.settings.chip_race.chips
-    if c.chip not in chips:
-        raise Rejected("{chip} is not one of the club's chips ({chips})", chip=c.chip,
-                       chips=", ".join(map(str, chips)))
-    higher = [x for x in chips if x > c.chip]
-    if not higher:
-        raise Rejected("{chip} is the club's biggest chip: there is nothing to colour it up to",
-                       chip=c.chip)
+    going = {d.leaving for d in under_way(t, now)}
+    pairs: list[tuple[int, int]] = []
+    for chip in sorted(wanted):
+        if chip not in chips:
+            raise Rejected("{chip} is not one of the club's chips ({chips})", chip=chip,
+                           chips=", ".join(map(str, chips)))
+        higher = [x for x in chips if x > chip]
+        if not higher:
+            raise Rejected("{chip} is the club's biggest chip: there is nothing to colour it "
+                           "up to", chip=chip)
+        if chip in going:
+            raise Rejected("the {chip} chips are being coloured up already", chip=chip)
+        if any(chip == p[0] for p in pairs):
+            raise Rejected("{chip} is named twice", chip=chip)
+        pairs.append((chip, higher[0]))
     level = clk.at(t.clock, t.settings.structure, now).level
-    open_ = due(t, now)
-    if open_ is not None and open_.leaving == c.chip:
-        raise Rejected("the {chip} chips are being coloured up already", chip=c.chip)
-    t.emit(ev.ColourUpCalled, now, leaving=c.chip, new=higher[0], level=level)
+    for leaving, new in pairs:  # the smaller first: the tables race them in this order
+        t.emit(ev.ColourUpCalled, now, leaving=leaving, new=new, level=level, adds=True)
 
 
 def on_colour_up(t: Tournament, e: ev.ColourUpCalled) -> None:
-    t.colour_up = Call(e.seq, e.level, e.leaving, e.new)
+    call = Call(e.seq, e.level, e.leaving, e.new)
+    before: Calls | None = t.colour_up
+    if not e.adds or before is None:  # a log from before several chips: a call replaced
+        t.colour_up = Calls((call,))
+        return
+    kept = tuple(c for c in before.calls if c.level == e.level)  # the others are over
+    seqs = {c.seq for c in kept}
+    t.colour_up = Calls(kept + (call,), frozenset(r for r in before.raced if r[1] in seqs))
 
 
 def chip_race(t: Tournament, c: cmd.ChipRace, now: float) -> None:
     t.require_running()
     tab = t.table(c.table)
-    colour = due(t, now)
+    colour = due(t, now, c.table)
     if colour is None:
         raise Rejected("no colour-up is due: a chip race runs in a break whose note names "
                        "the chip that leaves (\"Chipraise 25\") or after the director's "
                        "colour-up")
+    if c.leaving is not None and c.leaving != colour.leaving:
+        # several chips called (002): the race names its chip; the smaller goes first
+        colour = next((d for d in under_way(t, now) if d.leaving == c.leaving), None) or colour
+        if colour.leaving != c.leaving:
+            raise Rejected("no colour-up of the {chip} chips is under way (the {leaving} "
+                           "chips are)", chip=c.leaving, leaving=colour.leaving)
     level, leaving, new, call = colour
-    if raced(tab.chip_race, colour):
+    if has_raced(t, c.table, colour):
         raise Rejected("table {table} already had its chip race in this colour-up (undo it "
                        "first to enter it again)", table=c.table)
     if len(c.chips) > tab.size:
@@ -301,6 +364,9 @@ def on_chip_race(t: Tournament, e: ev.ChipRaced) -> None:
     if tab is None:
         raise ev.InvalidEvent(f"table {e.table} is not in play")
     tab.chip_race = e
+    calls: Calls | None = t.colour_up
+    if e.call is not None and calls is not None:  # one race per chip and table (002)
+        t.colour_up = Calls(calls.calls, calls.raced | {(e.table, e.call)})
     # the new chips are the leftover total rounded (000 3.17: up; 002: commercially),
     # and a short player keeps one: what is in play changes by that much (the average);
     # an absent player's small chips leave play (002)
