@@ -407,8 +407,7 @@ def colour_up_called() -> ScreenView:
 def day_end() -> ScreenView:
     """The end of the day (002): ten minutes before the end of the last level the director
     stopped the clock; a player drew a 4, table 1 has played one of the four hands. (A
-    day of three levels: the sample's last, 50.000 / 100.000 with its ante beside a
-    "paused", leaves the blinds below their least size at 800×480, issue 31.)"""
+    day of three levels; the sample's last, paused, is ``table_last_level``.)"""
     from controller.engine.settings import Level
 
     g = Game(structure=tuple(Level("level", 1200, sb, 2 * sb) for sb in (100, 200, 400)))
@@ -418,6 +417,16 @@ def day_end() -> ScreenView:
     g.do("end_of_day", at=START + 80.0, card=4)
     g.do("hand_done", at=START + 200.0, table=1)
     return g.view(now=START + 230.0)
+
+
+def last_level() -> ScreenView:
+    """The last level, paused: 50.000 / 100.000 and the ante, 10.000; where the ante does
+    not fit beside the blinds at their size by rule (800×480), it has a line of its own."""
+    g = Game()
+    g.start()
+    g.do("level", at=START + 60.0, to=g.t.level_number(len(g.t.settings.structure) - 1))
+    g.do("pause", at=START + 120.0)
+    return g.view(now=START + 200.0)
 
 
 def finished() -> ScreenView:
@@ -821,6 +830,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_hold": hold,
     "table_hands_left": hands_left,
     "table_day_end": day_end,
+    "table_last_level": last_level,
     "table_chip_race_call": chip_race_call,
     "table_colour_up_called": colour_up_called,
     "table_finished": finished,

@@ -126,7 +126,11 @@ def draw(c: Canvas, frame: Frame) -> None:
     gap = c.px(8) + 2
     # the clock panel with all its rows, or only level, blinds and time when the messages
     # need the room: both keep the time left and the blinds at their size by rule
+    seats_w = round(body.width * 0.33)
+    clock_w = body.width - seats_w - c.px(24)
     core = c.need("time_left") + c.need("blinds")
+    if frame.mode != "break":  # the ante under the blinds (a long level on a 7" screen)
+        core += common.ante_room(c, clock_w, frame)
     full_min = max(c.px(700), round(core * 1.85))
     compact_min = max(c.px(470), round(core * 1.4))
     fixed = sum(b.height for b in blocks if not b.grow) + gap * len(blocks)
@@ -138,8 +142,7 @@ def draw(c: Canvas, frame: Frame) -> None:
         top_h, compact = max(compact_min, body.height - want), True
     msgs_h = max(0, body.height - top_h)
     top = pygame.Rect(body.x, body.y, body.width, top_h)
-    seats_w = round(body.width * 0.33)
-    left, right = split_h(top, top.width - seats_w - c.px(24), c.px(24))
+    left, right = split_h(top, clock_w, c.px(24))
     if frame.mode == "break":
         common.break_panel(c, left, frame, compact=compact)
     else:

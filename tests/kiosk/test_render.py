@@ -68,6 +68,8 @@ EXPECT: dict[str, list[str]] = {
     "table_hands_left": ["Hands left: 3"],
     # the end of the day (002): the clock stopped in the last level, the card's hands
     "table_day_end": ["Hands left: 3", "PAUSED", "LEVEL 3", "400 / 800"],
+    "table_last_level": ["LEVEL 23", "PAUSED", "50,000 / 100,000", "Ante 10,000",
+                         "Last level"],
     # the chip race announced 2-3 minutes before the colour-up break (002)
     "table_chip_race_call": ["Chip race at the break: the 25 chips leave for 100", "02:00"],
     "wall_chip_race_call": ["Chip race at the break: the 25 chips leave for 100", "02:00"],
