@@ -332,6 +332,15 @@ def final_table_moves() -> ScreenView:
     return g.view(table=min(g.t.tables))
 
 
+def wall_final_table() -> ScreenView:
+    """The final table just drawn, on the wall: its seats in seat order, the eight players
+    still on the way to theirs marked (the moves to it are the seating itself)."""
+    g = Game(registration_closed=True)
+    g.start()
+    g.bust_down(9)
+    return g.view(role="wall")
+
+
 def offline() -> ScreenView:
     v = running()
     v.online = False
@@ -595,6 +604,9 @@ def _final_four() -> Game:
     """The money bubble played down to four at the final table, every stack counted."""
     g = _money_bubble()
     g.bust_down(4, step=30.0)
+    assert g.t.final_table is not None
+    for _ in range(2):  # the hand in play when it was drawn, then one at it: all seated
+        g.do("hand_done", table=g.t.final_table)
     # past level 6, the last with re-entries: the pool is final, a deal can be made
     levels = g.t.settings.structure
     last = max(i for i, lv in enumerate(levels) if g.t.level_number(i) == 6)
@@ -848,6 +860,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_chip_race_call": wall_chip_race_call,
     "wall_hfh": wall_hfh,
     "wall_moves": wall_moves,
+    "wall_final_table": wall_final_table,
     "wall_finished": wall_finished,
     "wall_finished_long": wall_finished_long,
     "wall_long_names": wall_long_names,

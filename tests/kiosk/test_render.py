@@ -108,6 +108,9 @@ EXPECT: dict[str, list[str]] = {
                           "27"],
     "wall_page2": [],
     "wall_moves": ["Moves", "+5 more"],
+    # the final table drawn: its seats, who sits where, the players on the way marked
+    "wall_final_table": ["FINAL TABLE", "Final table · Table 1", "→ Tina Becker",
+                         "Vera Krüger", "→ Frieda Wolf", "→ on the way: 8"],
     "wall_finished_long": ["CHAMPION", "Maximilian-Alexander von Hohenzollern-Sigmaringen",
                            "18 pts"],
     "wall_break": ["BREAK", "Chipraise 25", "CHIP RACE 25 → 100", "open: table 1, 2, 3"],
@@ -158,6 +161,7 @@ EXPECT_DE: dict[str, list[str]] = {
     "wall_bounty": ["Chipleader", "Kopfgeld", "40 €", "Auszahlung"],
     "wall_bounty_finished": ["SIEGER", "Kopfgeld", "Preis", "700 €", "766 €"],
     "wall_deal": ["FINALTISCH", "1.–4.", "Deal", "Ausgespielt", "738 €"],
+    "wall_final_table": ["Finaltisch · Tisch 1", "→ Tina Becker", "→ unterwegs: 8"],
     "wall_satellite_lot": ["SIEGER", "Ticket (gelost)", "50 € (gelost)"],
 }
 
@@ -252,7 +256,10 @@ def test_every_moment(name, size, tmp_path):
                                                  "wall_money_finished", "wall_bounty_finished",
                                                  "wall_satellite_lot"):
         page = view.wall_page + 1
-        assert any(t.startswith(f"Seating  {page}/") or t == "Seating" for t in drawn)
+        if view.state["summary"].get("final_table") is not None:  # its seats instead
+            assert any(t.startswith("Final table · Table ") for t in drawn), drawn
+        else:
+            assert any(t.startswith(f"Seating  {page}/") or t == "Seating" for t in drawn)
     if name in CLOCK_MOMENTS:
         _, rect = clock_item(r, view)
         if size == BIG:
@@ -691,6 +698,37 @@ def test_wall_moves_drop_the_seated_and_count_the_rest():
     r, _, _ = render(done)
     assert not any(t.startswith("+") for t in texts(r))
     assert not any("→ Table" in t for t in texts(r))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_wall_shows_the_final_tables_seats_not_the_moves_to_it(size):
+    """The final table drawn: who sits where, in seat order, every name whole; the players
+    still on the way marked as such (not a list of moves, "Tina Becker → Table 1, Seat 1
+    +7 more"); once they sit, the seats alone."""
+    view = shots.moment("wall_final_table")
+    tab = view.state[f"table/{view.state['summary']['final_table']}"]
+    moving = {m["player"] for m in view.state["moves"]["pending"]}
+    assert len(moving) == 8
+    r, _, _ = render(view, size)
+    drawn = texts(r)
+    for s in tab["seats"]:
+        name = s["name"]
+        assert (f"→ {name}" if name in moving else name) in drawn, (name, drawn)
+    rows = [t for t in drawn if t.lstrip("→ ") in {s["name"] for s in tab["seats"]}]
+    assert rows == [("→ " if s["name"] in moving else "") + s["name"] for s in tab["seats"]]
+    assert "→ on the way: 8" in drawn
+    assert not any(t.startswith("+") or "Seat 1" in t or t.endswith("…") for t in drawn)
+    assert "Moves" not in drawn and "Seating" not in drawn
+    g = shots.Game(registration_closed=True)
+    g.start()
+    g.bust_down(9)
+    for _ in range(2):  # the hand in play when it was drawn, then the first at it
+        g.do("hand_done", table=view.state["summary"]["final_table"])
+    assert not g.state(g.now)["moves"]["pending"]
+    r, _, _ = render(g.view(role="wall"), size)
+    drawn = texts(r)
+    assert all(s["name"] in drawn for s in tab["seats"]), drawn
+    assert not any(t.startswith("→") for t in drawn), drawn
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
