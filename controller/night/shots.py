@@ -592,6 +592,13 @@ def wall_bounty() -> ScreenView:
     return g.view(role="wall")
 
 
+def table_bounty() -> ScreenView:
+    """Money bounties at a table (a progressive knock-out): each seat's head in green
+    beside the name, the hunters' grown ones larger."""
+    g = _bounty_game()
+    return g.view(table=min(g.t.tables))
+
+
 def wall_bounty_finished() -> ScreenView:
     """The end of a knock-out for money: each place's payout and the bounties won, no
     points column (the preset plays none)."""
@@ -868,6 +875,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_money": wall_money,
     "wall_money_finished": wall_money_finished,
     "wall_bounty": wall_bounty,
+    "table_bounty": table_bounty,
     "wall_bounty_finished": wall_bounty_finished,
     "wall_deal": wall_deal,
     "wall_deal_undone": wall_deal_undone,

@@ -96,6 +96,8 @@ EXPECT: dict[str, list[str]] = {
     # bounties each won beside the payouts, no points column
     "wall_bounty": ["Chip leader", "Zoë Lehmann", "Bounty", "€40", "Payouts"],
     "wall_bounty_finished": ["CHAMPION", "Bounties", "Prize", "€700", "€766"],
+    # money bounties at a table: each seat's head beside the name, a grown one larger
+    "table_bounty": ["TABLE 1", "Mia Fischer", "€120", "Vera Krüger", "€40"],
     # a deal at the final table: "Deal" for the four left's places, what is played for
     "wall_deal": ["FINAL TABLE", "Payouts", "1.–4.", "Deal", "Played for", "€738", "€390"],
     "wall_deal_undone": ["FINAL TABLE", "Payouts", "€3,560", "€880"],

@@ -106,3 +106,19 @@ def test_a_satellites_shared_place_by_lot_is_marked():
     assert beside(items, cash, "50 € (gelost)")
     # the other ticket winners drew no lot
     assert sum(t == "Ticket" for t, _ in items) == 2
+
+
+@pytest.mark.parametrize("size", [BIG, SMALL], ids=["1920x1080", "800x480"])
+def test_the_table_screen_shows_each_seats_head_beside_the_name(size):
+    """Money bounties (issue 30): the seat view carries each player's head; the table
+    screen shows it, green, right of the whole name, one column for the table."""
+    v = shots.moment("table_bounty")
+    seats = v.state[f"table/{v.table}"]["seats"]
+    assert {s["bounty"] for s in seats} == {4_000, 12_000}
+    items = drawn(v, size)
+    for s in seats:
+        head = f"€{s['bounty'] // 100}"
+        assert beside(items, s["name"], head), (s["name"], head)
+    lefts = {r.right for t, r in items if t.startswith("€") and t != "€110"}
+    assert max(lefts) - min(lefts) <= 2, lefts  # one column, right-aligned
+    assert not any(t.endswith("…") for t, _ in items)
