@@ -654,6 +654,8 @@ def final_seats(c: Canvas, rect: pygame.Rect, frame: Frame, tab: dict[str, Any])
     inner = inset(rect, c.px(20), c.px(12))
     title_h = max(c.min_size + 8, c.px(54))
     title = f"{tr('final_table', lang)} · {tr('table', lang)} {tab.get('table', '?')}"
+    if ((frame.summary.get("prize_pool") or {}).get("deal") or {}).get("players"):
+        title += f" · {tr('deal_places', lang)}"  # the amounts at the rows' ends
     c.text(title, pygame.Rect(inner.x, inner.y, inner.width, title_h), colour=GOLD,
            bg=PANEL, max_size=round(title_h * 0.75))
     coming = [s for s in rows if s.get("seat") in on_way]
@@ -679,8 +681,15 @@ def final_seats(c: Canvas, rect: pygame.Rect, frame: Frame, tab: dict[str, Any])
     bw = max((c.fonts.get(BOLD, hsize).size(i18n.money(v, cur, lang))[0]
               for v in heads.values()), default=0)
     bw = bw + c.px(16) if bw else 0
+    # a deal stands: each dealt player's own amount, gold, at the row's end
+    deal = ((frame.summary.get("prize_pool") or {}).get("deal") or {}).get("players") or []
+    dealt = {d.get("player_id"): int(d.get("amount") or 0) for d in deal}
+    dw = max((c.fonts.get(BOLD, size).size(i18n.money(v, cur, lang))[0]
+              for pid, v in dealt.items() if any(s.get("player_id") == pid for s in rows)),
+             default=0)
+    dw = dw + c.px(16) if dw else 0
     pad = c.px(8)
-    name_w = col_w - num_w - 2 * pad - bw
+    name_w = col_w - num_w - 2 * pad - bw - dw
     names = [("→ " if s.get("seat") in on_way else "") + (s.get("name") or "?") for s in rows]
     # one size for every name (the list reads as a list); a longer one shrinks alone
     common_size = min(c.fit_size(n, COND, name_w, lh, "line", size) for n in names)
@@ -699,8 +708,12 @@ def final_seats(c: Canvas, rect: pygame.Rect, frame: Frame, tab: dict[str, Any])
                size=name_size if fits else None, max_size=name_size)
         if bw and s.get("seat") in heads:
             c.text(i18n.money(heads[s["seat"]], cur, lang),
-                   pygame.Rect(r.right - bw, r.y, bw - pad, r.height), colour=GREEN, bg=bg,
-                   align="right", max_size=hsize)
+                   pygame.Rect(r.right - dw - bw, r.y, bw - pad, r.height), colour=GREEN,
+                   bg=bg, align="right", max_size=hsize)
+        if dw and s.get("player_id") in dealt:
+            c.text(i18n.money(dealt[s["player_id"]], cur, lang),
+                   pygame.Rect(r.right - dw, r.y, dw - pad, r.height), colour=GOLD, bg=bg,
+                   align="right", max_size=size)
     if coming:
         c.text(f"→ {tr('on_the_way', lang)}: {len(coming)}",
                pygame.Rect(inner.x, inner.bottom - note_h, inner.width, note_h), face=COND,

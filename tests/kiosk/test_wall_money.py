@@ -89,6 +89,14 @@ def test_while_a_deal_stands_the_ladder_says_deal_for_the_players_left(size):
     # the places of the four left pay their deal, not the ladder's amounts
     assert not {"€3,560", "€1,765", "€1,175", "€880"} & set(got)
     assert "€390" in got  # the places paid out below them stay
+    # each dealt player's own amount, at the end of the player's seat at the final table
+    players = pool["deal"]["players"]
+    assert len(players) == 4
+    assert sum(d["amount"] for d in players) + pool["deal"]["played_for"] == \
+        sum(cents for _, cents in pool["ladder"][:4])
+    for d in players:
+        euros, cents = divmod(d["amount"], 100)
+        assert beside(items, d["name"], f"€{euros:,}.{cents:02d}"), d
     # undone: the ladder again (a small wall: the winner's and the places next paid out)
     back = texts(shots.moment("wall_deal_undone"), size)
     assert "Deal" not in back and "Played for" not in back and "€3,560" in back
