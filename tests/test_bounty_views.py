@@ -35,6 +35,8 @@ def test_each_seat_carries_the_head_and_a_progressive_head_grows():
     prey = next(pid for pid, p in t.players.items() if p.table == tab and pid != 1)
     t.execute({"cmd": "bust", "player": prey, "by": 1, "confirm": True}, 10.0)
     assert _seats(t)[1]["bounty"] == 6_000  # half of the head onto the hunter's own
+    assert _seats(t)[1]["bounty_won"] == 2_000  # the other half won in cash
+    assert {s["bounty_won"] for pid, s in _seats(t).items() if pid != 1} == {0}
     assert hunter["name"] == _seats(t)[1]["name"]
     # the hunter has the busted stack too
     counts = [{"player": p.id, "chips": 40_000 if p.id == 1 else 20_000}
@@ -48,7 +50,7 @@ def test_each_seat_carries_the_head_and_a_progressive_head_grows():
 def test_no_bounty_keys_without_money_bounties():
     for name in (None, "venue-faq-prize-pool"):  # points only; money without bounties
         t = _night(name)
-        assert not [s for s in _seats(t).values() if "bounty" in s]
+        assert not [s for s in _seats(t).values() if "bounty" in s or "bounty_won" in s]
         counts = [{"player": p.id, "chips": 1_000} for p in t.players.values() if not p.out]
         counts[0]["chips"] = t.chips - 1_000 * (len(counts) - 1)
         t.execute({"cmd": "chip_counts", "counts": counts}, 20.0)

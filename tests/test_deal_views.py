@@ -20,7 +20,13 @@ def test_no_next_payout_while_a_deal_stands():
     pool = views.summary_view(t)["prize_pool"]
     assert pool["next_place"] is None and pool["pool"] == 45_000
     # the wall says "Deal" for the players left, and what is still played for
-    assert pool["deal"] == {"played_for": t.deal.played_for} and t.deal.played_for > 0
+    assert pool["deal"]["played_for"] == t.deal.played_for and t.deal.played_for > 0
+    # and each dealt player's own amount, the largest first (the wall, the players' page)
+    assert pool["deal"]["players"] == [
+        {"player_id": pid, "name": f"Player {pid}", "amount": cents}
+        for pid, _, cents in sorted(t.deal.shares, key=lambda s: -s[2])]
+    assert sum(d["amount"] for d in pool["deal"]["players"]) + t.deal.played_for == \
+        t.deal.open
     validate_state("summary", views.summary_view(t))
     rows = views.results_view(t, whole=True)["rows"]
     assert all("deal" not in r for r in rows)  # nobody placed since the deal yet

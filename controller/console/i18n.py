@@ -72,6 +72,10 @@ LABELS: dict[str, tuple[str, str]] = {
     "payout": ("Payout", "Auszahlung"),
     "ticket": ("Ticket", "Ticket"),
     "bounties": ("Bounties", "Kopfgeld"),
+    # the players' page: a seated player's head and the heads won; a deal's own amount
+    "public_head": ("Bounty {amount}", "Kopfgeld {amount}"),
+    "public_bounties_won": ("won {amount}", "gewonnen {amount}"),
+    "public_deal": ("Deal {amount}", "Deal {amount}"),
     "by_lot": ("by lot", "gelost"),
     "rebuys": ("Rebuys", "Rebuys"),
     "addons": ("Add-ons", "Add-ons"),

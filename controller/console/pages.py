@@ -39,7 +39,13 @@ def public_waiting(desk: dict[str, Any] | None) -> list[dict[str, Any]]:
 
 def seating(state: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Everyone seated (no ghosts) as the public table topics name them (non-members
-    shortened, 000 5.8), alphabetically: ``name``, ``table``, ``seat``, ``incoming``."""
+    shortened, 000 5.8), alphabetically: ``name``, ``table``, ``seat``, ``incoming``; with
+    money bounties ``bounty`` (the head on the player) and ``bounty_won`` (the heads won),
+    while a deal at the final table stands ``deal`` (the player's own amount), each in
+    cents and ``None`` where there is none."""
+    deal = ((((state.get("summary") or {}).get("prize_pool") or {}).get("deal") or {})
+            .get("players") or [])
+    dealt = {d.get("player_id"): d.get("amount") for d in deal}
     rows = []
     for key, view in state.items():
         if not key.startswith("table/") or not view.get("in_play"):
@@ -47,7 +53,9 @@ def seating(state: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         for s in view.get("seats", []):
             if not s.get("ghost"):
                 rows.append({"name": s["name"], "table": view["table"], "seat": s["seat"],
-                             "incoming": bool(s.get("incoming"))})
+                             "incoming": bool(s.get("incoming")),
+                             "bounty": s.get("bounty"), "bounty_won": s.get("bounty_won"),
+                             "deal": dealt.get(s.get("player_id"))})
     rows.sort(key=lambda r: (screen.sort_key(r["name"]), r["table"], r["seat"]))
     return rows
 

@@ -332,6 +332,15 @@ def final_table_moves() -> ScreenView:
     return g.view(table=min(g.t.tables))
 
 
+def wall_final_table() -> ScreenView:
+    """The final table just drawn, on the wall: its seats in seat order, the eight players
+    still on the way to theirs marked (the moves to it are the seating itself)."""
+    g = Game(registration_closed=True)
+    g.start()
+    g.bust_down(9)
+    return g.view(role="wall")
+
+
 def offline() -> ScreenView:
     v = running()
     v.online = False
@@ -407,8 +416,7 @@ def colour_up_called() -> ScreenView:
 def day_end() -> ScreenView:
     """The end of the day (002): ten minutes before the end of the last level the director
     stopped the clock; a player drew a 4, table 1 has played one of the four hands. (A
-    day of three levels: the sample's last, 50.000 / 100.000 with its ante beside a
-    "paused", leaves the blinds below their least size at 800×480, issue 31.)"""
+    day of three levels; the sample's last, paused, is ``table_last_level``.)"""
     from controller.engine.settings import Level
 
     g = Game(structure=tuple(Level("level", 1200, sb, 2 * sb) for sb in (100, 200, 400)))
@@ -418,6 +426,16 @@ def day_end() -> ScreenView:
     g.do("end_of_day", at=START + 80.0, card=4)
     g.do("hand_done", at=START + 200.0, table=1)
     return g.view(now=START + 230.0)
+
+
+def last_level() -> ScreenView:
+    """The last level, paused: 50.000 / 100.000 and the ante, 10.000; where the ante does
+    not fit beside the blinds at their size by rule (800×480), it has a line of its own."""
+    g = Game()
+    g.start()
+    g.do("level", at=START + 60.0, to=g.t.level_number(len(g.t.settings.structure) - 1))
+    g.do("pause", at=START + 120.0)
+    return g.view(now=START + 200.0)
 
 
 def finished() -> ScreenView:
@@ -574,6 +592,13 @@ def wall_bounty() -> ScreenView:
     return g.view(role="wall")
 
 
+def table_bounty() -> ScreenView:
+    """Money bounties at a table (a progressive knock-out): each seat's head in green
+    beside the name, the hunters' grown ones larger."""
+    g = _bounty_game()
+    return g.view(table=min(g.t.tables))
+
+
 def wall_bounty_finished() -> ScreenView:
     """The end of a knock-out for money: each place's payout and the bounties won, no
     points column (the preset plays none)."""
@@ -586,6 +611,9 @@ def _final_four() -> Game:
     """The money bubble played down to four at the final table, every stack counted."""
     g = _money_bubble()
     g.bust_down(4, step=30.0)
+    assert g.t.final_table is not None
+    for _ in range(2):  # the hand in play when it was drawn, then one at it: all seated
+        g.do("hand_done", table=g.t.final_table)
     # past level 6, the last with re-entries: the pool is final, a deal can be made
     levels = g.t.settings.structure
     last = max(i for i, lv in enumerate(levels) if g.t.level_number(i) == 6)
@@ -821,6 +849,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "table_hold": hold,
     "table_hands_left": hands_left,
     "table_day_end": day_end,
+    "table_last_level": last_level,
     "table_chip_race_call": chip_race_call,
     "table_colour_up_called": colour_up_called,
     "table_finished": finished,
@@ -838,6 +867,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_chip_race_call": wall_chip_race_call,
     "wall_hfh": wall_hfh,
     "wall_moves": wall_moves,
+    "wall_final_table": wall_final_table,
     "wall_finished": wall_finished,
     "wall_finished_long": wall_finished_long,
     "wall_long_names": wall_long_names,
@@ -845,6 +875,7 @@ MOMENTS: dict[str, Callable[[], ScreenView]] = {
     "wall_money": wall_money,
     "wall_money_finished": wall_money_finished,
     "wall_bounty": wall_bounty,
+    "table_bounty": table_bounty,
     "wall_bounty_finished": wall_bounty_finished,
     "wall_deal": wall_deal,
     "wall_deal_undone": wall_deal_undone,

@@ -189,7 +189,12 @@ def _prize_pool(t: Tournament) -> dict[str, Any] | None:
             "next_place": t.remaining if not t.finished and t.deal is None else None,
             # while it stands, the part still played for (the winner's); absent: no deal
             **({} if t.deal is None or t.finished
-               else {"deal": {"played_for": t.deal.played_for}}),
+               else {"deal": {"played_for": t.deal.played_for,
+                              # each dealt player's own amount, the largest first
+                              "players": [{"player_id": pid, "name": _name(t, pid),
+                                           "amount": cents}
+                                          for pid, _, cents in sorted(
+                                              t.deal.shares, key=lambda s: (-s[2], s[0]))]}}),
             "ladder": [list(row) for row in ladder(pool.payouts, t.remaining)],
             # the players' page's whole ladder: every paid place (a festival's thousand
             # paid places would go to every screen at every bust: then the ladder only)
@@ -292,7 +297,7 @@ def table_view(t: Tournament, number: int, *, plan: dict[str, Any] | None = None
              **({"sits_out": True} if s in tab.sits_out else {}),
              # money bounties (issue 30): what busting this player wins now (a progressive
              # head grows); only where the tournament plays them
-             **({"bounty": t.players[pid].bounty}
+             **({"bounty": t.players[pid].bounty, "bounty_won": t.players[pid].bounty_won}
                 if heads and not t.players[pid].ghost else {})}
             for s, pid in sorted(tab.occupant.items())
         ],

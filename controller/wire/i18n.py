@@ -126,6 +126,8 @@ LABELS: dict[str, tuple[str, str]] = {
     "closed": ("Closed", "Geschlossen"),
     "final_table": ("Final table", "Finaltisch"),
     "final_table_next": ("Final table next", "Als Nächstes: Finaltisch"),
+    # the wall's final table: a player still on the way to the seat shown
+    "on_the_way": ("on the way", "unterwegs"),
     "offline": ("offline", "offline"),
     # the players' page (the QR code on the wall)
     "qr_caption": ("Where do I sit?", "Wo sitze ich?"),

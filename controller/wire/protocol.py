@@ -456,7 +456,10 @@ SUMMARY = {"v": _V, "name": str, "language": str, "drawn": bool, "finished": boo
                "currency": str, "pool": int, "paid_places": int,
                "next_place": _INT_OR_NULL, "ladder": [[int]],
                # a deal at the final table stands: the part still played for, cents
-               "deal": _Optional({"played_for": int}),
+               "deal": _Optional({"played_for": int,
+                                  # each dealt player's amount (absent: an older controller)
+                                  "players": _Optional([{"player_id": int, "name": str,
+                                                         "amount": int}])}),
                # every paid place's amount, best first (at most 300 places; absent:
                # more, the ladder only); a satellite's number of tickets
                "payouts": _Optional([int]), "tickets": _Optional(int)}, None))}
@@ -504,8 +507,9 @@ _CHIP_RACE = {"leaving": int, "new": int, "start_seat": _INT_OR_NULL,
 TABLE = {"v": _V, "table": int, "in_play": _Enum((True,)), "final": bool, "size": int,
          "seats": [{"seat": int, "player_id": int, "name": str, "ghost": bool, "waiting": bool,
                     "incoming": bool, "absent": _Optional(bool), "sits_out": _Optional(bool),
-                    # money bounties: the head in cents (absent: none played)
-                    "bounty": _Optional(int)}],
+                    # money bounties: the head in cents (absent: none played), and
+                    # the heads the player won so far (absent: an older controller)
+                    "bounty": _Optional(int), "bounty_won": _Optional(int)}],
          "button": _INT_OR_NULL, "small_blind": _INT_OR_NULL, "big_blind": _INT_OR_NULL,
          "next": {"button": _INT_OR_NULL, "small_blind": _INT_OR_NULL,
                   "big_blind": _INT_OR_NULL},

@@ -311,47 +311,129 @@ def players_text(summary: dict[str, Any], lang: str) -> str:
     return " · ".join(parts)
 
 
+def blinds_face(c: Canvas, text: str, width: int) -> str:
+    """The face of the blinds: DejaVu Sans Bold, or its condensed cut where the bold ones
+    at their least size by rule are wider than ``width`` ("50.000 / 100.000" on a
+    7" table screen)."""
+    size = c.need_size("blinds")
+    if c.measure(text, BOLD, size)[1].width <= width:
+        return BOLD
+    return COND
+
+
+def ante_size(c: Canvas, blinds_size: int) -> int:
+    """The ante's size beside or under blinds of ``blinds_size``: two fifths of them."""
+    return max(c.min_size, blinds_size * 4 // 10)
+
+
+def ante_below(c: Canvas, width: int, level: dict[str, Any], lang: str) -> bool:
+    """Whether the ante goes on a line of its own under the blinds: beside them, even the
+    short wording ("BB ante 400") leaves the blinds less than their size by rule in
+    ``width`` (sizes.py)."""
+    ante = i18n.ante(level, lang, short=True)
+    if not ante:
+        return False
+    text = i18n.blinds(level, lang)
+    face = blinds_face(c, text, width)
+    size = c.need_size("blinds", face)
+    need = c.measure(text, face, size)[1].width + c.px(36) + \
+        c.fonts.get(BOLD, ante_size(c, size)).size(ante)[0]
+    return need > width
+
+
+def ante_line_height(c: Canvas, width: int, level: dict[str, Any], lang: str) -> int:
+    """The room a line of its own for the ante takes under the blinds (0: beside them)."""
+    if not ante_below(c, width, level, lang):
+        return 0
+    return c.fonts.get(BOLD, ante_size(c, c.need_size("blinds"))).get_height()
+
+
 def blinds_row(c: Canvas, rect: pygame.Rect, level: dict[str, Any], lang: str,
                bg: Colour) -> None:
     """``200 / 400`` as big as the row allows, the ante beside it on the same baseline.
 
-    The ante is never cut: it gets shorter ("BB ante 400") and the blinds smaller first.
-    """
+    The ante is never cut: it gets shorter ("BB ante 400") and the blinds smaller first,
+    but never below their size by rule (sizes.py): where that leaves no room beside them
+    the ante goes on a line of its own under them (:func:`ante_below`; the row is made
+    that much taller, :func:`ante_line_height`)."""
     text = i18n.blinds(level, lang)
-    best = c.fit_size(text, BOLD, rect.width, rect.height, "ink")
+    face = blinds_face(c, text, rect.width)
+    least = c.need_size("blinds", face)
+    best = max(least, c.fit_size(text, face, rect.width, rect.height, "ink"))
     antes = [a for a in (i18n.ante(level, lang), i18n.ante(level, lang, short=True)) if a]
     if not antes:
         with c.key("blinds"):
-            c.text(text, rect, colour=FG, bg=bg, box="ink", size=best)
+            c.text(text, rect, face=face, colour=FG, bg=bg, box="ink", size=best)
+        return
+    if ante_below(c, rect.width, level, lang):
+        # the blinds over the ante, each line as wide as the row: the ante as long as
+        # it fits, else the short wording
+        line = c.fonts.get(BOLD, ante_size(c, least)).get_height()
+        top = pygame.Rect(rect.x, rect.y, rect.width, max(1, rect.height - line))
+        size = max(least, c.fit_size(text, face, rect.width, top.height, "ink"))
+        asize = ante_size(c, min(size, least * 5 // 4))
+        a = next((cand for cand in antes
+                  if c.fonts.get(BOLD, asize).size(cand)[0] <= rect.width), antes[-1])
+        with c.key("blinds"):
+            c.text(text, top, face=face, colour=FG, bg=bg, box="ink", size=size)
+        af = c.fonts.get(BOLD, asize)
+        c.text(a, pygame.Rect(rect.x, rect.bottom - af.get_height(), rect.width,
+                              af.get_height()),
+               colour=GOLD, bg=bg, size=asize)
         return
     gap = c.px(36)
     size, a, asize = best, antes[-1], c.min_size
     for k, cand in enumerate(antes):
-        floor = best * 8 // 10 if k < len(antes) - 1 else 6
-        size = c.fit_size(text, BOLD, rect.width * 7 // 10, rect.height, "ink")
+        floor = max(least, best * 8 // 10 if k < len(antes) - 1 else 6)
+        size = max(least, c.fit_size(text, face, rect.width * 7 // 10, rect.height, "ink"))
         while True:
-            asize = max(c.min_size, size * 4 // 10)
-            need = c.measure(text, BOLD, size)[1].width + gap + \
+            asize = ante_size(c, size)
+            need = c.measure(text, face, size)[1].width + gap + \
                 c.fonts.get(BOLD, asize).size(cand)[0]
             if need <= rect.width or size <= floor:
                 break
-            size -= max(1, size // 25)
+            size = max(floor, size - max(1, size // 25))
         if need <= rect.width:
             a = cand
             break
     with c.key("blinds"):
-        r = c.text(text, rect, colour=FG, bg=bg, box="ink", size=size)
+        r = c.text(text, rect, face=face, colour=FG, bg=bg, box="ink", size=size)
     if r is None:
         return
-    font = c.fonts.get(BOLD, size)
-    ink = c.measure(text, BOLD, size)[1]
+    font = c.fonts.get(face, size)
+    ink = c.measure(text, face, size)[1]
     baseline = rect.centery - ink.height // 2 - ink.y + font.get_ascent()
     room = pygame.Rect(r.right + gap, rect.y, max(0, rect.right - r.right - gap), rect.height)
     if c.fonts.get(BOLD, asize).size(a)[0] > room.width:
         a = c.ellipsize(a, BOLD, asize, room.width)
     af = c.fonts.get(BOLD, asize)
-    top = baseline - af.get_ascent()
-    c.draw_at(a, pygame.Rect(room.x, top, room.width, af.get_height()), BOLD, asize, GOLD, bg)
+    y = baseline - af.get_ascent()
+    c.draw_at(a, pygame.Rect(room.x, y, room.width, af.get_height()), BOLD, asize, GOLD, bg)
+
+
+def shown_level(frame: Frame) -> dict[str, Any]:
+    """The level whose blinds the screen shows: the clock's, or at a table whose hand
+    began in the level before, that one's until the hand is done (000 9.6)."""
+    cn = frame.cn
+    assert cn is not None
+    hand = (frame.table or {}).get("hand_level")
+    if hand is not None and hand.get("index") != cn.level.get("index"):
+        return dict(hand)
+    return cn.level
+
+
+def ante_room(c: Canvas, width: int, frame: Frame) -> int:
+    """How much taller the clock panel's blinds row ``width`` wide is for the ante's own
+    line (0: the ante fits beside the blinds)."""
+    line = ante_line_height(c, width, shown_level(frame), frame.lang)
+    return line * 6 // 5  # the row is drawn inset by a twelfth at the top and the bottom
+
+
+def blinds_height(c: Canvas, width: int, frame: Frame) -> int:
+    """The least height of the clock panel's blinds row ``width`` wide: the blinds at
+    their size by rule, the ante's own line under them where it needs one."""
+    # the ink of "50 / 100" reaches below the capitals ("/"): a row a third taller
+    return max(c.px(100), c.need("blinds") * 4 // 3 + 2) + ante_room(c, width, frame)
 
 
 def clock_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
@@ -370,8 +452,7 @@ def clock_panel(c: Canvas, rect: pygame.Rect, frame: Frame, *, bg: Colour = BG,
     if hand is not None and hand.get("index") == lv.get("index"):
         hand = None  # this screen's clock has not reached the next level yet
     gap = c.px(6)
-    # the ink of "50 / 100" reaches below the capitals ("/"): a row a third taller
-    specs = [(c.px(56), 0.7), (max(c.px(100), c.need("blinds") * 4 // 3 + 2), 1.4),
+    specs = [(c.px(56), 0.7), (blinds_height(c, rect.width, frame), 1.4),
              (max(c.px(min_clock), c.need("time_left") + 4), 3.0)]
     if not compact:
         specs += [(c.px(44), 0.3), (c.px(44), 0.3)]

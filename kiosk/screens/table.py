@@ -126,7 +126,11 @@ def draw(c: Canvas, frame: Frame) -> None:
     gap = c.px(8) + 2
     # the clock panel with all its rows, or only level, blinds and time when the messages
     # need the room: both keep the time left and the blinds at their size by rule
+    seats_w = round(body.width * 0.33)
+    clock_w = body.width - seats_w - c.px(24)
     core = c.need("time_left") + c.need("blinds")
+    if frame.mode != "break":  # the ante under the blinds (a long level on a 7" screen)
+        core += common.ante_room(c, clock_w, frame)
     full_min = max(c.px(700), round(core * 1.85))
     compact_min = max(c.px(470), round(core * 1.4))
     fixed = sum(b.height for b in blocks if not b.grow) + gap * len(blocks)
@@ -138,8 +142,7 @@ def draw(c: Canvas, frame: Frame) -> None:
         top_h, compact = max(compact_min, body.height - want), True
     msgs_h = max(0, body.height - top_h)
     top = pygame.Rect(body.x, body.y, body.width, top_h)
-    seats_w = round(body.width * 0.33)
-    left, right = split_h(top, top.width - seats_w - c.px(24), c.px(24))
+    left, right = split_h(top, clock_w, c.px(24))
     if frame.mode == "break":
         common.break_panel(c, left, frame, compact=compact)
     else:
@@ -149,7 +152,8 @@ def draw(c: Canvas, frame: Frame) -> None:
     else:
         incoming = {seat for m in common.live_moves(frame.state, tab.get("moves_in") or [])
                     if isinstance(seat := (m.get("to") or {}).get("seat"), int)}
-        seats(c, right, tab, view.selected_seat, lang, incoming, now=view.now)
+        seats(c, right, tab, view.selected_seat, lang, incoming, now=view.now,
+              currency=(frame.summary.get("prize_pool") or {}).get("currency", ""))
     if blocks and msgs_h > gap:
         msgs = pygame.Rect(body.x, top.bottom + gap, body.width, msgs_h - gap)
         lay_blocks(c, msgs, blocks, gap)
@@ -157,12 +161,14 @@ def draw(c: Canvas, frame: Frame) -> None:
 
 # ---------------------------------------------------------------- seats
 def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | None,
-          lang: str, incoming: set[int] | None = None, now: float = 0.0) -> None:
+          lang: str, incoming: set[int] | None = None, now: float = 0.0,
+          currency: str = "") -> None:
     """Every seat 1..size: number, name, button and blind markers, who waits or arrives,
     a penalty and who deals (:mod:`kiosk.screens.duties`).
 
     ``incoming``: seats a live move goes to (the payload's own flag when ``None``);
-    ``now``: controller time (a penalty in minutes counts down to it)."""
+    ``now``: controller time (a penalty in minutes counts down to it); ``currency``: of
+    the money bounties' heads (a seat's ``bounty``), shown where the row has room."""
     by_seat = {s["seat"]: s for s in tab.get("seats") or []}
     size = tab.get("size") or max(by_seat, default=9)
     n = max(size, max(by_seat, default=0))
@@ -182,6 +188,11 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
     small = c.fonts.get(COND, c.min_size)  # the smallest a name or a tag gets
     line_h = small.get_ascent() - small.get_descent()  # a line's ink: no leading
     names = [s.get("name") or "?" for s in by_seat.values()]
+    heads = [i18n.money(s["bounty"], currency, lang) for s in by_seat.values()
+             if s.get("bounty") is not None]
+    if heads:  # money bounties: the names' one size leaves room for the heads' column
+        hfont = c.fonts.get(BOLD, max(c.min_size, round(inner_h * 0.42)))
+        name_w -= max(hfont.size(h)[0] for h in heads) + 2 * pad
     if names:
         common_size = min(c.fit_size(nm, COND, name_w, inner_h, "line", name_size)
                           for nm in names)
@@ -240,6 +251,19 @@ def seats(c: Canvas, rect: pygame.Rect, tab: dict[str, Any], selected: int | Non
         elif duty is not None:
             tags, tag_colour = duty
         colour = DIM if occ.get("ghost") else FG
+        if occ.get("bounty") is not None:
+            # money bounties: the head on the player, green, in a column of its own left
+            # of the markers, where the whole name and the state still fit beside it
+            head = i18n.money(occ["bounty"], currency, lang)
+            hsize = max(c.min_size, round(inner.height * 0.42))
+            hw = c.fonts.get(BOLD, hsize).size(head)[0]
+            state_w = c.fonts.get(COND, hsize).size(tags[-1])[0] + pad * 2 if tags else 0
+            right = min(name_r.right, inner.right - d - 2 * mgap)  # one marker's room
+            room = right - name_r.x
+            if small.size(name)[0] + state_w + hw + pad * 2 <= room:
+                c.draw_at(head, pygame.Rect(right - hw, name_r.y, hw, name_r.height), BOLD,
+                          hsize, GREEN, bg, "right", "line")
+                name_r.width = max(0, right - hw - pad * 2 - name_r.x)
         if tags:
             # the state is never cut: the longer wording while the whole name still fits
             # at the smallest size beside it, else the shorter; if even that leaves no

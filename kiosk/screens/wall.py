@@ -117,6 +117,17 @@ def draw(c: Canvas, frame: Frame) -> int:
         common.clock_panel(c, left, frame, show_players=False, min_clock=300)
     b_left, b_right = split_h(bottom, round(bottom.width * 0.62), c.px(30))
     url = common.public_url_of(frame.view)
+    final = final_table_of(frame)
+    if final is not None:
+        # the final table drawn: its seats, who sits where, across the bottom (the moves
+        # to it are the seating itself; the players left are a handful, no list to page)
+        if url is not None:
+            qr_w = min(bottom.height - c.px(40), b_left.width // 3)
+            bottom, qr_rect = split_h(bottom, bottom.width - qr_w - c.px(16), c.px(16))
+            qr_code(c, qr_rect, url, tr("qr_caption", lang))
+        final_seats(c, bottom, frame, final)
+        stats(c, right, frame)
+        return 1
     if url is not None:
         # the players' page: a QR code at the seating list's end (the list pages anyway;
         # the moves beside it keep their room)
@@ -610,6 +621,103 @@ def side(c: Canvas, rect: pygame.Rect, frame: Frame) -> None:
                        inner.height - need - gap)
     if rest.height >= 2 * c.fonts.get(COND, c.need_size("move", COND)).get_height():
         moves_list(c, rest, frame)
+
+
+def final_table_of(frame: Frame) -> dict[str, Any] | None:
+    """The final table's payload once it is drawn and the clock runs on it (``None``
+    before, at the end, during hand-for-hand, and in a break whose chip race the wall
+    follows table by table)."""
+    s = frame.summary
+    final = s.get("final_table")
+    if final is None or s.get("finished") or (s.get("hand_for_hand") or {}).get("on"):
+        return None
+    if frame.cn is None or not frame.cn.started:
+        return None
+    if frame.mode == "break" and chip_race.wall_lines(frame.state, frame.lang):
+        return None
+    tab = frame.state.get(f"table/{final}")
+    return tab if tab and tab.get("in_play", True) else None
+
+
+def final_seats(c: Canvas, rect: pygame.Rect, frame: Frame, tab: dict[str, Any]) -> None:
+    """The final table's seats, who sits where, in seat order (the moves to it are the
+    seating itself: a list of them said less, "+7 more"); a player still on the way to
+    the seat in blue with an arrow, and a line under the seats saying so. The heads of
+    money bounties in green beside the names; as many columns as the rows need."""
+    lang = frame.lang
+    cur = (frame.summary.get("prize_pool") or {}).get("currency", "")
+    on_way = {(m.get("to") or {}).get("seat") for m in common.live_moves(
+        frame.state, tab.get("moves_in") or [])}
+    rows = sorted((s for s in tab.get("seats") or [] if not s.get("ghost")),
+                  key=lambda s: s.get("seat", 0))
+    c.fill(rect, PANEL, radius=c.px(12))
+    inner = inset(rect, c.px(20), c.px(12))
+    title_h = max(c.min_size + 8, c.px(54))
+    title = f"{tr('final_table', lang)} · {tr('table', lang)} {tab.get('table', '?')}"
+    if ((frame.summary.get("prize_pool") or {}).get("deal") or {}).get("players"):
+        title += f" · {tr('deal_places', lang)}"  # the amounts at the rows' ends
+    c.text(title, pygame.Rect(inner.x, inner.y, inner.width, title_h), colour=GOLD,
+           bg=PANEL, max_size=round(title_h * 0.75))
+    coming = [s for s in rows if s.get("seat") in on_way]
+    note_h = max(c.min_size + 6, c.px(40)) if coming else 0
+    area = pygame.Rect(inner.x, inner.y + title_h + c.px(6), inner.width,
+                       inner.height - title_h - c.px(6) - note_h)
+    if not rows:
+        c.text("–", pygame.Rect(area.x, area.y, area.width, min(area.height, c.px(50))),
+               colour=LINE, bg=PANEL)
+        return
+    least = max(c.min_size + 8, c.px(46))
+    cols = next((n for n in (1, 2, 3) if -(-len(rows) // n) * least <= area.height), 3)
+    if cols == 1 and area.width >= 2 * c.px(480):  # a wide panel: two columns, bigger rows
+        cols = 2
+    per_col = -(-len(rows) // cols)
+    lh = max(c.min_size + 6, min(c.px(72), area.height // per_col))
+    gap = c.px(24)
+    col_w = (area.width - gap * (cols - 1)) // cols
+    size = max(c.min_size, round(lh * 0.62))
+    num_w = c.fonts.get(BOLD, size).size("10")[0] + c.px(12)
+    heads = {s.get("seat"): int(s["bounty"]) for s in rows if s.get("bounty") is not None}
+    hsize = max(c.min_size, size * 4 // 5)
+    bw = max((c.fonts.get(BOLD, hsize).size(i18n.money(v, cur, lang))[0]
+              for v in heads.values()), default=0)
+    bw = bw + c.px(16) if bw else 0
+    # a deal stands: each dealt player's own amount, gold, at the row's end
+    deal = ((frame.summary.get("prize_pool") or {}).get("deal") or {}).get("players") or []
+    dealt = {d.get("player_id"): int(d.get("amount") or 0) for d in deal}
+    dw = max((c.fonts.get(BOLD, size).size(i18n.money(v, cur, lang))[0]
+              for pid, v in dealt.items() if any(s.get("player_id") == pid for s in rows)),
+             default=0)
+    dw = dw + c.px(16) if dw else 0
+    pad = c.px(8)
+    name_w = col_w - num_w - 2 * pad - bw - dw
+    names = [("→ " if s.get("seat") in on_way else "") + (s.get("name") or "?") for s in rows]
+    # one size for every name (the list reads as a list); a longer one shrinks alone
+    common_size = min(c.fit_size(n, COND, name_w, lh, "line", size) for n in names)
+    name_size = max(common_size, round(size * 0.75), c.min_size)
+    for i, (s, name) in enumerate(zip(rows, names, strict=True)):
+        col, k = divmod(i, per_col)
+        r = pygame.Rect(area.x + col * (col_w + gap), area.y + k * lh, col_w, lh)
+        bg = PANEL2 if k % 2 == 0 else PANEL
+        c.fill(r, bg)
+        r = inset(r, 0, max(1, lh // 10))
+        c.text(str(s.get("seat", "?")), pygame.Rect(r.x, r.y, num_w - pad, r.height),
+               colour=GOLD, bg=bg, align="right", max_size=size)
+        fits = c.fonts.get(COND, name_size).size(name)[0] <= name_w
+        c.text(name, pygame.Rect(r.x + num_w + pad, r.y, name_w, r.height), face=COND,
+               colour=BLUE if s.get("seat") in on_way else FG, bg=bg,
+               size=name_size if fits else None, max_size=name_size)
+        if bw and s.get("seat") in heads:
+            c.text(i18n.money(heads[s["seat"]], cur, lang),
+                   pygame.Rect(r.right - dw - bw, r.y, bw - pad, r.height), colour=GREEN,
+                   bg=bg, align="right", max_size=hsize)
+        if dw and s.get("player_id") in dealt:
+            c.text(i18n.money(dealt[s["player_id"]], cur, lang),
+                   pygame.Rect(r.right - dw, r.y, dw - pad, r.height), colour=GOLD, bg=bg,
+                   align="right", max_size=size)
+    if coming:
+        c.text(f"→ {tr('on_the_way', lang)}: {len(coming)}",
+               pygame.Rect(inner.x, inner.bottom - note_h, inner.width, note_h), face=COND,
+               colour=BLUE, bg=PANEL, max_size=round(note_h * 0.7))
 
 
 def hfh_tables(hfh: dict[str, Any]) -> list[int]:

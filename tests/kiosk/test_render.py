@@ -68,6 +68,8 @@ EXPECT: dict[str, list[str]] = {
     "table_hands_left": ["Hands left: 3"],
     # the end of the day (002): the clock stopped in the last level, the card's hands
     "table_day_end": ["Hands left: 3", "PAUSED", "LEVEL 3", "400 / 800"],
+    "table_last_level": ["LEVEL 23", "PAUSED", "50,000 / 100,000", "Ante 10,000",
+                         "Last level"],
     # the chip race announced 2-3 minutes before the colour-up break (002)
     "table_chip_race_call": ["Chip race at the break: the 25 chips leave for 100", "02:00"],
     "wall_chip_race_call": ["Chip race at the break: the 25 chips leave for 100", "02:00"],
@@ -94,6 +96,8 @@ EXPECT: dict[str, list[str]] = {
     # bounties each won beside the payouts, no points column
     "wall_bounty": ["Chip leader", "Zoë Lehmann", "Bounty", "€40", "Payouts"],
     "wall_bounty_finished": ["CHAMPION", "Bounties", "Prize", "€700", "€766"],
+    # money bounties at a table: each seat's head beside the name, a grown one larger
+    "table_bounty": ["TABLE 1", "Mia Fischer", "€120", "Vera Krüger", "€40"],
     # a deal at the final table: "Deal" for the four left's places, what is played for
     "wall_deal": ["FINAL TABLE", "Payouts", "1.–4.", "Deal", "Played for", "€738", "€390"],
     "wall_deal_undone": ["FINAL TABLE", "Payouts", "€3,560", "€880"],
@@ -106,6 +110,9 @@ EXPECT: dict[str, list[str]] = {
                           "27"],
     "wall_page2": [],
     "wall_moves": ["Moves", "+5 more"],
+    # the final table drawn: its seats, who sits where, the players on the way marked
+    "wall_final_table": ["FINAL TABLE", "Final table · Table 1", "→ Tina Becker",
+                         "Vera Krüger", "→ Frieda Wolf", "→ on the way: 8"],
     "wall_finished_long": ["CHAMPION", "Maximilian-Alexander von Hohenzollern-Sigmaringen",
                            "18 pts"],
     "wall_break": ["BREAK", "Chipraise 25", "CHIP RACE 25 → 100", "open: table 1, 2, 3"],
@@ -156,6 +163,7 @@ EXPECT_DE: dict[str, list[str]] = {
     "wall_bounty": ["Chipleader", "Kopfgeld", "40 €", "Auszahlung"],
     "wall_bounty_finished": ["SIEGER", "Kopfgeld", "Preis", "700 €", "766 €"],
     "wall_deal": ["FINALTISCH", "1.–4.", "Deal", "Ausgespielt", "738 €"],
+    "wall_final_table": ["Finaltisch · Tisch 1", "→ Tina Becker", "→ unterwegs: 8"],
     "wall_satellite_lot": ["SIEGER", "Ticket (gelost)", "50 € (gelost)"],
 }
 
@@ -250,7 +258,10 @@ def test_every_moment(name, size, tmp_path):
                                                  "wall_money_finished", "wall_bounty_finished",
                                                  "wall_satellite_lot"):
         page = view.wall_page + 1
-        assert any(t.startswith(f"Seating  {page}/") or t == "Seating" for t in drawn)
+        if view.state["summary"].get("final_table") is not None:  # its seats instead
+            assert any(t.startswith("Final table · Table ") for t in drawn), drawn
+        else:
+            assert any(t.startswith(f"Seating  {page}/") or t == "Seating" for t in drawn)
     if name in CLOCK_MOMENTS:
         _, rect = clock_item(r, view)
         if size == BIG:
@@ -689,6 +700,37 @@ def test_wall_moves_drop_the_seated_and_count_the_rest():
     r, _, _ = render(done)
     assert not any(t.startswith("+") for t in texts(r))
     assert not any("→ Table" in t for t in texts(r))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_wall_shows_the_final_tables_seats_not_the_moves_to_it(size):
+    """The final table drawn: who sits where, in seat order, every name whole; the players
+    still on the way marked as such (not a list of moves, "Tina Becker → Table 1, Seat 1
+    +7 more"); once they sit, the seats alone."""
+    view = shots.moment("wall_final_table")
+    tab = view.state[f"table/{view.state['summary']['final_table']}"]
+    moving = {m["player"] for m in view.state["moves"]["pending"]}
+    assert len(moving) == 8
+    r, _, _ = render(view, size)
+    drawn = texts(r)
+    for s in tab["seats"]:
+        name = s["name"]
+        assert (f"→ {name}" if name in moving else name) in drawn, (name, drawn)
+    rows = [t for t in drawn if t.lstrip("→ ") in {s["name"] for s in tab["seats"]}]
+    assert rows == [("→ " if s["name"] in moving else "") + s["name"] for s in tab["seats"]]
+    assert "→ on the way: 8" in drawn
+    assert not any(t.startswith("+") or "Seat 1" in t or t.endswith("…") for t in drawn)
+    assert "Moves" not in drawn and "Seating" not in drawn
+    g = shots.Game(registration_closed=True)
+    g.start()
+    g.bust_down(9)
+    for _ in range(2):  # the hand in play when it was drawn, then the first at it
+        g.do("hand_done", table=view.state["summary"]["final_table"])
+    assert not g.state(g.now)["moves"]["pending"]
+    r, _, _ = render(g.view(role="wall"), size)
+    drawn = texts(r)
+    assert all(s["name"] in drawn for s in tab["seats"]), drawn
+    assert not any(t.startswith("→") for t in drawn), drawn
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -53,6 +53,7 @@ MUST = {
     "wall_moves": {"move"},
     "wall_hfh": {"hfh", "time_left"},
     "wall_break": {"time_left"},
+    "table_last_level": {"time_left", "blinds"},
 }
 
 
@@ -79,3 +80,47 @@ def test_the_measure_is_the_caps():
     assert clock.text == "17:59"
     # digits are about as tall as capitals (their round tops overshoot a little)
     assert abs(clock.cap - clock.rect.height) <= 0.05 * clock.cap
+
+
+def _widest_levels() -> dict[str, dict]:
+    """Of each shipped tournament, its level with the widest blinds and ante."""
+    from controller import resources
+    from controller.config import load_tournament
+    from controller.wire import i18n
+
+    out = {}
+    for path in sorted(resources.folder("tournaments").glob("*.yaml")):
+        levels = [lv for lv in load_tournament(path).structure if lv.kind == "level"]
+        lv = max(levels, key=lambda lv: len(i18n.level_line(
+            {"small_blind": lv.small_blind, "big_blind": lv.big_blind, "ante": lv.ante,
+             "ante_type": lv.ante_type}, "de")))
+        out[path.stem] = {"small_blind": lv.small_blind, "big_blind": lv.big_blind,
+                          "ante": lv.ante, "ante_type": lv.ante_type}
+    return out
+
+
+@pytest.mark.parametrize("name", ["table_running", "table_last_level", "table_moves_in",
+                                  "table_hfh_playing", "table_closed", "wall_running"])
+def test_the_longest_blinds_keep_their_size_on_a_small_screen(name):
+    """Every shipped tournament's longest level ("50.000 / 100.000 · Ante 10.000") on a
+    7" table screen and a small wall, with the clock panel whole, paused, or short of
+    room (moves, hand-for-hand, a closed table): the blinds at their size by rule, the
+    ante drawn whole (beside them or under them)."""
+    from controller.wire import i18n
+
+    size = (800, 480)
+    for club, level in _widest_levels().items():
+        for lang in shots.LANGUAGES:
+            view = shots.moment(name, lang)
+            shown = view.state["structure"]["levels"][view.state["clock"]["level"]]
+            shown.update(level)
+            r = Renderer(size, monotonic=lambda: shots.MONO)
+            r.draw(pygame.Surface(size), view)
+            blinds = [k for k in r.keys if k.kind == "blinds"]
+            need = sizes.minimum("blinds", view.role, size)
+            assert blinds and all(k.cap >= need for k in blinds), \
+                (club, lang, [(k.text, k.cap) for k in blinds], need)
+            assert blinds[0].text == i18n.blinds(level, lang)
+            drawn = [t for t, _ in r.items]
+            antes = {i18n.ante(level, lang), i18n.ante(level, lang, short=True)} - {""}
+            assert not antes or antes & set(drawn), (club, lang, antes, drawn)

@@ -89,6 +89,14 @@ def test_while_a_deal_stands_the_ladder_says_deal_for_the_players_left(size):
     # the places of the four left pay their deal, not the ladder's amounts
     assert not {"€3,560", "€1,765", "€1,175", "€880"} & set(got)
     assert "€390" in got  # the places paid out below them stay
+    # each dealt player's own amount, at the end of the player's seat at the final table
+    players = pool["deal"]["players"]
+    assert len(players) == 4
+    assert sum(d["amount"] for d in players) + pool["deal"]["played_for"] == \
+        sum(cents for _, cents in pool["ladder"][:4])
+    for d in players:
+        euros, cents = divmod(d["amount"], 100)
+        assert beside(items, d["name"], f"€{euros:,}.{cents:02d}"), d
     # undone: the ladder again (a small wall: the winner's and the places next paid out)
     back = texts(shots.moment("wall_deal_undone"), size)
     assert "Deal" not in back and "Played for" not in back and "€3,560" in back
@@ -106,3 +114,19 @@ def test_a_satellites_shared_place_by_lot_is_marked():
     assert beside(items, cash, "50 € (gelost)")
     # the other ticket winners drew no lot
     assert sum(t == "Ticket" for t, _ in items) == 2
+
+
+@pytest.mark.parametrize("size", [BIG, SMALL], ids=["1920x1080", "800x480"])
+def test_the_table_screen_shows_each_seats_head_beside_the_name(size):
+    """Money bounties (issue 30): the seat view carries each player's head; the table
+    screen shows it, green, right of the whole name, one column for the table."""
+    v = shots.moment("table_bounty")
+    seats = v.state[f"table/{v.table}"]["seats"]
+    assert {s["bounty"] for s in seats} == {4_000, 12_000}
+    items = drawn(v, size)
+    for s in seats:
+        head = f"€{s['bounty'] // 100}"
+        assert beside(items, s["name"], head), (s["name"], head)
+    lefts = {r.right for t, r in items if t.startswith("€") and t != "€110"}
+    assert max(lefts) - min(lefts) <= 2, lefts  # one column, right-aligned
+    assert not any(t.endswith("…") for t, _ in items)
