@@ -26,6 +26,7 @@ and updates only the dirty rectangles the renderer returns.
 
 from __future__ import annotations
 
+import gc
 import logging
 import math
 import os
@@ -34,7 +35,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from controller.engine.commands import MAX_TABLES
@@ -197,6 +198,10 @@ class KioskApp:
         self._last_cid: str | None = None
         self._question: Feedback | None = None  # stays on the screen while it is open
         self._hand_done_due = False
+        #: the moments still to lay out off the screen (kiosk/warmup.py), None: warm
+        self._warm: Iterator[ScreenView] | None = None
+        self.warm_slices = 0  #: moments laid out off the screen so far
+        self.warm_done: float | None = None  #: clock() when the last warm-up ended
 
         #: ``broker: auto`` (and no broker given): the night is found on the network and
         #: joined (kiosk/join.py); until then the link is one that never connects
@@ -247,7 +252,10 @@ class KioskApp:
 
             factory = Renderer
         self._dirty = self._full = True
-        return factory(self.screen.get_size(), self.language)
+        renderer = factory(self.screen.get_size(), self.language)
+        if self._started:
+            self._warm_up(renderer)
+        return renderer
 
     def toggle_fullscreen(self) -> None:
         self.fullscreen = not self.fullscreen
@@ -284,6 +292,7 @@ class KioskApp:
             # 13 ms with 50 tables). The kiosk's threads are idle but for these moments.
             if sys.getswitchinterval() > SWITCH_INTERVAL:
                 sys.setswitchinterval(SWITCH_INTERVAL)
+            self._warm_up(self.renderer)
             if self.finder is not None:
                 self._say(self.view.problem)
                 self.finder.start()
@@ -331,7 +340,9 @@ class KioskApp:
         """Sleep until something is due (at most ``max_wait`` s), handle what arrived,
         draw a frame if anything changed. Returns whether the app still runs."""
         now = self.clock()
-        self._wait(max(0.0, min(max_wait, self._due - now)))
+        # while a warm-up is left the loop does not sleep: it looks at what arrived and
+        # lays the next moment out (below) instead
+        self._wait(0.0 if self._warm is not None else max(0.0, min(max_wait, self._due - now)))
         now = self.clock()
         if self.controls is not None:
             self._outcomes(self.controls.advance(now), now)
@@ -342,8 +353,43 @@ class KioskApp:
             self._draw(now)
         elif now >= self._cue_due:
             self._sounds(now)
+        if self._warm is not None and not self._dirty and self.inbox.empty():
+            self._warm_step()
         self._due = self._next_due(now)
         return self.running
+
+    # ------------------------------------------------------------------ warm-up
+    def _warm_up(self, renderer: Any) -> None:
+        """Lay the screen's moments out off the screen, one a step, while nothing else is
+        to do (kiosk/warmup.py): at the start while the link connects, and again after a
+        new renderer (size) or language. A table screen only: the wall has no presses."""
+        if self.role != "table" or not hasattr(renderer, "warm"):
+            self._warm = None
+            return
+        from kiosk.warmup import moments
+
+        mono = getattr(renderer, "monotonic", self.clock)()
+        self._warm = moments(self.view, self.language, self.link.sync.now(), mono, text,
+                             state=lambda: self.state)
+
+    def _warm_step(self) -> None:
+        """One moment of the warm-up: a whole layout, off the screen. An arriving state
+        waits for at most this one (it is drawn in the next step, before the next)."""
+        assert self._warm is not None
+        view = next(self._warm, None)
+        if view is not None:
+            self.renderer.warm(view)
+            self.warm_slices += 1
+            return
+        self._warm = None
+        self.warm_done = self.clock()
+        done = getattr(self.renderer, "warmed_up", None)
+        if done is not None:
+            done()
+        # what the kiosk holds from now on (fonts, modules, the caches) is never garbage:
+        # out of the collector's way, a full collection no longer walks it in a press
+        gc.collect()
+        gc.freeze()
 
     def _wait(self, timeout: float) -> None:
         pg = self.pg
@@ -516,6 +562,7 @@ class KioskApp:
         if lang != self.language:
             self.language = self.view.language = lang
             self._dirty = True
+            self._warm_up(self.renderer)  # its words, at their sizes
 
     def _refresh(self, now: float) -> None:
         v = self.view
