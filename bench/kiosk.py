@@ -255,8 +255,8 @@ def press_to_screen(tour: Tournament, presses: int, warmup: int = 5
         load = RawLoad(tour.broker, others, tour.tables * PER_TABLE)
     elif others:
         load = LoadClients(tour.broker, others, tour.log.with_name(f"load-{tour.tables}.log"))
-    started = time.monotonic()
     app, pin = table_app(tour.broker)
+    started = time.monotonic()  # KioskApp() and start() returned: its loop begins
     first: list[float] = []  # the first frame with the table's state, the warm-up left
 
     def step() -> None:

@@ -78,6 +78,10 @@ class Renderer:
     is local monotonic time).
     """
 
+    #: the largest rendered text a warm-up keeps (bytes): the names, the answer lines; the
+    #: big digits of a made-up clock are rendered (their glyphs loaded) and let go
+    WARM_KEEP = 32_768
+
     def __init__(self, size: tuple[int, int], language: str = "en", *,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         if not pygame.font.get_init():
@@ -139,11 +143,15 @@ class Renderer:
         w, h = self.size
         frame = frame_of(view, self.language, self.monotonic(), self.size)
         c = Canvas(spare, self.fonts, self.cache, *_units(w, h), role=view.role)
-        if view.role == "wall":
-            wall.draw(c, frame)
-        else:
-            table.draw(c, frame)
-        c.paint(None)
+        self.cache.keep = self.WARM_KEEP
+        try:
+            if view.role == "wall":
+                wall.draw(c, frame)
+            else:
+                table.draw(c, frame)
+            c.paint(None)
+        finally:
+            self.cache.keep = None
         self.warmed += 1
 
     def warmed_up(self) -> None:

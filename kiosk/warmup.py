@@ -35,9 +35,9 @@ NAMES = ("Mia Fischer", "Anna Schmidt", "Vera Krüger", "Frieda Wolf",
          "Maximiliane Schäfer-Grünewald von Oberndorf", "Ben Weber", "Zoë Lehmann",
          "Yusuf Kaya", "Sven Wagner", "Jörg Ølsen-Müller")
 
-#: (small blind, big blind, ante): the blinds' lengths a night goes through
-LEVELS = ((50, 100, 0), (150, 300, 0), (400, 800, 75), (1500, 3000, 300),
-          (10000, 20000, 2000))
+#: (small blind, big blind, ante, its kind): the blinds' lengths a night goes through
+LEVELS = ((50, 100, 0, "standard"), (150, 300, 0, "standard"), (400, 800, 75, "standard"),
+          (1500, 3000, 3000, "big_blind"), (10000, 20000, 2000, "standard"))
 
 #: the keys of a press's "sent" line (kiosk.app.TEXTS) and what it was
 PRESSES: tuple[tuple[str, dict[str, int]], ...] = (
@@ -45,11 +45,11 @@ PRESSES: tuple[tuple[str, dict[str, int]], ...] = (
     ("hand_done", {}), ("undo", {}))
 
 
-def _level(i: int, sb: int, bb: int, ante: int, *, is_break: bool = False,
-           note: str = "") -> dict[str, Any]:
+def _level(i: int, sb: int, bb: int, ante: int, kind: str = "standard", *,
+           is_break: bool = False, note: str = "") -> dict[str, Any]:
     return {"index": i, "number": i + 1, "is_break": is_break, "seconds": 1200,
             "small_blind": 0 if is_break else sb, "big_blind": 0 if is_break else bb,
-            "ante": 0 if is_break else ante, "ante_type": "standard", "note": note}
+            "ante": 0 if is_break else ante, "ante_type": kind, "note": note}
 
 
 def _structure(lang: str) -> list[dict[str, Any]]:
@@ -156,14 +156,13 @@ def moments(view: ScreenView, language: str, now: float, mono: float,
     for seat in numbers:
         yield moment(base(), selected_seat=seat)
     st = base()
-    # the clock's digits, every one of them, at the sizes of each level's blinds
+    # the clock's digits, every one of them, running and paused, in the level it is in
+    # (the other levels' blinds are a layout a level, not a press: each size is a font
+    # kept, some 0.2 MB, so they are not warmed ahead)
     levels = (st.get("structure") or {}).get("levels") or []
-    playing = [i for i, lv in enumerate(levels) if not lv.get("is_break")]
+    level = min(int((st.get("clock") or {}).get("level") or 0), max(0, len(levels) - 1))
     for k, left in enumerate((1134.0, 2689.0, 457.0, 3599.0)):
-        i = playing[k % len(playing)] if playing else 0
-        yield moment(dict(st, clock=_clock(levels, i, now, left, running=k != 3)))
-    for i in playing[:6]:
-        yield moment(dict(st, clock=_clock(levels, i, now, 602.0)))
+        yield moment(dict(st, clock=_clock(levels, level, now, left, running=k != 3)))
     # every line a press can bring, in this language
     selected = numbers[min(3, len(numbers) - 1)]
     for key, values in PRESSES:
