@@ -244,7 +244,8 @@ def press_to_screen(tour: Tournament, presses: int, warmup: int = 5
                     ) -> tuple[list[float], list[float], dict[str, Any], dict[str, list[float]]]:
     """(press → answer on screen ms, press → "sent" frame ms, the kiosk's state at the end,
     the press's parts: :data:`PARTS` → ms each, and ``gc``: the collector's pauses (ms)
-    inside a press, ``layouts``: layouts between the answer's arrival and its frame)."""
+    inside a press, ``layouts``: layouts after the press was published, its answer's frame
+    the last)."""
     import gc
 
     from kiosk.app import MAX_WAIT
@@ -298,6 +299,7 @@ def press_to_screen(tour: Tournament, presses: int, warmup: int = 5
         def press(action: str, **fields: Any) -> str:  # the main thread: sent to paho
             cid = link_press(action, **fields)
             marks.setdefault("published", time.monotonic())
+            marks.setdefault("layouts", app.renderer.layouts)
             return cid
 
         def notify(kind: str, data: Any) -> None:  # paho's thread: the answer is in
@@ -307,7 +309,6 @@ def press_to_screen(tour: Tournament, presses: int, warmup: int = 5
 
         def answer(data: dict[str, Any]) -> None:  # the main thread takes it in
             marks.setdefault("taken", time.monotonic())
-            marks.setdefault("layouts", app.renderer.layouts)
             app_answer(data)
 
         app.link.press, app.link.notify, app._answer = press, notify, answer  # type: ignore
@@ -570,7 +571,8 @@ def main() -> int:
                          f"{pct(v, 99):.1f} ms", f"{max(v):.1f} ms", "", ""))
     print_table(rows, (0, 2, 3, 4))
     print("(the parts add up to press → answer on screen; \"taken in → drawn\" holds the "
-          "layouts of the states that came with the answer)")
+          "layout of the answer's frame, with the state the press changed; \"layouts\": the "
+          "kiosk's layouts after the press was published, the answer's frame the last)")
     for n, answered, _ in latency:
         # the slowest presses, part by part: where the tail is
         order = sorted(range(len(answered)), key=answered.__getitem__)[-3:][::-1]

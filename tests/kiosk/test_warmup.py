@@ -194,3 +194,60 @@ def test_a_wall_does_not_warm_up():
         assert app._warm is None and app.warm_slices == 0
     finally:
         app.close()
+
+
+# ---------------------------------------------------------------- a press's answer
+
+
+def pressed_app(monkeypatch, grace: float) -> tuple[KioskApp, str, dict]:
+    """A warm offline table screen with its table shown and one hand_done press out."""
+    import kiosk.app
+
+    monkeypatch.setattr(kiosk.app, "ANSWER_GRACE", grace)
+    app = offline_app().start()
+    while app.warm_done is None:
+        app.step(0.05)
+    tab = moment("table_running", "en").state["table/1"]
+    arrive(app, "table/1", tab)
+    app.step(0.05)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code("h")))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.key.key_code("h")))
+    app.step(0.05)
+    assert len(app._pending) == 1, app.view.feedback
+    (cid,) = app._pending
+    return app, cid, tab
+
+
+def test_the_state_a_press_changed_and_its_answer_are_one_frame(monkeypatch):
+    """The controller publishes the table's new state, then the answer: the frame waits
+    for the answer (a generous grace here; 4 ms on the floor) and lays both out once."""
+    import threading
+
+    app, cid, tab = pressed_app(monkeypatch, 5.0)
+    try:
+        layouts = app.renderer.layouts
+        arrive(app, "table/1", dict(tab, hands=tab.get("hands", 0) + 1))
+        timer = threading.Timer(0.05, app._notify, ("answer", {"id": cid, "ok": True,
+                                                              "message": "Hand done"}))
+        timer.start()
+        app.step(1.0)
+        timer.join()
+        assert app.renderer.layouts == layouts + 1  # one layout: the state and the answer
+        assert app.view.feedback.kind == "accepted"
+        assert any(t == "Hand done" for t, _ in app.renderer.items)
+        assert app.view.state["table/1"]["hands"] == tab.get("hands", 0) + 1
+    finally:
+        app.close()
+
+
+def test_a_state_without_its_answer_waits_no_longer_than_the_grace(monkeypatch):
+    app, cid, tab = pressed_app(monkeypatch, 0.02)
+    try:
+        layouts = app.renderer.layouts
+        arrive(app, "table/1", dict(tab, hands=tab.get("hands", 0) + 1))
+        app.step(1.0)
+        assert app.renderer.layouts == layouts + 1  # drawn without the answer
+        assert app.view.feedback.kind == "sent" and app._answer_due is None
+        assert cid in app._pending
+    finally:
+        app.close()
