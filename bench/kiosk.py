@@ -387,10 +387,9 @@ def frame_times(state_table: dict[str, Any], state_wall: dict[str, Any],
     from kiosk.app import text
     from kiosk.render import Renderer
     from kiosk.view import ScreenView
-    try:
-        from kiosk.warmup import moments
-    except ImportError:  # a checkout before the warm-up ("before" figures)
-        moments = None  # type: ignore[assignment]
+    from kiosk.warmup import moments
+
+    warms = hasattr(Renderer, "warm")  # not a checkout before the warm-up ("before")
 
     pygame.display.init()
     pygame.font.init()
@@ -441,7 +440,7 @@ def frame_times(state_table: dict[str, Any], state_wall: dict[str, Any],
             label = f"{size[0]}×{size[1]}"
             rows += [(role, label, "layout", layout, cpu["layout"]),
                      (role, label, "layout, cold", cold, cpu["cold"])]
-            if role == "table" and moments is not None:
+            if role == "table" and warms:
                 # as a kiosk after its start: the warm-up (kiosk/warmup.py) laid its
                 # made-up tournament out while it connected, then the first state came
                 first, warmup = [], []
