@@ -13,7 +13,11 @@ and 50 tables (9 players a table, preset ``psc-five-spades``). Then:
   moments (0.15-0.35 s apart); the time is taken from ``drive_low`` to the end
   of the first loop step whose frame shows the controller's answer (the
   "accepted" feedback line, in the renderer's ``items``) — the frame is drawn
-  and ``display.update`` has been called. ``hand_done`` has no hold; every press
+  and ``display.update`` has been called. The press is split into its parts from
+  the kiosk's own calls (``PARTS``: the edge → published, → paho's thread has the
+  answer, → the main loop takes it in, → drawn), with the collector's pauses and the
+  layouts in it; and the kiosk's start (the first state drawn, its warm-up done, the
+  first press after it). ``hand_done`` has no hold; every press
   is a durable command that makes the controller republish table 1's state.
   The other tables are **Link clients** (the kiosk's own MQTT link,
   ``kiosk.link.Link``: subscribed to its table's and the shared ``state/…`` topics,

@@ -21,7 +21,12 @@ ways, chosen by the kiosk file's ``input_poll_ms``:
   poll loop that wakes every millisecond inside (~1000 wake-ups a second, idle).
 
 It draws only when something changed or the renderer said the picture changes,
-and updates only the dirty rectangles the renderer returns.
+and updates only the dirty rectangles the renderer returns. Two exceptions to the
+sleeping: while a warm-up is left (kiosk/warmup.py: at the start, after a new size or
+language) it lays out one of the screen's moments off the screen in each step instead
+of sleeping, whatever arrives being drawn first; and when the state a press changed
+arrives without the press's answer, it waits up to :data:`ANSWER_GRACE` for the answer
+that follows it, so that one frame shows both.
 """
 
 from __future__ import annotations
