@@ -13,7 +13,11 @@ and 50 tables (9 players a table, preset ``psc-five-spades``). Then:
   moments (0.15-0.35 s apart); the time is taken from ``drive_low`` to the end
   of the first loop step whose frame shows the controller's answer (the
   "accepted" feedback line, in the renderer's ``items``) — the frame is drawn
-  and ``display.update`` has been called. ``hand_done`` has no hold; every press
+  and ``display.update`` has been called. The press is split into its parts from
+  the kiosk's own calls (``PARTS``: the edge → published, → paho's thread has the
+  answer, → the main loop takes it in, → drawn), with the collector's pauses and the
+  layouts in it; and the kiosk's start (the first state drawn, its warm-up done, the
+  first press after it). ``hand_done`` has no hold; every press
   is a durable command that makes the controller republish table 1's state.
   The other tables are **Link clients** (the kiosk's own MQTT link,
   ``kiosk.link.Link``: subscribed to its table's and the shared ``state/…`` topics,
@@ -29,9 +33,12 @@ and 50 tables (9 players a table, preset ``psc-five-spades``). Then:
   controller (the table screen: table 1 of 10 tables; the wall: 50 tables, 450
   players). "layout" is a new layout (a new selected seat / seating page; the
   text cache warm), painting only what differs from the screen's last layout (issue
-  32.1: the seat rows), "layout, cold" a new renderer (no fonts, no text cache: as
-  after a start), "tick" the frame of a new second (the clock's changed digits). Wall
-  time and CPU time (``time.process_time``: what a loaded machine disturbs least).
+  32.1: the seat rows), "layout, cold" a new renderer (no fonts, no text cache, nothing
+  warmed), "layout, first after a start" the first layout of a kiosk's first state after
+  its warm-up (kiosk/warmup.py: the made-up moments it lays out off the screen while it
+  connects; the warm-up's own time in the row below it), "tick" the frame of a new
+  second (the clock's changed digits). Wall time and CPU time (``time.process_time``:
+  what a loaded machine disturbs least).
   Goals of issue 32: a table layout at 1920×1080 ≤ 2.4 ms warm (one frame on a Pi 4
   at the factor 7 of docs/performance.md), ≤ 5 ms cold.
 - **idle kiosk**: ``floorman kiosk config/kiosk/table.yaml --table 1 --windowed
@@ -86,6 +93,14 @@ PER_TABLE = 9
 TARGET_P99_MS = 16.7
 TARGET_CPU_PCT = 2.0
 TARGET_RSS_MB = 80.0
+#: the parts of a press, each from the kiosk's own calls: the pin's edge → the main loop's
+#: ``Link.press`` returned (published to paho); → paho's thread has the answer; → the
+#: main loop takes it from its inbox; → the frame with the answer is drawn and updated
+#: a kiosk's start (ms after ``KioskApp()``), and the warm-up's moments
+STARTUP = ("first state drawn", "warm-up done", "moments warmed before the first state",
+           "moments")
+PARTS = ("press → published", "published → answer arrives", "answer arrives → taken in",
+         "taken in → drawn")
 
 
 # ------------------------------------------------------------------- processes
@@ -230,8 +245,13 @@ def table_app(broker: Broker) -> tuple[Any, Any]:
 
 
 def press_to_screen(tour: Tournament, presses: int, warmup: int = 5
-                    ) -> tuple[list[float], list[float], dict[str, Any]]:
-    """(press → answer on screen ms, press → "sent" frame ms, the kiosk's state at the end)."""
+                    ) -> tuple[list[float], list[float], dict[str, Any], dict[str, list[float]]]:
+    """(press → answer on screen ms, press → "sent" frame ms, the kiosk's state at the end,
+    the press's parts: :data:`PARTS` → ms each, and ``gc``: the collector's pauses (ms)
+    inside a press, ``layouts``: layouts after the press was published, its answer's frame
+    the last)."""
+    import gc
+
     from kiosk.app import MAX_WAIT
 
     others = range(2, tour.tables + 1)
@@ -241,17 +261,65 @@ def press_to_screen(tour: Tournament, presses: int, warmup: int = 5
     elif others:
         load = LoadClients(tour.broker, others, tour.log.with_name(f"load-{tour.tables}.log"))
     app, pin = table_app(tour.broker)
+    started = time.monotonic()  # KioskApp() and start() returned: its loop begins
+    first: list[float] = []  # the first frame with the table's state, the warm-up left
+
+    def step() -> None:
+        app.step(0.05)
+        if not first and "table/1" in app.view.state and "clock" in app.view.state \
+                and not app._dirty:
+            first[:] = [time.monotonic(), getattr(app, "warm_slices", 0)]
+
     try:
         wait_for(lambda: app.view.online and app.link.sync.synced and "table/1" in app.view.state
-                 and "clock" in app.view.state, 20, "the kiosk ready",
-                 step=lambda: app.step(0.05))
+                 and "clock" in app.view.state and bool(first), 20, "the kiosk ready",
+                 step=step)
+        # (a checkout before the warm-up has none: measured the same, as "before")
+        warms = hasattr(app, "warm_done")
+        if warms:
+            wait_for(lambda: app.warm_done is not None, 60, "the warm-up done", step=step)
+        startup = {"first state drawn": (first[0] - started) * 1000,
+                   "warm-up done": (app.warm_done - started) * 1000 if warms else 0.0,
+                   "moments warmed before the first state": first[1],
+                   "moments": getattr(app, "warm_slices", 0)}
         lock = threading.Lock()
         pressed: list[float] = []  # time.monotonic() (the app's clock) of the press in flight
         done = threading.Event()
         answered: list[float] = []
         local: list[float] = []
+        parts: dict[str, list[float]] = {k: [] for k in (*PARTS, "gc", "layouts")}
         stop = threading.Event()
         rng = random.Random(1)
+        # the moments of the press in flight (time.monotonic()), from the kiosk's own calls
+        marks: dict[str, float] = {}
+        pauses: list[tuple[float, float]] = []  # the collector's (start, end)
+        gc_start: list[float] = []
+
+        def on_gc(phase: str, info: dict[str, Any]) -> None:
+            if phase == "start":
+                gc_start[:] = [time.monotonic()]
+            elif gc_start:
+                pauses.append((gc_start[0], time.monotonic()))
+
+        link_press, link_notify, app_answer = app.link.press, app.link.notify, app._answer
+
+        def press(action: str, **fields: Any) -> str:  # the main thread: sent to paho
+            cid = link_press(action, **fields)
+            marks.setdefault("published", time.monotonic())
+            marks.setdefault("layouts", app.renderer.layouts)
+            return cid
+
+        def notify(kind: str, data: Any) -> None:  # paho's thread: the answer is in
+            if kind == "answer":
+                marks.setdefault("arrived", time.monotonic())
+            link_notify(kind, data)
+
+        def answer(data: dict[str, Any]) -> None:  # the main thread takes it in
+            marks.setdefault("taken", time.monotonic())
+            app_answer(data)
+
+        app.link.press, app.link.notify, app._answer = press, notify, answer  # type: ignore
+        gc.callbacks.append(on_gc)
 
         def presser() -> None:  # gpiozero's thread on a Pi
             for _ in range(warmup + presses):
@@ -259,6 +327,7 @@ def press_to_screen(tour: Tournament, presses: int, warmup: int = 5
                     return
                 done.clear()
                 with lock:
+                    marks.clear()
                     pressed[:] = [time.monotonic()]
                 pin.drive_low()
                 time.sleep(0.06)  # a finger: longer than the 50 ms debounce
@@ -285,11 +354,20 @@ def press_to_screen(tour: Tournament, presses: int, warmup: int = 5
                 local.append((now - t0) * 1000)
             elif fb.kind == "accepted":
                 answered.append((now - t0) * 1000)
+                m = dict(marks)
+                parts["press → published"].append((m["published"] - t0) * 1000)
+                parts["published → answer arrives"].append((m["arrived"] - m["published"]) * 1000)
+                parts["answer arrives → taken in"].append((m["taken"] - m["arrived"]) * 1000)
+                parts["taken in → drawn"].append((now - m["taken"]) * 1000)
+                parts["gc"].append(sum((b - a) * 1000 for a, b in pauses if a >= t0))
+                parts["layouts"].append(app.renderer.layouts - m["layouts"])
+                pauses.clear()
                 seen_sent = False
                 done.set()
             elif fb.kind == "rejected":
                 raise RuntimeError(f"the press was rejected: {fb.text}")
         thread.join(5)
+        gc.callbacks.remove(on_gc)
         if len(answered) < warmup + presses:
             raise RuntimeError(f"only {len(answered)} of {warmup + presses} presses answered")
         state = copy.deepcopy(app.view.state)
@@ -297,7 +375,10 @@ def press_to_screen(tour: Tournament, presses: int, warmup: int = 5
         app.close()
         if load is not None:
             load.stop()
-    return answered[warmup:], local[warmup:], state
+    out = {k: v[warmup:] for k, v in parts.items()}
+    out["startup"] = [startup[k] for k in STARTUP]
+    out["first press"] = [answered[0], local[0]]  # the first after the start (not timed)
+    return answered[warmup:], local[warmup:], state, out
 
 
 # ------------------------------------------------------------------- frame time
@@ -307,8 +388,12 @@ def frame_times(state_table: dict[str, Any], state_wall: dict[str, Any],
     this process's own) is what the neighbours of a shared machine disturb least."""
     import pygame
 
+    from kiosk.app import text
     from kiosk.render import Renderer
     from kiosk.view import ScreenView
+    from kiosk.warmup import moments
+
+    warms = hasattr(Renderer, "warm")  # not a checkout before the warm-up ("before")
 
     pygame.display.init()
     pygame.font.init()
@@ -358,8 +443,28 @@ def frame_times(state_table: dict[str, Any], state_wall: dict[str, Any],
                 cpu["cold"].append((time.process_time() - c0) * 1000)
             label = f"{size[0]}×{size[1]}"
             rows += [(role, label, "layout", layout, cpu["layout"]),
-                     (role, label, "layout, cold", cold, cpu["cold"]),
-                     (role, label, "tick (new second)", tick, cpu["tick"])]
+                     (role, label, "layout, cold", cold, cpu["cold"])]
+            if role == "table" and warms:
+                # as a kiosk after its start: the warm-up (kiosk/warmup.py) laid its
+                # made-up tournament out while it connected, then the first state came
+                first, warmup = [], []
+                cpu["first"], cpu["warmup"] = [], []
+                for i in range(max(5, samples // 10)):
+                    fresh = Renderer(size, "en")
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    for v in moments(view(i, now), "en", now, time.monotonic(), text):
+                        fresh.warm(v)
+                    warmup.append((time.perf_counter() - t0) * 1000)
+                    cpu["warmup"].append((time.process_time() - c0) * 1000)
+                    fresh.warmed_up()
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    fresh.draw(surface, view(i, now))
+                    first.append((time.perf_counter() - t0) * 1000)
+                    cpu["first"].append((time.process_time() - c0) * 1000)
+                rows += [(role, label, "layout, first after a start", first, cpu["first"]),
+                         (role, label, f"  the warm-up before it ({fresh.warmed} moments)",
+                          warmup, cpu["warmup"])]
+            rows.append((role, label, "tick (new second)", tick, cpu["tick"]))
     return rows
 
 
@@ -424,6 +529,7 @@ def main() -> int:
 
     started = time.monotonic()
     latency: list[tuple[int, list[float], list[float]]] = []
+    split: dict[int, dict[str, list[float]]] = {}
     states: dict[int, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(dir=ROOT, prefix=".bench-") as tmpname:
         tmp = Path(tmpname)  # inside the repo, on a real disk: fsync is not free here
@@ -432,7 +538,7 @@ def main() -> int:
             for n in args.tables:
                 tour = Tournament(tmp, broker.port, n)
                 try:
-                    answered, local, states[n] = press_to_screen(tour, args.presses)
+                    answered, local, states[n], split[n] = press_to_screen(tour, args.presses)
                     latency.append((n, answered, local))
                 finally:
                     tour.stop()
@@ -451,7 +557,8 @@ def main() -> int:
 
     if args.samples is not None:
         args.samples.write_text(json.dumps({
-            "latency": [{"tables": n, "answered": a, "local": loc} for n, a, loc in latency],
+            "latency": [{"tables": n, "answered": a, "local": loc, "parts": split[n]}
+                        for n, a, loc in latency],
             "frames": [{"screen": role, "size": size, "frame": kind, "wall": v, "cpu": c}
                        for role, size, kind, v, c in frames],
             "idle": idle}, indent=1), encoding="utf-8")
@@ -468,7 +575,32 @@ def main() -> int:
         rows.append((str(n), "  press → \"sent …\" frame (local)",
                      f"{statistics.median(local):.1f} ms", f"{pct(local, 99):.1f} ms",
                      f"{max(local):.1f} ms", "", ""))
+        for part in PARTS:
+            v = split[n][part]
+            rows.append((str(n), f"  {part}", f"{statistics.median(v):.1f} ms",
+                         f"{pct(v, 99):.1f} ms", f"{max(v):.1f} ms", "", ""))
     print_table(rows, (0, 2, 3, 4))
+    print("(the parts add up to press → answer on screen; \"taken in → drawn\" holds the "
+          "layout of the answer's frame, with the state the press changed; \"layouts\": the "
+          "kiosk's layouts after the press was published, the answer's frame the last)")
+    for n, answered, _ in latency:
+        # the slowest presses, part by part: where the tail is
+        order = sorted(range(len(answered)), key=answered.__getitem__)[-3:][::-1]
+        sp = split[n]
+        print(f"  {n} table(s), the slowest 3: " + "; ".join(
+            f"{answered[i]:.1f} = " + " + ".join(f"{sp[p][i]:.1f}" for p in PARTS)
+            + f" (gc {sp['gc'][i]:.1f} ms, {sp['layouts'][i]:.0f} layouts)" for i in order))
+        st = dict(zip(STARTUP, sp["startup"], strict=True))
+        print(f"  {n} table(s), the kiosk's start: the first state drawn after "
+              f"{st['first state drawn']:.0f} ms with "
+              f"{st['moments warmed before the first state']:.0f} of {st['moments']:.0f} "
+              "moments warmed; the warm-up done after "
+              f"{st['warm-up done']:.0f} ms; the first press after it (not in the figures "
+              f"above): {sp['first press'][0]:.1f} ms to the answer, "
+              f"{sp['first press'][1]:.1f} ms to the \"sent\" frame")
+        gcs = [g for g in sp["gc"] if g > 0]
+        print(f"  {n} table(s): the collector ran in {len(gcs)} of {len(answered)} presses"
+              + (f", {max(gcs):.2f} ms at most" if gcs else ""))
 
     print(f"\nframe time: Renderer.draw ({args.frames} frames a row; table screen: table 1 of "
           f"{10 if 10 in states else min(states)} tables, wall: {max(states)} tables)")

@@ -21,11 +21,17 @@ ways, chosen by the kiosk file's ``input_poll_ms``:
   poll loop that wakes every millisecond inside (~1000 wake-ups a second, idle).
 
 It draws only when something changed or the renderer said the picture changes,
-and updates only the dirty rectangles the renderer returns.
+and updates only the dirty rectangles the renderer returns. Two exceptions to the
+sleeping: while a warm-up is left (kiosk/warmup.py: at the start, after a new size or
+language) it lays out one of the screen's moments off the screen in each step instead
+of sleeping, whatever arrives being drawn first; and when the state a press changed
+arrives without the press's answer, it waits up to :data:`ANSWER_GRACE` for the answer
+that follows it, so that one frame shows both.
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 import math
 import os
@@ -34,7 +40,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from controller.engine.commands import MAX_TABLES
@@ -63,6 +69,11 @@ HOLD_FRAME = 1 / 30
 MIN_FRAME = 1 / 60
 #: window size when leaving fullscreen without --windowed
 DEFAULT_WINDOW = (1280, 720)
+#: how long a frame waits for a press's answer when the state the press changed came
+#: without it (s): the controller publishes that state and then the answer, one right
+#: after the other (controller/service/core.py), and one frame with both is one layout
+#: instead of two in a row — a whole layout less in a press, ~10 ms on a Pi 4
+ANSWER_GRACE = 0.004
 #: the interpreter's thread switch interval in a kiosk (s; Python's default is 0.005)
 SWITCH_INTERVAL = 0.0005
 
@@ -197,6 +208,11 @@ class KioskApp:
         self._last_cid: str | None = None
         self._question: Feedback | None = None  # stays on the screen while it is open
         self._hand_done_due = False
+        self._answer_due: float | None = None  # the state of a press came: its answer next
+        #: the moments still to lay out off the screen (kiosk/warmup.py), None: warm
+        self._warm: Iterator[ScreenView] | None = None
+        self.warm_slices = 0  #: moments laid out off the screen so far
+        self.warm_done: float | None = None  #: clock() when the last warm-up ended
 
         #: ``broker: auto`` (and no broker given): the night is found on the network and
         #: joined (kiosk/join.py); until then the link is one that never connects
@@ -247,7 +263,10 @@ class KioskApp:
 
             factory = Renderer
         self._dirty = self._full = True
-        return factory(self.screen.get_size(), self.language)
+        renderer = factory(self.screen.get_size(), self.language)
+        if self._started:
+            self._warm_up(renderer)
+        return renderer
 
     def toggle_fullscreen(self) -> None:
         self.fullscreen = not self.fullscreen
@@ -284,6 +303,7 @@ class KioskApp:
             # 13 ms with 50 tables). The kiosk's threads are idle but for these moments.
             if sys.getswitchinterval() > SWITCH_INTERVAL:
                 sys.setswitchinterval(SWITCH_INTERVAL)
+            self._warm_up(self.renderer)
             if self.finder is not None:
                 self._say(self.view.problem)
                 self.finder.start()
@@ -331,7 +351,11 @@ class KioskApp:
         """Sleep until something is due (at most ``max_wait`` s), handle what arrived,
         draw a frame if anything changed. Returns whether the app still runs."""
         now = self.clock()
-        self._wait(max(0.0, min(max_wait, self._due - now)))
+        # while a warm-up is left the loop does not sleep: it looks at what arrived and
+        # lays the next moment out (below) instead
+        self._wait(0.0 if self._warm is not None else max(0.0, min(max_wait, self._due - now)))
+        if self._answer_due is not None:
+            self._await_answer()
         now = self.clock()
         if self.controls is not None:
             self._outcomes(self.controls.advance(now), now)
@@ -342,8 +366,43 @@ class KioskApp:
             self._draw(now)
         elif now >= self._cue_due:
             self._sounds(now)
+        if self._warm is not None and not self._dirty and self.inbox.empty():
+            self._warm_step()
         self._due = self._next_due(now)
         return self.running
+
+    # ------------------------------------------------------------------ warm-up
+    def _warm_up(self, renderer: Any) -> None:
+        """Lay the screen's moments out off the screen, one a step, while nothing else is
+        to do (kiosk/warmup.py): at the start while the link connects, and again after a
+        new renderer (size) or language. A table screen only: the wall has no presses."""
+        if self.role != "table" or not hasattr(renderer, "warm"):
+            self._warm = None
+            return
+        from kiosk.warmup import moments
+
+        mono = getattr(renderer, "monotonic", self.clock)()
+        self._warm = moments(self.view, self.language, self.link.sync.now(), mono, text,
+                             state=lambda: self.state)
+
+    def _warm_step(self) -> None:
+        """One moment of the warm-up: a whole layout, off the screen. An arriving state
+        waits for at most this one (it is drawn in the next step, before the next)."""
+        assert self._warm is not None
+        view = next(self._warm, None)
+        if view is not None:
+            self.renderer.warm(view)
+            self.warm_slices += 1
+            return
+        self._warm = None
+        self.warm_done = self.clock()
+        done = getattr(self.renderer, "warmed_up", None)
+        if done is not None:
+            done()
+        # what the kiosk holds from now on (fonts, modules, the caches) is never garbage:
+        # out of the collector's way, a full collection no longer walks it in a press
+        gc.collect()
+        gc.freeze()
 
     def _wait(self, timeout: float) -> None:
         pg = self.pg
@@ -370,6 +429,20 @@ class KioskApp:
         for ev in events:
             self._event(ev)
 
+    def _await_answer(self) -> None:
+        """The state a press changed is in; take what comes until its answer does (at
+        most :data:`ANSWER_GRACE`), so that one frame shows both."""
+        while self._answer_due is not None:
+            left = self._answer_due - self.clock()
+            if left <= 0:
+                break
+            try:
+                item = self.inbox.get(timeout=left)
+            except queue.Empty:
+                break
+            self._item(item)
+        self._answer_due = None
+
     def _item(self, item: tuple[Any, ...]) -> None:
         kind = item[0]
         if kind == "edge":
@@ -395,6 +468,8 @@ class KioskApp:
             if data in ("structure", "summary"):
                 self._language()
             if self.controls is not None and data == f"table/{self.table}":
+                if self._pending and self._answer_due is None:
+                    self._answer_due = self.clock() + ANSWER_GRACE
                 self.controls.update_table(value)
                 due = bool(value.get("hand_done_due"))
                 if due and not self._hand_done_due and self.controls.question is None:
@@ -488,6 +563,7 @@ class KioskApp:
         out = self._pending.pop(cid, None) if isinstance(cid, str) else None
         if out is None:
             return
+        self._answer_due = None  # in: the frame can be drawn
         now = self.clock()
         if data.get("ok"):
             if cid == self._last_cid:
@@ -516,6 +592,7 @@ class KioskApp:
         if lang != self.language:
             self.language = self.view.language = lang
             self._dirty = True
+            self._warm_up(self.renderer)  # its words, at their sizes
 
     def _refresh(self, now: float) -> None:
         v = self.view

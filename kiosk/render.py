@@ -78,6 +78,10 @@ class Renderer:
     is local monotonic time).
     """
 
+    #: the largest rendered text a warm-up keeps (bytes): the names, the answer lines; the
+    #: big digits of a made-up clock are rendered (their glyphs loaded) and let go
+    WARM_KEEP = 32_768
+
     def __init__(self, size: tuple[int, int], language: str = "en", *,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         if not pygame.font.get_init():
@@ -91,6 +95,8 @@ class Renderer:
         self.fonts = Fonts()
         self.cache = TextCache(self.fonts)
         self.layouts = 0  #: full layouts so far (for tests and the benchmark)
+        self.warmed = 0  #: layouts off the screen (:meth:`warm`)
+        self._spare: pygame.Surface | None = None
         self._canvas: Canvas | None = None
         self._key: tuple | None = None
         self._state: dict | None = None
@@ -124,6 +130,33 @@ class Renderer:
                 dirty.append(r)
         self.items = c.items
         return dirty
+
+    def warm(self, view: ScreenView) -> None:
+        """Lay ``view`` out off the screen, at this renderer's size: the fonts it needs
+        are opened, their glyphs loaded and its texts measured and rendered into the
+        caches, so that laying it (or one like it) out on the screen is warm
+        (:mod:`kiosk.warmup`). What is on the screen, and what :meth:`draw` compares
+        with, is not touched."""
+        spare = self._spare
+        if spare is None or spare.get_size() != self.size:
+            spare = self._spare = pygame.Surface(self.size)
+        w, h = self.size
+        frame = frame_of(view, self.language, self.monotonic(), self.size)
+        c = Canvas(spare, self.fonts, self.cache, *_units(w, h), role=view.role)
+        self.cache.keep = self.WARM_KEEP
+        try:
+            if view.role == "wall":
+                wall.draw(c, frame)
+            else:
+                table.draw(c, frame)
+            c.paint(None)
+        finally:
+            self.cache.keep = None
+        self.warmed += 1
+
+    def warmed_up(self) -> None:
+        """The warm-up is over: the surface it laid out on is not needed."""
+        self._spare = None
 
     def next_change(self, view: ScreenView) -> float:
         """Seconds until the picture changes by itself (at most :data:`MAX_WAIT`)."""
@@ -160,10 +193,7 @@ class Renderer:
         screen now (all of it on a new surface); the rects painted."""
         before = self._canvas
         w, h = surface.get_size()
-        unit = min(w / 1920, h / 1080)
-        # the smallest text: 22 px on a big screen; a 7" screen is read from closer
-        min_size = max(15, round(22 * unit)) if h >= 600 else max(15, round(34 * unit))
-        c = Canvas(surface, self.fonts, self.cache, unit, min_size, role=frame.view.role)
+        c = Canvas(surface, self.fonts, self.cache, *_units(w, h), role=frame.view.role)
         if frame.view.role == "wall":
             self._pages = wall.draw(c, frame)
         else:
@@ -188,6 +218,13 @@ class Renderer:
         self._table_page = table_page(frame.view.now)
         self.layouts += 1
         return [surface.get_rect()] if dirty is None else dirty
+
+
+def _units(w: int, h: int) -> tuple[float, int]:
+    """(pixels per 1080p pixel, the smallest text size) of a screen ``w`` × ``h``."""
+    unit = min(w / 1920, h / 1080)
+    # the smallest text: 22 px on a big screen; a 7" screen is read from closer
+    return unit, max(15, round(22 * unit)) if h >= 600 else max(15, round(34 * unit))
 
 
 def headless() -> None:

@@ -120,12 +120,15 @@ class Fonts:
         self._limit = limit
         self._widths: dict[tuple[str, int, str], int] = {}
         self._inks: dict[tuple[str, int, str], pygame.Rect] = {}
+        self.opened = 0  #: fonts opened (a face at a size: its glyphs load at first use)
+        self.measured = 0  #: texts measured at a size (not kept from before)
 
     def width(self, face: str, size: int, text: str) -> int:
         """The advance width of ``text`` (``font.size(text)[0]``)."""
         key = (face, size, text)
         w = self._widths.get(key)
         if w is None:
+            self.measured += 1
             w = self.get(face, size).size(text)[0]
             if len(self._widths) >= self.MEASURES:
                 self._widths.clear()
@@ -137,6 +140,7 @@ class Fonts:
         key = (face, size, text)
         r = self._inks.get(key)
         if r is None:
+            self.measured += 1
             r = ink_box(self.get(face, size), text)
             if len(self._inks) >= self.MEASURES:
                 self._inks.clear()
@@ -149,6 +153,7 @@ class Fonts:
         f = self._fonts.get(key)
         if f is None:
             f = SafeFont(str(FONT_DIR / FACES[face]), size)
+            self.opened += 1
             self._fonts[key] = f
             if len(self._fonts) > self._limit:
                 self._fonts.popitem(last=False)
@@ -193,6 +198,9 @@ class TextCache:
         self._cache: OrderedDict[tuple, tuple[pygame.Surface, pygame.Rect]] = OrderedDict()
         self.hits = 0
         self.misses = 0
+        #: the largest text surface kept (bytes; None: every one): a warm-up
+        #: (kiosk/warmup.py) keeps the small texts, not the made-up clock's big digits
+        self.keep: int | None = None
 
     def get(self, text: str, face: str, size: int, fg: Colour,
             bg: Colour) -> tuple[pygame.Surface, pygame.Rect]:
@@ -207,6 +215,9 @@ class TextCache:
         surf = font.render(text, True, fg, bg).convert() if pygame.display.get_surface() \
             else font.render(text, True, fg, bg)
         ink = self.fonts.ink(face, size, text).clip(surf.get_rect())
+        if self.keep is not None and surf.get_width() * surf.get_height() * \
+                surf.get_bytesize() > self.keep:
+            return surf, ink
         self._cache[key] = (surf, ink)
         while len(self._cache) > max(1, self.limit):
             self._cache.popitem(last=False)
