@@ -321,6 +321,10 @@ class KioskApp:
         self.link.stop()
         self.sounds.close()
         self.speaker.close()
+        if self.warm_done is not None:
+            # what the warm-up froze is the collector's again: a process that goes on
+            # (a test worker, a drill's many kiosks) must not keep this one's cycles forever
+            gc.unfreeze()
 
     def __enter__(self) -> KioskApp:
         return self.start()
