@@ -176,6 +176,23 @@ class Console:
                 raise ValueError("form too large")
         return dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
 
+    async def signed_form(self, request: Request) -> tuple[str, dict[str, str]] | Response:
+        """A state change's checks, in their order: a signed-in session (401), a form of
+        at most :data:`MAX_FORM` bytes (413), this site's page with the session's CSRF
+        token (403). ``(language, form)`` when all hold, else the refusal to send."""
+        s = self.session(request)
+        lang = self.language(request, s)
+        if s is None:
+            return JSONResponse({"ok": False, "reason": tr("session_expired", lang)}, 401)
+        try:
+            form = await self.form(request)
+        except ValueError:
+            return JSONResponse({"ok": False, "reason": tr("form_too_large", lang)}, 413)
+        token = request.headers.get("x-csrf-token") or form.get("csrf")
+        if not self.same_origin(request) or not auth.csrf_ok(s, token):
+            return JSONResponse({"ok": False, "reason": tr("csrf", lang)}, 403)
+        return lang, form
+
     # ------------------------------------------------------------------- routes
     async def login_page(self, request: Request) -> Response:
         lang = self.language(request, None)
@@ -361,17 +378,10 @@ class Console:
         confirms a player's request (a ``preregister``, 000 2.2) or drops it."""
         if request.path_params["what"] not in ("confirm", "drop"):
             return Response("no such action", 404)
-        s = self.session(request)
-        lang = self.language(request, s)
-        if s is None:
-            return JSONResponse({"ok": False, "reason": tr("session_expired", lang)}, 401)
-        try:
-            form = await self.form(request)
-        except ValueError:
-            return JSONResponse({"ok": False, "reason": tr("form_too_large", lang)}, 413)
-        token = request.headers.get("x-csrf-token") or form.get("csrf")
-        if not self.same_origin(request) or not auth.csrf_ok(s, token):
-            return JSONResponse({"ok": False, "reason": tr("csrf", lang)}, 403)
+        checked = await self.signed_form(request)
+        if isinstance(checked, Response):
+            return checked
+        lang, form = checked
         ident = form.get("id", "")
         ask = self.requests.take(int(ident)) if ident.isdigit() else None
         if ask is None:
@@ -425,18 +435,11 @@ class Console:
                            printed=pages.printed_at(self.hub.now(), lang), **ctx)
 
     async def act(self, request: Request) -> Response:
-        s = self.session(request)
         wants_json = "application/json" in request.headers.get("accept", "")
-        lang = self.language(request, s)
-        if s is None:
-            return JSONResponse({"ok": False, "reason": tr("session_expired", lang)}, 401)
-        try:
-            form = await self.form(request)
-        except ValueError:
-            return JSONResponse({"ok": False, "reason": tr("form_too_large", lang)}, 413)
-        token = request.headers.get("x-csrf-token") or form.get("csrf")
-        if not self.same_origin(request) or not auth.csrf_ok(s, token):
-            return JSONResponse({"ok": False, "reason": tr("csrf", lang)}, 403)
+        checked = await self.signed_form(request)
+        if isinstance(checked, Response):
+            return checked
+        lang, form = checked
         action = request.path_params["action"]
         try:
             cmd, args = actions.command(action, form)

@@ -37,9 +37,7 @@ class Console(Protocol):
 
     def render(self, name: str, status: int = 200, **ctx: Any) -> Response: ...
 
-    def same_origin(self, request: Request) -> bool: ...
-
-    async def form(self, request: Request) -> dict[str, str]: ...
+    async def signed_form(self, request: Request) -> tuple[str, dict[str, str]] | Response: ...
 
 log = logging.getLogger("floorman.console")
 
@@ -140,17 +138,10 @@ def lift_ban(console: Console) -> Any:
     (000 2.7), recorded in the club database with the day and the reason; the answer as
     an action's (``{"ok", "message"|"reason"}``)."""
     async def handler(request: Request) -> Response:
-        s = console.session(request)
-        lang = console.language(request, s)
-        if s is None:
-            return JSONResponse({"ok": False, "reason": tr("session_expired", lang)}, 401)
-        try:
-            form = await console.form(request)
-        except ValueError:
-            return JSONResponse({"ok": False, "reason": tr("form_too_large", lang)}, 413)
-        token = request.headers.get("x-csrf-token") or form.get("csrf")
-        if not console.same_origin(request) or not auth.csrf_ok(s, token):
-            return JSONResponse({"ok": False, "reason": tr("csrf", lang)}, 403)
+        checked = await console.signed_form(request)
+        if isinstance(checked, Response):
+            return checked
+        lang, form = checked
         name = " ".join((form.get("player") or "").split())
         if not name:
             return JSONResponse({"ok": False, "reason": tr("missing", lang,
