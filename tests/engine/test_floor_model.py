@@ -1030,7 +1030,8 @@ class Floor(RuleBasedStateMachine):
         by_table: dict[int, list[int]] = {}
         for pid in seated:
             by_table.setdefault(t.players[pid].table or 0, []).append(pid)
-        if how == "hfh" and len(by_table) > 1:
+        across = how == "hfh" and len(by_table) > 1
+        if across:
             if not t.hfh.on:
                 self.run({"cmd": "hfh", "on": True})
             self.every_table_hand_done(0.0)
@@ -1057,7 +1058,7 @@ class Floor(RuleBasedStateMachine):
                 # place (test_two_out_in_the_bubble_hand_…, test_money_fees.py
                 # test_two_out_in_one_hand_for_hand_hand_at_a_satellites_bubble_…)
                 money = t.settings.money
-                same = (cmd.get("same_hand") or (how == "hfh" and hand is not None
+                same = (cmd.get("same_hand") or (across and hand is not None
                                                  and ended == ["hfh", hand])) \
                     and pid not in t.desk.elsewhere  # 001 §1 III: that bust waits
                 if i == 1 and same and money is not None \
@@ -1065,14 +1066,14 @@ class Floor(RuleBasedStateMachine):
                     self._bust(pid, cmd, 0.0)
                     assert t.players[pid].out, f"the bubble hand's second bust of {pid} refused"
                     MONEY["bubbles ended at the second report"] += 1
-                    if how == "hfh":
+                    if across:
                         MONEY["hfh bubbles ended at the second report"] += 1
                 else:
                     MONEY["bubbles ended at the first report"] += 1
                 break
             # the hand-for-hand hand at the second table, and the hand of the first bust
             tab_b = t.tables.get(t.players[b].table or 0)
-            hand = tab_b.hfh_hand if tab_b is not None and how == "hfh" else None
+            hand = tab_b.hfh_hand if tab_b is not None and across else None
             self._bust(pid, cmd, 0.0)
             ended = next((e["hand"] for e in self.last_events
                           if e["type"] == "busted" and e["player"] == pid), None)
@@ -1086,10 +1087,16 @@ class Floor(RuleBasedStateMachine):
         MONEY["shared bubbles"] += 1
         pool = prize_pool(t)
         assert pool is not None
-        if ra.place == pool.tickets:
-            # the place covers the last ticket and the place after it: one wins it by lot
-            assert ra.lot and rb.lot, (ra, rb)
-            assert sorted(r.ticket is not None for r in (ra, rb)) == [False, True], (ra, rb)
+        # a third may share it: out in the same hand-for-hand hand at another table before
+        sharing = [r for r in rows if r.place == ra.place]
+        if ra.place <= pool.tickets < ra.place + len(sharing) - 1:
+            # the place covers the last tickets and the places after them: who wins a
+            # ticket is drawn by lot
+            assert all(r.lot for r in sharing), sharing
+            won = sum(r.ticket is not None for r in sharing)
+            assert won == pool.tickets - ra.place + 1, (
+                f"{won} tickets drawn among {sharing}, the place covers "
+                f"{pool.tickets - ra.place + 1}")
             MONEY["lots"] += 1
 
     # ---------------------------------------------------------------- invariants
