@@ -1273,6 +1273,12 @@ def _steps_played():
 #   test_two_out_in_one_hand_for_hand_hand_at_a_satellites_bubble_share_it_by_lot (a
 # second player out at another table in the hand-for-hand hand that ended a satellite was
 # refused);
+# tests/engine/test_club_rules.py::
+#   test_a_table_game_after_an_earlier_one_was_undone_gets_a_new_number_003_6 (a play day:
+# "table game 4 started twice" raised out of the command);
+# nights the model got wrong: test_money_fees.py::
+#   test_three_out_in_one_hand_for_hand_hand_at_a_satellites_bubble_draw_for_one_ticket,
+# and a members-only night with guests registered no more than one member (open());
 # a night the model got wrong is played again below (test_an_undone_correction_…);
 # what is the club's to decide stays here, marked xfail (002 halves the levels at heads-up
 # and says nothing of an entry after it):

@@ -271,13 +271,13 @@ def test_the_lot_shows_in_the_exports():
 # bust that left only ticket winners ended the satellite, and a player out in that same
 # hand-for-hand hand at another table was refused (its table had no bust before to say
 # "same hand" to)
-def _satellite_hand_for_hand_at_four() -> Tournament:
-    """10 × 10 € for 30 € tickets (3 tickets, 10 € cash), registration closed; four left
-    at two tables of two, the director's hand-for-hand on."""
+def _satellite_hand_for_hand_at_four(left: int = 4) -> Tournament:
+    """10 × 10 € for 30 € tickets (3 tickets, 10 € cash), registration closed; four (or
+    ``left``) left at two tables, the director's hand-for-hand on."""
     t = new_tournament(10, money=Money(buy_in=1_000, satellite=3_000), players_per_table=3,
                        table_seats=3, final_table_size=2)
     now = 50.0
-    while t.remaining > 4:
+    while t.remaining > left:
         pid = min(p.id for p in t.players.values() if not p.out and p.table)
         t.execute({"cmd": "bust", "player": pid, "confirm": True}, now)
         now += 1
@@ -287,8 +287,9 @@ def _satellite_hand_for_hand_at_four() -> Tournament:
             t.execute({"cmd": "seated", "player": pid}, now)
     pool = prize_pool(t, now)
     assert pool is not None and pool.final and (pool.tickets, pool.payouts[-1]) == (3, 1_000)
-    assert len(t.tables) == 2 and all(len(tab.occupant) == 2 for tab in t.tables.values())
-    t.execute({"cmd": "hfh", "on": True}, 100.0)
+    assert len(t.tables) == 2 and all(len(tab.occupant) >= 2 for tab in t.tables.values())
+    if not t.hfh.on:  # at five left it is on by itself (the bubble of four paid places)
+        t.execute({"cmd": "hfh", "on": True}, 100.0)
     return t
 
 
@@ -325,3 +326,24 @@ def test_after_a_satellites_hand_for_hand_bubble_a_table_done_with_the_hand_has_
     assert t.finished
     with pytest.raises(Rejected, match="over"):
         t.execute({"cmd": "bust", "player": two[0]}, 111.0)
+
+
+def test_three_out_in_one_hand_for_hand_hand_at_a_satellites_bubble_draw_for_one_ticket():
+    """A night the floor model got wrong (satellite-lot): one out at a table in the
+    hand-for-hand hand (the bubble burst, the hand played on), then two at the other
+    table in that hand, the second after the satellite ended: the three share place 3
+    (002 b), which covers one ticket, the cash and place 5: one of the three wins the
+    ticket by lot, the two others share the cash (the model expected one of the two)."""
+    t = _satellite_hand_for_hand_at_four(left=5)
+    one, two = sorted((sorted(tab.occupant.values()) for tab in t.tables.values()), key=len)
+    t.execute({"cmd": "bust", "player": two[0], "stack": 20_000}, 110.0)
+    assert not t.finished and not t.hfh.on  # the bubble burst; the hand plays on
+    t.execute({"cmd": "bust", "player": one[0], "stack": 2_000}, 111.0)
+    assert t.finished
+    t.execute({"cmd": "bust", "player": one[1], "stack": 2_000, "same_hand": True}, 112.0)
+    rows = {r.player_id: r for r in t.results()}
+    three = [rows[p] for p in (two[0], one[0], one[1])]
+    assert [r.place for r in three] == [3, 3, 3] and all(r.lot for r in three)
+    assert sum(r.ticket is not None for r in three) == 1
+    assert sorted(r.payout or 0 for r in three) == [0, 500, 500]
+    replay_equal(t)
