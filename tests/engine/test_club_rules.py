@@ -386,6 +386,24 @@ def test_a_player_may_play_several_tables_a_day_003_6_11():
     replay_equal(t)
 
 
+def test_a_table_game_after_an_earlier_one_was_undone_gets_a_new_number_003_6():
+    """Found by the floor model (preset:ace-of-spades): games 3 and 4 started, game 3 taken
+    back by its event number; the next game was numbered by the count of games (4 again),
+    and the engine raised "table game 4 started twice" out of the command (the live state
+    broken, the log no longer replaying)."""
+    t = play_day(20)
+    now, out1 = play_out(t, 1, 10.0)
+    third = t.execute({"cmd": "table_game", "players": out1[:3]}, now)
+    t.execute({"cmd": "table_game", "players": out1[3:6]}, now + 1)
+    assert sorted(t.games) == [1, 2, 3, 4]
+    t.execute({"cmd": "undo", "target": third[0]["group"]}, now + 2)
+    assert sorted(t.games) == [1, 2, 4]
+    events = t.execute({"cmd": "table_game", "players": out1[:3]}, now + 3)
+    assert events[0]["game"] == 5 and sorted(t.games) == [1, 2, 4, 5]
+    assert all(t.players[p].table is not None for p in out1[:6])
+    replay_equal(t)
+
+
 def test_a_late_arrival_waits_for_the_next_table_game_003_6():
     t = play_day(20)
     t.execute({"cmd": "late", "name": "Late Larry", "force": True}, 50.0)

@@ -42,6 +42,7 @@ import json
 import os
 import random
 import sys
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -58,7 +59,7 @@ from hypothesis.stateful import (
 
 from controller.engine import history
 from controller.engine.points import landesliga_points
-from controller.engine.rules import chip_counts, final_deal, rounds
+from controller.engine.rules import chip_counts, final_deal, hands, rounds
 from controller.engine.rules.prize_pool import prize_pool
 from controller.engine.tournament import Rejected, Tournament, undone_in
 from controller.service import views
@@ -71,18 +72,34 @@ STEPS = [0]
 #: what the money rules made happen (issue 30), printed when exploring
 MONEY = {"deals": 0, "deals undone": 0, "refused undos": 0, "shared bubbles": 0, "lots": 0,
          "bubbles ended at the first report": 0,
-         "bubbles ended at the second report": 0}
+         "bubbles ended at the second report": 0,
+         "hfh bubbles ended at the second report": 0}
+#: the commands taken (and refused) in this run, by name, printed when exploring
+PLAYED: Counter[str] = Counter()
+REFUSED: Counter[str] = Counter()
 
 #: events after which counted stacks no longer add up to the chips in play (chips moved
 #: between players or left or came in): a bust's chips went to somebody
-CHIPS_MOVE = frozenset({"busted", "registered", "late", "rebuy", "reentry", "addon",
+CHIPS_MOVE = frozenset({"busted", "registered", "late_entry", "rebuy", "reentry", "addon",
                         "ghosts_removed", "absent_removed", "chips_corrected", "chip_race",
                         "disqualified", "round_ended", "start_stacks", "table_game",
-                        "table_game_over", "landesliga_points"})
+                        "table_game_over"})
 
 DT = st.sampled_from([0.0, 0.0, 1.0, 5.0, 20.0, 45.0, 90.0, 240.0])
 PICK = st.integers(min_value=0, max_value=10**6)
 STACK = st.sampled_from([None, None, 1000, 5000, 5000, 20000])
+
+
+def _kind(cmd: dict[str, Any]) -> str:
+    """A command's name as the rounds' figures count it (a same-hand bust apart)."""
+    name = str(cmd["cmd"])
+    if name == "bust" and cmd.get("same_hand"):
+        return "bust same_hand"
+    if name == "hfh":
+        return f"hfh {'on' if cmd.get('on') else 'off'}"
+    if name == "move_apply" and "from_table" in cmd:
+        return "move_apply from_table"
+    return name
 
 
 class Floor(RuleBasedStateMachine):
@@ -114,17 +131,35 @@ class Floor(RuleBasedStateMachine):
         t = self.tour
         before = fm.digest(t)
         n = len(t.log)
+        away = set(t.desk.elsewhere)
         try:
             events = t.execute(cmd, self.now)
         except Rejected as why:
             assert str(why).strip(), cmd
             assert len(t.log) == n and fm.unchanged(t, before), f"refused {cmd} changed it"
             self.last_events = []
+            REFUSED[_kind(cmd)] += 1
             return None
         self.last_events = events
+        PLAYED[_kind(cmd)] += 1
         if events:
             self._check_buttons(cmd, events)
+        if away and cmd["cmd"] != "undo":
+            self._check_elsewhere(cmd, events, away)
         return events
+
+    @staticmethod
+    def _check_elsewhere(cmd: dict[str, Any], events: list[dict[str, Any]],
+                         away: set[int]) -> None:
+        """001 §1 III: a player who plays an earlier tournament first is not busted here,
+        nor moved by balancing or a reseat (a table that breaks takes them along)."""
+        for e in events:
+            if e.get("player") not in away:
+                continue
+            assert e["type"] != "busted", f"{cmd}: busted {e['player']}, who plays elsewhere"
+            assert not (e["type"] == "moved" and (e.get("reason") == "balancing"
+                                                  or cmd["cmd"] == "reseat")), (
+                f"{cmd}: moved {e['player']}, who plays elsewhere first")
 
     def _check_buttons(self, cmd: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """A drawn button sits on a seated player (issue 26.10): at every table where each
@@ -174,9 +209,11 @@ class Floor(RuleBasedStateMachine):
             players = 6 + players % 5  # 001 §2 III: 6-10
         self.t = t = Tournament.new(s, seed, 0.0)
         names = [f"Player {i:02d}" for i in range(1, players + 1)]
-        cut = len(names) - guests % 4  # a few guests (000 5.8: their names shortened)
+        # a few guests (000 5.8: their names shortened); none where members only play
+        # (000 2.5; psc-five-spades-cup: 4 players, 3 of them guests, left 1 to draw)
+        cut = len(names) - (0 if s.desk.members_only else guests % 4)
         t.execute({"cmd": "register", "names": names[:cut]}, 0.0)
-        if cut < len(names) and not s.desk.members_only:  # 000 2.5: members only
+        if cut < len(names):
             t.execute({"cmd": "register", "names": names[cut:], "member": False}, 0.0)
         if s.mode.kind == "landesliga_final":
             ids = sorted(t.players)
@@ -529,9 +566,14 @@ class Floor(RuleBasedStateMachine):
     # ----------------------------------------------------------------- entries
     @precondition(lambda self: self.playing())
     @rule(pick=PICK, kind=st.sampled_from(["rebuy", "reentry", "rebuy", "reentry", "late",
-                                           "late_forced", "register", "addon"]), dt=DT)
+                                           "late_forced", "register", "addon", "kept_late",
+                                           "kept_reentry"]), dt=DT)
     def entries(self, pick: int, kind: str, dt: float) -> None:
-        """Rebuys and re-entries after a bust, late entries, the add-on."""
+        """Rebuys and re-entries after a bust, late entries, the add-on; seats kept for
+        late arrivals first (002), which an arrival takes."""
+        if kind.startswith("kept_"):
+            self._kept_for_arrivals(pick, kind[len("kept_"):], dt)
+            return
         out = self.out()
         if kind in ("rebuy", "reentry"):
             if out:
@@ -548,6 +590,35 @@ class Floor(RuleBasedStateMachine):
                                                    f"Late {self.late_no}"]}, dt)
         else:
             self.run({"cmd": "addon"}, dt)
+
+    def _kept_for_arrivals(self, pick: int, kind: str, dt: float) -> None:
+        """The director keeps seats for expected arrivals (002), and one arrives: a late
+        entry (or a re-entry) takes a kept seat (rules/reserve.py), unless a ghost's seat
+        is the arrival's first (000 9.5)."""
+        t = self.tour
+        held = sum(len(tab.reserved) for tab in t.tables.values())
+        self.run({"cmd": "reserve", "seats": held + 1 + pick % 2, "reason": "Nachzügler"}, dt)
+        if not self.playing():
+            return
+        kept = {(n, s) for n, tab in t.tables.items() for s in tab.reserved}
+        ghost = any(p.ghost and not p.out and p.table is not None
+                    for p in t.players.values())
+        if kind == "late":
+            self.late_no += 1
+            cmd: dict[str, Any] = {"cmd": "late", "name": f"Late {self.late_no}",
+                                   "force": pick % 2 == 0}
+        else:
+            out = self.out()
+            if not out:
+                return
+            cmd = {"cmd": "reentry", "player": out[pick % len(out)]}
+        events = self.run(cmd)
+        sat = next((e for e in events or () if e["type"] in ("late_entry", "reentry")), None)
+        if sat is None or not kept or ghost or sat.get("table") is None:
+            return
+        assert (sat["table"], sat["seat"]) in kept, (
+            f"{cmd} sat at table {sat['table']} seat {sat['seat']}, not in a seat kept for "
+            f"arrivals {sorted(kept)}")
 
     # -------------------------------------------------------------------- the clock
     @precondition(lambda self: self.t is not None)
@@ -567,12 +638,14 @@ class Floor(RuleBasedStateMachine):
     @precondition(lambda self: self.playing())
     @rule(kind=st.sampled_from(["pause", "level", "time", "structure", "structure",
                                 "hands_left", "announce", "hfh", "break_table",
-                                "final_table", "keep", "colour_up"]),
+                                "final_table", "keep", "colour_up", "end_of_day"]),
           pick=PICK, dt=DT)
     def director(self, kind: str, pick: int, dt: float) -> None:
         """The director's clock, structure and floor commands."""
         if kind == "hands_left":
             self.run({"cmd": "hands_left", "count": pick % 4}, dt)
+        elif kind == "end_of_day":
+            self._end_of_day(pick, dt)
         elif kind == "colour_up":  # 002: any time; an absent player loses the small chips
             self._colour_up(pick, dt)
         elif kind == "keep":
@@ -583,10 +656,50 @@ class Floor(RuleBasedStateMachine):
             if cmd is not None:
                 self.run(cmd, dt)
 
-    def _colour_up(self, pick: int, dt: float) -> None:
+    def _end_of_day(self, pick: int, dt: float) -> None:
+        """002: in the last 7-15 minutes of the day's last level the clock stops and a
+        player's drawn card (3-5) is the hands left at every table; mostly the director
+        goes to the last level and waits for its last minutes, sometimes draws too early
+        or a wrong card (refused)."""
         t = self.tour
-        chip = t.settings.chip_race.chips[pick % 3]
-        self.run({"cmd": "colour_up", "chip": chip}, dt)
+        last = hands.last_level(t)
+        if last is not None and pick % 3:
+            self.run({"cmd": "level", "to": t.level_number(last)}, dt)
+            dt = 0.0
+            if not self.playing():
+                return
+            if not t.clock.running:
+                self.run({"cmd": "resume"})
+            window = hands.day_end_window(t, self.now)
+            if window is not None and window[0] > self.now:
+                self.now = window[0] + (window[1] - window[0]) * (pick % 7) / 6
+        card = (3, 4, 5, 2, 6)[pick % 5] if pick % 4 == 0 else 3 + pick % 3
+        open_ = hands.day_end_open(t, self.now + dt) and t.hands_left is None
+        events = self.run({"cmd": "end_of_day", "card": card}, dt)
+        if card not in hands.DAY_END_CARDS or not open_:
+            assert events is None, f"the end of the day taken with {card} when it was not due"
+            return
+        assert events, f"the end of the day with a {card} refused in its window"
+        assert not t.clock.running, "the clock runs after the end of the day was drawn"
+        assert t.hands_left == card and all(
+            tab.hands_left == card for tab in t.tables.values()), (
+            f"{card} drawn, the tables have {[x.hands_left for x in t.tables.values()]} left")
+
+    def _colour_up(self, pick: int, dt: float) -> None:
+        """The director's colour-up (002: any time), sometimes a second chip called after
+        the first; the chip races of some tables (each once a colour-up)."""
+        t = self.tour
+        chips = t.settings.chip_race.chips
+        self.run({"cmd": "colour_up", "chip": chips[pick % 3]}, dt)
+        if pick % 4 == 0 and self.playing():
+            self.run({"cmd": "colour_up", "chip": chips[(pick + 1) % 3]})
+        for i in range(1 + pick % 3):
+            if not self.playing():
+                return
+            self._chip_race(pick + i)
+
+    def _chip_race(self, pick: int) -> None:
+        t = self.tour
         tab = t.tables.get(self.table_of(pick))
         if tab is None or not tab.occupant:
             return
@@ -597,6 +710,45 @@ class Floor(RuleBasedStateMachine):
         if absent:
             chips[seats[-1] - 1] = 4 + pick % 5
         self.run({"cmd": "chip_race", "table": tab.number, "chips": chips, "absent": absent})
+
+    @precondition(lambda self: self.playing())
+    @rule(pick=PICK, how=st.sampled_from(["earlier", "earlier", "later", "done", "bust",
+                                          "reseat"]), dt=DT)
+    def elsewhere(self, pick: int, how: str, dt: float) -> None:
+        """001 §1 III: a player sits in another tournament of the floor too. One that
+        started earlier is where they play: here their bust and their moves wait until
+        it is over for them (``done``); one that started later is refused (they play here).
+        Busts and moves of a marked player are tried too (``run`` checks none happens)."""
+        t = self.tour
+        marked = sorted(t.desk.elsewhere)
+        if how == "done":
+            if marked:
+                events = self.run({"cmd": "elsewhere", "player": marked[pick % len(marked)],
+                                   "tournament": "PSC Bounty", "done": True}, dt)
+                assert events, "the end of a player's other tournament refused"
+            return
+        if how in ("bust", "reseat"):
+            if marked:
+                pid = marked[pick % len(marked)]
+                cmd: dict[str, Any] = {"cmd": "bust", "player": pid}
+                if how == "reseat":
+                    cmd = {"cmd": "reseat", "player": pid, "table": self.table_of(pick),
+                           "reason": "Rollstuhl"}
+                assert self.run(cmd, dt) is None, f"{cmd} taken for a player elsewhere"
+            return
+        seated = self.seated()
+        if not seated:
+            return
+        pid = seated[pick % len(seated)]
+        # the controller's time is seconds since the epoch: this night started at 2 s
+        started = ("1970-01-01T00:00:00+00:00" if how == "earlier"
+                   else "1970-01-01T01:00:05+01:00" if pick % 2 else "2026-11-27T19:30+01:00")
+        events = self.run({"cmd": "elsewhere", "player": pid, "tournament": "PSC Bounty",
+                           "started": started}, dt)
+        if how == "later":
+            assert events is None, "a player marked for a tournament that started later"
+        elif pid not in marked:
+            assert events, f"{pid} refused for a tournament that started earlier"
 
     @precondition(lambda self: self.playing())
     @rule(pick=PICK, dt=DT)
@@ -740,6 +892,11 @@ class Floor(RuleBasedStateMachine):
         t = self.tour
         self.run({"cmd": "tick"}, dt)
         self._bust_down_to(max(2, t.settings.final_table_size - pick % 3), pick)
+        seated = self.seated()
+        if pick % 5 == 0 and len(seated) > 2 and self.playing():
+            # a disqualification near the money (000 3.8): out of the ranking
+            self.run({"cmd": "disqualify", "player": seated[pick % len(seated)],
+                      "reason": "collusion", "stack": [None, 0, 3000][pick % 3]})
         self._final_table()
 
     @precondition(lambda self: self._money_night())
@@ -873,7 +1030,8 @@ class Floor(RuleBasedStateMachine):
         by_table: dict[int, list[int]] = {}
         for pid in seated:
             by_table.setdefault(t.players[pid].table or 0, []).append(pid)
-        if how == "hfh" and len(by_table) > 1:
+        across = how == "hfh" and len(by_table) > 1
+        if across:
             if not t.hfh.on:
                 self.run({"cmd": "hfh", "on": True})
             self.every_table_hand_done(0.0)
@@ -890,22 +1048,38 @@ class Floor(RuleBasedStateMachine):
             if stack is not None:
                 first["stack"] = second["stack"] = stack
             pair = [(a, first), (b, second)]
+        hand: int | None = None
+        ended: list[Any] | None = None
         for i, (pid, cmd) in enumerate(pair):
             if not self.playing():
                 # the first of the hand left only ticket winners: the satellite ended; the
-                # second out in that hand, said by its table, is taken and shares the last
-                # ticket's place (test_two_out_in_the_bubble_hand_…); across tables in
-                # hand-for-hand the second report is refused
+                # second out in that hand, said by its table or at another table in the
+                # same hand-for-hand hand (002 b), is taken and shares the last ticket's
+                # place (test_two_out_in_the_bubble_hand_…, test_money_fees.py
+                # test_two_out_in_one_hand_for_hand_hand_at_a_satellites_bubble_…)
                 money = t.settings.money
-                if i == 1 and cmd.get("same_hand") and money is not None \
+                same = (cmd.get("same_hand") or (across and hand is not None
+                                                 and ended == ["hfh", hand])) \
+                    and pid not in t.desk.elsewhere  # 001 §1 III: that bust waits
+                if i == 1 and same and money is not None \
                         and money.satellite is not None and not money.bounty:
                     self._bust(pid, cmd, 0.0)
                     assert t.players[pid].out, f"the bubble hand's second bust of {pid} refused"
                     MONEY["bubbles ended at the second report"] += 1
+                    if across:
+                        MONEY["hfh bubbles ended at the second report"] += 1
                 else:
                     MONEY["bubbles ended at the first report"] += 1
                 break
+            # the hand-for-hand hand at the second table (none when that table said "hand
+            # done" and the next was not dealt: another table had played its last hand of
+            # the day), and the hand of the first bust
+            tab_b = t.tables.get(t.players[b].table or 0)
+            hand = tab_b.hfh_hand if tab_b is not None and across \
+                and tab_b.number not in t.hfh.done else None
             self._bust(pid, cmd, 0.0)
+            ended = next((e["hand"] for e in self.last_events
+                          if e["type"] == "busted" and e["player"] == pid), None)
         rows = self._results()
         if rows is None or not (t.players[a].out and t.players[b].out):
             return
@@ -916,10 +1090,16 @@ class Floor(RuleBasedStateMachine):
         MONEY["shared bubbles"] += 1
         pool = prize_pool(t)
         assert pool is not None
-        if ra.place == pool.tickets:
-            # the place covers the last ticket and the place after it: one wins it by lot
-            assert ra.lot and rb.lot, (ra, rb)
-            assert sorted(r.ticket is not None for r in (ra, rb)) == [False, True], (ra, rb)
+        # a third may share it: out in the same hand-for-hand hand at another table before
+        sharing = [r for r in rows if r.place == ra.place]
+        if ra.place <= pool.tickets < ra.place + len(sharing) - 1:
+            # the place covers the last tickets and the places after them: who wins a
+            # ticket is drawn by lot
+            assert all(r.lot for r in sharing), sharing
+            won = sum(r.ticket is not None for r in sharing)
+            assert won == pool.tickets - ra.place + 1, (
+                f"{won} tickets drawn among {sharing}, the place covers "
+                f"{pool.tickets - ra.place + 1}")
             MONEY["lots"] += 1
 
     # ---------------------------------------------------------------- invariants
@@ -933,6 +1113,16 @@ class Floor(RuleBasedStateMachine):
         fm.check_seating(t, shown)
         undone, _ = undone_in(t.log)
         fm.check_ranking(t, self.notes, undone, rows)
+
+    @invariant()
+    def nobody_sits_in_a_kept_seat(self) -> None:
+        """Seats kept for late arrivals (002) are the arrivals': no move, break, reseat,
+        final table nor balancing sits anyone there; an arrival that takes one frees it."""
+        if self.t is None:
+            return
+        for tab in self.tour.tables.values():
+            assert not set(tab.occupant) & tab.reserved, (
+                f"table {tab.number}: a player in a seat kept for an arrival")
 
     @invariant()
     def the_money_adds_up(self) -> None:
@@ -1059,6 +1249,8 @@ def _steps_played():
     if EXPLORE:
         print(f"\nfloor model: {STEPS[0]} steps played", file=sys.__stderr__)
         print(f"floor model money: {MONEY}", file=sys.__stderr__)
+        print(f"floor model taken: {dict(sorted(PLAYED.items()))}", file=sys.__stderr__)
+        print(f"floor model refused: {dict(sorted(REFUSED.items()))}", file=sys.__stderr__)
 
 
 
@@ -1080,6 +1272,21 @@ def _steps_played():
 # "a later hand ranked below an earlier one" were this one);
 # tests/engine/test_final_deal.py::test_no_bust_joins_a_hand_from_before_the_deal (the
 # money nights, issue 30: more paid out than the pool);
+# tests/engine/test_money_fees.py::
+#   test_two_out_in_one_hand_for_hand_hand_at_a_satellites_bubble_share_it_by_lot (a
+# second player out at another table in the hand-for-hand hand that ended a satellite was
+# refused);
+# tests/engine/test_club_rules.py::
+#   test_a_table_game_after_an_earlier_one_was_undone_gets_a_new_number_003_6 (a play day:
+# "table game 4 started twice" raised out of the command);
+# nights the model got wrong: test_money_fees.py::
+#   test_three_out_in_one_hand_for_hand_hand_at_a_satellites_bubble_draw_for_one_ticket,
+# and a members-only night with guests registered no more than one member (open());
+# and a second report expected at a table that had said "hand done" in the hand-for-hand
+# hand (the next not dealt: the other table had played its last hand of the day), which
+# test_money_fees.py::
+#   test_after_a_satellites_hand_for_hand_bubble_a_table_done_with_the_hand_has_none_out
+# keeps refused (satellite-6max);
 # a night the model got wrong is played again below (test_an_undone_correction_…);
 # what is the club's to decide stays here, marked xfail (002 halves the levels at heads-up
 # and says nothing of an entry after it):
@@ -1168,6 +1375,7 @@ def test_disqualified_players_leave_no_paid_place_unpaid():
 # ------------------------------------------------------- nights it found, played again
 #: the invariants the machine checks after every step
 INVARIANTS = ("views_and_results_compute", "the_end_and_heads_up_fit_the_players_in",
+              "nobody_sits_in_a_kept_seat",
               "replay_is_the_live_state", "counted_stacks_are_the_chips_in_play",
               "the_money_adds_up")
 

@@ -11,7 +11,7 @@ import pytest
 from controller.engine.rules import bounties
 from controller.engine.rules.prize_pool import prize_pool
 from controller.engine.settings import Entries, Ghosts, Money, Points, fee_of
-from controller.engine.tournament import Tournament
+from controller.engine.tournament import Rejected, Tournament
 from tests.support.settings import new_tournament, replay_equal
 
 
@@ -265,3 +265,85 @@ def test_the_lot_shows_in_the_exports():
     header, *lines = results_csv(t.results()).splitlines()
     assert header.endswith(",payout,ticket,lot")
     assert sum(line.endswith(",true") for line in lines) == 2
+
+
+# found by the floor model (satellite-lot): in hand-for-hand at a satellite's bubble the
+# bust that left only ticket winners ended the satellite, and a player out in that same
+# hand-for-hand hand at another table was refused (its table had no bust before to say
+# "same hand" to)
+def _satellite_hand_for_hand_at_four(left: int = 4) -> Tournament:
+    """10 × 10 € for 30 € tickets (3 tickets, 10 € cash), registration closed; four (or
+    ``left``) left at two tables, the director's hand-for-hand on."""
+    t = new_tournament(10, money=Money(buy_in=1_000, satellite=3_000), players_per_table=3,
+                       table_seats=3, final_table_size=2)
+    now = 50.0
+    while t.remaining > left:
+        pid = min(p.id for p in t.players.values() if not p.out and p.table)
+        t.execute({"cmd": "bust", "player": pid, "confirm": True}, now)
+        now += 1
+        for n in sorted(t.tables):
+            t.execute({"cmd": "hand_done", "table": n}, now)
+        for pid in sorted(t.pending):
+            t.execute({"cmd": "seated", "player": pid}, now)
+    pool = prize_pool(t, now)
+    assert pool is not None and pool.final and (pool.tickets, pool.payouts[-1]) == (3, 1_000)
+    assert len(t.tables) == 2 and all(len(tab.occupant) >= 2 for tab in t.tables.values())
+    if not t.hfh.on:  # at five left it is on by itself (the bubble of four paid places)
+        t.execute({"cmd": "hfh", "on": True}, 100.0)
+    return t
+
+
+def test_two_out_in_one_hand_for_hand_hand_at_a_satellites_bubble_share_it_by_lot():
+    # 002 b: players out in the same hand-for-hand hand at different tables share the
+    # place; 000 9.5: the last ticket and the cash of that place go by lot
+    t = _satellite_hand_for_hand_at_four()
+    one, two = (sorted(tab.occupant.values()) for _, tab in sorted(t.tables.items()))
+    t.execute({"cmd": "bust", "player": one[0]}, 110.0)
+    assert t.finished  # only the three ticket winners left
+    t.execute({"cmd": "bust", "player": two[0]}, 111.0)  # the other table, same hand
+    rows = {r.player_id: r for r in t.results()}
+    a, b = rows[one[0]], rows[two[0]]
+    assert a.place == b.place == 3 and a.lot and b.lot
+    assert sorted(r.ticket is not None for r in (a, b)) == [False, True]
+    assert sorted(r.payout or 0 for r in (a, b)) == [0, 1_000]
+    assert t.finished and sorted({t.winner, *t.co_winners}) == sorted([one[1], two[1]])
+    replay_equal(t)
+    # undone, the satellite ends as it did at the first bust
+    second = next(e for e in t.log if e["type"] == "busted" and e["player"] == two[0])
+    t.execute({"cmd": "undo", "target": second["seq"]}, 112.0)
+    assert not t.players[two[0]].out and two[0] in [t.winner, *t.co_winners]
+    replay_equal(t)
+
+
+def test_after_a_satellites_hand_for_hand_bubble_a_table_done_with_the_hand_has_none_out():
+    # the other table said "hand done" before the bust that ended the satellite: a bust
+    # there would be of its next hand, which the satellite's end no longer deals
+    t = _satellite_hand_for_hand_at_four()
+    one, two = (sorted(tab.occupant.values()) for _, tab in sorted(t.tables.items()))
+    table_two = t.players[two[0]].table
+    t.execute({"cmd": "hand_done", "table": table_two}, 105.0)
+    t.execute({"cmd": "bust", "player": one[0]}, 110.0)
+    assert t.finished
+    with pytest.raises(Rejected, match="over"):
+        t.execute({"cmd": "bust", "player": two[0]}, 111.0)
+
+
+def test_three_out_in_one_hand_for_hand_hand_at_a_satellites_bubble_draw_for_one_ticket():
+    """A night the floor model got wrong (satellite-lot): one out at a table in the
+    hand-for-hand hand (the bubble burst, the hand played on), then two at the other
+    table in that hand, the second after the satellite ended: the three share place 3
+    (002 b), which covers one ticket, the cash and place 5: one of the three wins the
+    ticket by lot, the two others share the cash (the model expected one of the two)."""
+    t = _satellite_hand_for_hand_at_four(left=5)
+    one, two = sorted((sorted(tab.occupant.values()) for tab in t.tables.values()), key=len)
+    t.execute({"cmd": "bust", "player": two[0], "stack": 20_000}, 110.0)
+    assert not t.finished and not t.hfh.on  # the bubble burst; the hand plays on
+    t.execute({"cmd": "bust", "player": one[0], "stack": 2_000}, 111.0)
+    assert t.finished
+    t.execute({"cmd": "bust", "player": one[1], "stack": 2_000, "same_hand": True}, 112.0)
+    rows = {r.player_id: r for r in t.results()}
+    three = [rows[p] for p in (two[0], one[0], one[1])]
+    assert [r.place for r in three] == [3, 3, 3] and all(r.lot for r in three)
+    assert sum(r.ticket is not None for r in three) == 1
+    assert sorted(r.payout or 0 for r in three) == [0, 500, 500]
+    replay_equal(t)

@@ -125,6 +125,10 @@ MONEY_VARIANTS: dict[str, Callable[[], TournamentSettings]] = {
     # a 30 € ticket for every three 10 € buy-ins: tickets and a cash place in a short
     # night, shared places at the bubble drawn by lot
     "satellite-lot": _money_file("venue-faq-satellite", {"satellite": 30}),
+    # the same at 6-max tables: the bubble comes while two or three tables play, so two
+    # out in one hand-for-hand hand at two tables meet the satellite's end (002 b)
+    "satellite-6max": _money_file("venue-faq-satellite", {"satellite": 30},
+                                  players_per_table=6, table_seats=6, final_table_size=6),
 }
 VARIANTS.update(MONEY_VARIANTS)
 

@@ -154,13 +154,16 @@ def bust(t: Tournament, c: cmd.Bust, now: float) -> None:
 
 def _satellite_bubble_hand(t: Tournament, c: cmd.Bust) -> list[int] | None:
     """A satellite ended by its tickets (rules/prize_pool.py ``tickets_won``) at a bust, and
-    the table says a second player went out in that same hand (000 9.5, 002 b): the report
-    is taken, and the ticket winners who share first place are then these, without that
-    player (``None``: not such a report — a finished tournament refuses it). Only for a
-    named player; not with money
-    bounties (the heads were handed out at the end)."""
+    a second player went out in that same hand (000 9.5, 002 b): the report is taken, and
+    the ticket winners who share first place are then these, without that player
+    (``None``: not such a report — a finished tournament refuses it). The same hand is the
+    table's word (``same_hand``), or in hand-for-hand the hand every table plays: a report
+    from another table that has not said "hand done" since the hand-for-hand hand that
+    ended the satellite began (002 b: a table deals on only when every table is done).
+    Only for a named player; not with money bounties (the heads were handed out at the
+    end)."""
     money = t.settings.money
-    if not (t.finished and c.same_hand and money is not None and money.satellite is not None
+    if not (t.finished and money is not None and money.satellite is not None
             and not money.bounty and t.co_winners and c.player is not None):
         return None
     shared = sorted({*([t.winner] if t.winner is not None else []), *t.co_winners})
@@ -168,9 +171,24 @@ def _satellite_bubble_hand(t: Tournament, c: cmd.Bust) -> list[int] | None:
         p = t.player(c.player)
     except Rejected:
         return None
-    # the hand is the table's (a bust there and no HAND DONE since): bust() refuses
-    # ``same_hand`` otherwise
-    return shared if p.id in shared and p.table is not None and len(shared) >= 2 else None
+    if p.id not in shared or p.table is None or len(shared) < 2:
+        return None
+    if c.same_hand:
+        # the hand is the table's (a bust there and no HAND DONE since): bust() refuses
+        # ``same_hand`` otherwise
+        return shared
+    tab = t.tables.get(p.table)
+    # (hand-for-hand may have ended at that bust: the tables still play its hand out)
+    if tab is None or tab.hfh_hand is None or tab.number in t.hfh.done:
+        return None
+    return shared if _last_hand(t) == ("hfh", tab.hfh_hand) else None
+
+
+def _last_hand(t: Tournament) -> tuple[Any, ...] | None:
+    """The hand of the latest bust on the floor."""
+    last = max(((b.order, k) for k, group in t.group_of.items() for b in group),
+               default=None)
+    return last[1] if last is not None else None
 
 
 def on_the_way(t: Tournament, pid: int, table: int, seat: int, confirm: bool) -> None:

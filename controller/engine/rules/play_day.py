@@ -113,9 +113,15 @@ def table_game(t: Tournament, c: cmd.TableGame, now: float) -> None:
     rng.shuffle(order)  # 003 11: tables and seats by a drawn card
     seats = sorted(rng.sample(range(1, per + 1), len(order)))
     button = rng.choice(seats)
-    t.emit(ev.TableGameStarted, now, game=len(t.games) + 1, tables=[number],
+    t.emit(ev.TableGameStarted, now, game=next_game(t), tables=[number],
            seats=[[pid, number, s] for pid, s in zip(order, seats, strict=True)],
            seed=seed, button=button)
+
+
+def next_game(t: Tournament) -> int:
+    """The next table game's number: after the highest one so far (an undone game leaves a
+    gap; counting the games would give a later game's number again)."""
+    return max(t.games, default=0) + 1
 
 
 def may_seat_late(t: Tournament) -> bool:
@@ -134,9 +140,8 @@ def start_games(t: Tournament, now: float) -> None:
     if not fresh:
         return
     groups = [[n] for n in fresh] if independent(t) else [fresh]
-    number = len(t.games)
     for tables in groups:
-        number += 1
+        number = next_game(t)
         seats = [[pid, n, s] for n in tables for s, pid in sorted(t.tables[n].occupant.items())
                  if not t.players[pid].ghost]
         t.emit(ev.TableGameStarted, now, game=number, tables=tables, seats=seats)
