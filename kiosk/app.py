@@ -404,8 +404,12 @@ class KioskApp:
         if done is not None:
             done()
         # what the kiosk holds from now on (fonts, modules, the caches) is never garbage:
-        # out of the collector's way, a full collection no longer walks it in a press
-        gc.collect()
+        # out of the collector's way, a full collection no longer walks it in a press.
+        # The young generations only are collected first: a full collection's pause
+        # grows with the whole heap (seconds in a process that holds much more than one
+        # kiosk: a drill's many screens in a test worker), and what old garbage is
+        # frozen with the rest is the start's, once
+        gc.collect(1)
         gc.freeze()
 
     def _wait(self, timeout: float) -> None:
