@@ -426,6 +426,32 @@
   }
 
   // ------------------------------------------------------------ live updates
+  // the fields of a form with an id that differ from what the page gave them
+  function chosen(el) {
+    const kept = [];
+    el.querySelectorAll("form[id] select, form[id] input, form[id] textarea").forEach((f) => {
+      if (!f.name || f.type === "hidden" || f.type === "submit") return;
+      let changed;
+      if (f.type === "checkbox" || f.type === "radio") changed = f.checked !== f.defaultChecked;
+      else if (f.tagName === "SELECT") {
+        const first = f.querySelector("option[selected]") || f.options[0];
+        changed = first ? f.value !== first.value : false;
+      } else changed = f.value !== f.defaultValue;
+      if (changed) kept.push({ form: f.form.id, name: f.name, value: f.value, checked: f.checked });
+    });
+    return kept;
+  }
+  function restore(kept) {
+    for (const k of kept) {
+      const form = document.getElementById(k.form);
+      const f = form && form.elements.namedItem(k.name);
+      if (!f || f instanceof RadioNodeList) continue;
+      if (f.type === "checkbox") f.checked = k.checked;
+      else if (f.tagName !== "SELECT" || [...f.options].some((o) => o.value === k.value)) {
+        f.value = k.value;
+      }
+    }
+  }
   if (page && window.EventSource) {
     const es = new EventSource(`/events?page=${encodeURIComponent(page)}`);
     es.addEventListener("update", (e) => {
@@ -433,7 +459,13 @@
       offset = data.now - Date.now() / 1000;
       for (const [id, html] of Object.entries(data.html)) {
         const el = document.getElementById(id);
-        if (el) el.innerHTML = html;
+        if (!el) continue;
+        // what the director chose or typed in a form there outlives the new HTML ("von
+        // Tisch 1" was reset to "nach Plan" by a bust elsewhere between choosing and
+        // pressing, and the plan's move was made instead)
+        const kept = chosen(el);
+        el.innerHTML = html;
+        restore(kept);
       }
       document.body.dataset.version = (parseInt(document.body.dataset.version || "0") + 1);
       applies();
