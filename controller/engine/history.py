@@ -170,8 +170,12 @@ def event(t: Tournament, e: Record, places: dict[int, int] | None = None) -> Phr
                       f"table {e['to_table']} seat {e['to_seat']} ({e['reason']})")
     if typ == "dealt_in":  # 003 12: the player does not sit out
         who = name(t, e["player"])
-        return Phrase("dealt_in", {"player": who, "table": e["table"], "seat": e["seat"]},
-                      f"{who} is dealt in at once at table {e['table']} seat {e['seat']}")
+        waits = bool(e.get("waits"))  # the seat lies between the button and the small blind
+        return Phrase("dealt_in", {"player": who, "table": e["table"], "seat": e["seat"],
+                                   "waits": waits},
+                      f"{who} is dealt in at once at table {e['table']} seat {e['seat']}"
+                      + ("; the seat still waits for the button as every arrival's between "
+                         "the button and the small blind (000 4.10)" if waits else ""))
     if typ == "seats_reserved":
         seats = e.get("add") or e.get("release") or []
         where = ", ".join(f"table {n} seat {s}" for n, s in seats)

@@ -680,7 +680,9 @@ PHRASES_DE: dict[str, Callable[[Mapping[str, Any]], str]] = {
         if p.get("seats") else "") + f" ({p['reason']})",
     "seated": lambda p: f"{p['player']} sitzt",
     "dealt_in": lambda p: f"{p['player']} steigt sofort ein an Tisch {p['table']} Platz "
-                          f"{p['seat']}",
+                          f"{p['seat']}" + ("; der Platz wartet noch auf den Button wie jeder "
+                                            "Neuankömmling zwischen Button und Small Blind "
+                                            "(000 4.10)" if p.get("waits") else ""),
     "table_opened": lambda p: f"Tisch {p['table']} öffnet mit {p['players']} Spielern",
     "table_broken": lambda p: f"Tisch {p['table']} wird aufgelöst",
     "final_table": lambda p: f"Finaltisch an Tisch {p['table']}",

@@ -206,3 +206,37 @@ def test_deal_in_is_refused_for_a_player_who_does_not_sit_out():
         t.execute({"cmd": "deal_in", "player": pid2}, 6.5)
     assert len(t.log) == before + 2  # the reseat and the one deal_in
 
+
+
+def test_deal_in_between_the_button_and_the_small_blind_still_waits_and_says_so_000_4_10():
+    """Only the sitting out is taken back: the seat waits for the button as every
+    arrival's there, and the answer says so (a fresh clone's console test met that seat
+    and read "dealt in" while the table screen still showed "waits for the button")."""
+    from controller.engine import history
+    from controller.wire import wording
+
+    t = club_003(16)
+    new = t.tables[2]
+    for hand in range(2 * new.size):  # until a free seat lies between button and small blind
+        waiting = [s for s in range(1, new.size + 1)
+                   if s not in new.occupant and new.arrival_waits(s)]
+        if waiting:
+            break
+        t.execute({"cmd": "hand_done", "table": 2}, 1.0 + hand)
+    old = t.tables[1]
+    pid = old.occupant[old.bb]
+    t.execute({"cmd": "reseat", "player": pid, "table": 2, "seat": waiting[0],
+               "reason": "Rollstuhl"}, 50.0)
+    [e] = t.execute({"cmd": "deal_in", "player": pid}, 51.0)
+    assert e["waits"] is True
+    assert waiting[0] not in new.sits_out and waiting[0] in new.waiting
+    [row] = [s for s in views.table_view(t, 2)["seats"] if s["seat"] == waiting[0]]
+    assert row["waiting"] is True and "sits_out" not in row
+    said = history.event(t, t.log[-1])
+    assert said is not None
+    assert said.text.endswith("still waits for the button as every arrival's between the "
+                              "button and the small blind (000 4.10)")
+    assert wording.phrase(said.as_dict(), "de").endswith(
+        "der Platz wartet noch auf den Button wie jeder Neuankömmling zwischen Button und "
+        "Small Blind (000 4.10)")
+    replay_equal(t)
