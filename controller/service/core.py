@@ -680,27 +680,7 @@ class ControllerService:
 
     def table_press(self, table: int, data: dict[str, Any]) -> dict[str, Any]:
         """A dealer's press at ``table`` → the answer."""
-        action = data["action"]
-        if action == "bust":
-            cmd: dict[str, Any] = {"cmd": "bust", "table": table, "seat": data["seat"]}
-            for key in ("stack", "same_hand", "confirm"):
-                if data.get(key) is not None:
-                    cmd[key] = data[key]
-        elif action == "hand_done":
-            cmd = {"cmd": "hand_done", "table": table}
-        elif action == "seated":  # everyone on the way to this table (only) has sat down
-            cmd = {"cmd": "seated", "table": table}
-        elif action == "time":  # the one "time" button: start a call, or cancel the running one
-            cmd = {"cmd": "time_call", "table": table, "op": "toggle"}
-            if data.get("seat") is not None:  # whose call it is (001 §1 VI: once per hand)
-                cmd["seat"] = data["seat"]
-        elif action == "chip_race":  # the leftover chips the dealer entered (000 3.17)
-            cmd = {"cmd": "chip_race", "table": table, "chips": data["chips"],
-                   "short": data.get("short") or []}
-        elif action in ("time_cancel", "time_expire"):
-            cmd = {"cmd": "time_call", "table": table, "op": action.split("_")[1]}
-        else:  # undo: the engine finds this table's last press that is not undone yet
-            cmd = {"cmd": "undo", "table": table}
+        cmd = inbound.press_command(table, data)
         return self._execute(cmd, inbound.scoped_id(f"table-{table}", data["id"]))
 
     def _execute(self, cmd: dict[str, Any], cid: str) -> dict[str, Any]:

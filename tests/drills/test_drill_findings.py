@@ -11,6 +11,9 @@
 - Bad input: a tournament file nested 5,000 deep made ``floorman check`` and the
   controller's start end in a RecursionError traceback; a lone ``\\ud800`` escape in
   a name passed the check.
+- Power cut (the drill's own dealers): a short table waited for players on the way
+  (TDA 11D) whom no dealer announced seated, at the bubble with the other tables done:
+  the night stood still. The drills' dealers press "seated" as a table's dealer does.
 """
 
 from __future__ import annotations
@@ -106,3 +109,56 @@ def test_a_deeply_nested_tournament_file_is_a_problem_not_a_traceback():
 def test_a_lone_surrogate_escape_in_a_tournament_file_is_a_problem():
     with pytest.raises(ConfigError, match=r"deep\.yaml:1: name: cannot read this value: not text"):
         load_tournament_text('name: "X \\ud800"\npreset: psc-five-spades\n', "deep.yaml", CLUBS)
+
+
+def play_the_crew(seed: int, players: int = 120) -> Tournament:
+    """The drills' dealer crew (tests/support/drill.py :func:`dealer_turn`) on the bare
+    engine: the power-cut drill's tournament, each table's dealer taking turns at random
+    with what its screen shows, presses made commands as the controller makes them, a
+    bust taken back now and then. Stops when the night is over or stuck (no player out
+    in 3,000 turns)."""
+    import random
+
+    from controller.service import views
+    from controller.service.inbound import press_command
+    from tests.support import drill as dr
+
+    settings = load_tournament_text(
+        'name: "Drill: power cut"\npreset: psc-five-spades\nlanguage: en\n'
+        "points: {system: none, places: 12}\n", "power-cut.yaml", CLUBS)
+    t = Tournament.new(settings, seed, 0.0)
+    t.execute({"cmd": "register", "names": dr.names(players)}, 0.0)
+    t.execute({"cmd": "draw"}, 0.0)
+    t.execute({"cmd": "start"}, 0.0)
+    rng = random.Random(seed)
+    dealers: dict[int, random.Random] = {}
+    now, idle, left = 0.0, 0, t.remaining
+    while not t.finished and idle < 3000:
+        now += 0.05
+        n = rng.choice(sorted(t.tables))
+        mine = dealers.setdefault(n, random.Random(seed * 1000 + n))
+        for action, fields in dr.dealer_turn(mine, views.table_view(t, n, now=now),
+                                             t.remaining) or []:
+            command = press_command(n, {"action": action, **fields})
+            try:
+                t.execute(command, now)
+            except Rejected:
+                continue
+            if action == "bust" and mine.random() < 0.03:  # the wrong seat: undo, again
+                t.execute(press_command(n, {"action": "undo"}), now)
+                t.execute(command, now)
+        idle = 0 if t.remaining != left else idle + 1
+        left = t.remaining
+    return t
+
+
+@pytest.mark.parametrize("seed", [0, 7, 12])
+def test_the_drills_dealers_press_seated_and_play_every_night_to_its_end(seed):
+    """The power-cut drill stalled at the bubble in a fresh clone's run: a short table
+    waited for players on the way (TDA 11D) whom nobody announced seated — its hand done
+    refused, and its busts too while every seat's player was still on the way — and the
+    other tables had finished their hand-for-hand hand. A dealer presses "seated" when
+    the screen says the table waits (as the simulator and the demo do); these seeds
+    stalled before."""
+    t = play_the_crew(seed)
+    assert t.finished, (t.remaining, sorted(t.tables), t.hfh)

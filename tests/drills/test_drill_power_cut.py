@@ -44,9 +44,10 @@ def play_down_to(crew: dr.DealerCrew, target: int) -> None:
             stalled.update(left=left, since=time.monotonic())
         return left <= target or crew.finished() or time.monotonic() - stalled["since"] > bound
 
-    wait_for(reached, bound * 10, f"{target} players left", every=0.05)
+    wait_for(reached, bound * 10, f"{target} players left", every=0.05,
+             explain=crew.describe)
     assert crew.players_left() <= target or crew.finished(), \
-        f"no player out for {bound} s at {crew.players_left()} left"
+        f"no player out for {bound} s at {crew.players_left()} left\n{crew.describe()}"
 
 
 def test_power_cut(broker, prefix, controllers, report, tmp_path):

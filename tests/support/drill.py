@@ -274,9 +274,25 @@ def hand_presses(rng: random.Random, seats: list[int], players_left: int
     return out
 
 
+def dealer_turn(rng: random.Random, view: dict[str, Any] | None, players_left: int
+                ) -> list[tuple[str, dict[str, Any]]] | None:
+    """What the dealer of a table presses next, as its screen (``view``) shows it:
+    nothing (``None``) while the table is broken or has finished this hand-for-hand hand;
+    "seated" while it waits for players on the way (TDA 11D: they sit down, the dealer
+    presses it, as at a real table — without it a short table waits for ever, its busts
+    refused too while every seat's player is on the way: a fresh clone's power-cut drill
+    stalled so at the bubble); else one hand (:func:`hand_presses`)."""
+    if not view or not view.get("in_play") or view["hand_for_hand"]["this_table_done"]:
+        return None
+    if view.get("waits_for"):
+        return [("seated", {})]
+    return hand_presses(rng, [s["seat"] for s in view["seats"]], players_left)
+
+
 class DealerCrew:
-    """A dealer thread per table, each pressing hands as the table's screen shows it and
-    waiting for every answer before the next press. ``go`` cleared: they finish the hand
+    """A dealer thread per table, each pressing hands as the table's screen shows it
+    ("seated" when it waits for players on the way) and waiting for every answer before
+    the next press. ``go`` cleared: they finish the hand
     they are in and wait (``idle``)."""
 
     def __init__(self, broker: Broker, tables: list[int], seed: int, *,
@@ -323,6 +339,23 @@ class DealerCrew:
     def players_left(self) -> int:
         return int(self.summary().get("players_left", 1 << 30))
 
+    def describe(self) -> str:
+        """Each table as its dealer sees it and the dealer's last presses with their
+        answers: what a stuck night is waiting for."""
+        lines = [f"summary: {json.dumps(self.summary(), sort_keys=True)[:600]}"]
+        for n, d in self.dealers.items():
+            view = d.view() or {}
+            hfh = view.get("hand_for_hand")
+            last = [(action, fields, (d.acks.get(cid) or {}).get("ok"),
+                     (d.acks.get(cid) or {}).get("reason"))
+                    for cid, action, fields, _ in d.pressed[-3:]]
+            lines.append(f"table {n}: in_play={view.get('in_play')} broken={view.get('broken')}"
+                         f" seats={len(view.get('seats', []))} hand_for_hand={hfh}"
+                         f" waits_for={view.get('waits_for')} pending={d.pending()}"
+                         f" connected={d.link.connected.is_set()} thread_alive="
+                         f"{self.threads[list(self.dealers).index(n)].is_alive()} last={last}")
+        return "\n".join(lines + [f"errors: {self.errors}"])
+
     def close(self) -> None:
         self.stop_.set()
         self.go.set()
@@ -345,13 +378,11 @@ class DealerCrew:
                 if summary.get("finished"):
                     self.idle[n].set()
                     return
-                view = d.view()
-                if not view or not view.get("in_play") or \
-                        view["hand_for_hand"]["this_table_done"]:
+                presses = dealer_turn(rng, d.view(), summary.get("players_left", 99))
+                if presses is None:
                     time.sleep(0.02)  # broken (for now), or waiting for the other tables
                     continue
-                seats = [s["seat"] for s in view["seats"]]
-                for action, fields in hand_presses(rng, seats, summary.get("players_left", 99)):
+                for action, fields in presses:
                     ans = d.answer(d.press(action, **fields), stop=self.stop_)
                     if ans is None:
                         return
