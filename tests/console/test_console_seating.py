@@ -94,6 +94,15 @@ def test_reseat_and_the_table_that_gives_the_player(console, chromium, tmp_path)
                                             "els => els.map(e => e.textContent)")
         assert options == ["nach Plan", "von Tisch 1", "von Tisch 2"]
         page.select_option("#move-form select[name=from_table]", "1")
+        # the box re-rendered by a live update between choosing and pressing keeps the
+        # choice (a fresh clone's run: a bust elsewhere reset it to "nach Plan", and the
+        # plan's move was made instead of the refusal below)
+        chosen = "#move-form select[name=from_table]"
+        for on, button in ((True, "off"), (False, "on")):
+            assert send(b, "hfh", {"on": on})["ok"]
+            page.wait_for_selector(f"form[action='/act/hfh'] input[name=on][value={button}]",
+                                   state="attached")
+            assert page.input_value(chosen) == "1", on
         answer = act(page, "#move-form button[type=submit]")
         # table 1 is the short one: refused with the reason, nothing moved
         assert answer == "Tisch 1 ist der mit zu wenigen Spielern: der Plan bringt ihm " \
