@@ -324,7 +324,8 @@ class Tournament:
     def execute(self, command: dict[str, Any] | cmds.Command, now: float) -> list[Record]:
         """Run one command (``{"cmd": name, ...args}`` or a typed command); returns its events.
 
-        Raises :class:`Rejected` with a readable reason, changing nothing.
+        Raises :class:`Rejected` with a readable reason, changing nothing; any other
+        exception (a bug) changes nothing either.
         """
         from controller.engine.rules import COMMANDS
 
@@ -340,6 +341,12 @@ class Tournament:
                 # a rule refused after the command had made events (a late entry that
                 # finds no table number free): a rejected command changes nothing
                 self.__dict__.update(self.refold(start).__dict__)
+            raise
+        except Exception:
+            # a rule's bug, not a refusal: a fold may have stopped half-way (its event not
+            # in the log yet), so back to the log as it was, whatever changed; the error
+            # goes on to the caller (the controller answers "internal error")
+            self.__dict__.update(self.refold(start).__dict__)
             raise
         finally:
             self._group = None
