@@ -202,8 +202,9 @@ class Floor(RuleBasedStateMachine):
                 if history.is_command(history.group(t, g))]
 
     # ---------------------------------------------------------------------- opening
-    @initialize(players=st.integers(min_value=4, max_value=34), seed=PICK, guests=PICK)
-    def open(self, players: int, seed: int, guests: int) -> None:
+    @initialize(players=st.integers(min_value=4, max_value=34), seed=PICK, guests=PICK,
+                desk=st.integers(min_value=0, max_value=7))
+    def open(self, players: int, seed: int, guests: int, desk: int) -> None:
         s = fm.settings_of(self.variant)
         if s.points.system == "qualifier":
             players = 6 + players % 5  # 001 §2 III: 6-10
@@ -220,10 +221,30 @@ class Floor(RuleBasedStateMachine):
             rows = [{"player": pid, "points": landesliga_points(i % 9 + 1)}
                     for i, pid in enumerate(ids)]
             t.execute({"cmd": "landesliga_points", "points": rows}, 0.0)
+        elif s.points.system != "qualifier" and desk:
+            self._desk(desk, len(names))
         t.execute({"cmd": "draw", "seed": seed}, 1.0)
         self._check_buttons({"cmd": "draw"}, t.log)
         t.execute({"cmd": "start"}, 2.0)
         self.now = 2.0
+
+    def _desk(self, desk: int, players: int) -> None:
+        """The desk before the draw (000 2.2, 2.6, 002): a seat limit with a waiting
+        list, players who registered ahead (checked in, or not there at the draw: no
+        shows), a cancellation that calls the next waiting, one taken off the list, a
+        typo corrected. Each may be refused (then nothing changed, :meth:`run` checks)."""
+        t = self.tour
+        if desk & 1:  # the limit one below the field: the next registrations wait
+            self.run({"cmd": "capacity", "seats": players + 1})
+        self.run({"cmd": "preregister", "names": ["Early Bird", "Late Owl", "No Show"]})
+        for name in ("Early Bird", "Late Owl"):
+            self.run({"cmd": "check_in", "player": name})
+        ids = sorted(p.id for p in t.players.values() if not p.ghost)
+        if desk & 2 and len(ids) > 5:
+            self.run({"cmd": "cancel", "player": ids[1], "force": bool(desk & 4)})
+        if desk & 4 and len(ids) > 5:
+            self.run({"cmd": "unregister", "player": ids[-1]})
+        self.run({"cmd": "rename", "player": ids[0], "name": f"{t.players[ids[0]].name} Jr"})
 
     # --------------------------------------------------------------------- busts
     def _bust(self, pid: int, cmd: dict[str, Any], dt: float) -> None:
@@ -749,6 +770,22 @@ class Floor(RuleBasedStateMachine):
             assert events is None, "a player marked for a tournament that started later"
         elif pid not in marked:
             assert events, f"{pid} refused for a tournament that started earlier"
+
+    @precondition(lambda self: self.playing())
+    @rule(pick=PICK, dt=DT)
+    def rename(self, pick: int, dt: float) -> None:
+        """A typo corrected at any time: in or out, the player keeps id, seat, chips and
+        entries (the place: the ranking invariant after every step)."""
+        t = self.tour
+        ids = sorted(p.id for p in t.players.values() if not p.ghost)
+        pid = ids[pick % len(ids)]
+        p = t.players[pid]
+        kept = (p.table, p.seat, p.out, p.entries, p.chips)
+        new = f"{p.name.split(' ~')[0]} ~{pick % 97}"
+        if self.run({"cmd": "rename", "player": pid, "name": new}, dt) is None:
+            return
+        p = t.players[pid]
+        assert p.name == new and (p.table, p.seat, p.out, p.entries, p.chips) == kept
 
     @precondition(lambda self: self.playing())
     @rule(pick=PICK, dt=DT)
@@ -1383,7 +1420,7 @@ INVARIANTS = ("views_and_results_compute", "the_end_and_heads_up_fit_the_players
 def night(variant: str, players: int, seed: int = 1) -> Floor:
     """A night of ``variant`` opened, drawn and started as the machine opens it."""
     floor = type(f"Floor_{variant}", (Floor,), {"variant": variant})()
-    floor.open(players=players, seed=seed, guests=0)
+    floor.open(players=players, seed=seed, guests=0, desk=0)
     holds(floor)
     return floor
 
