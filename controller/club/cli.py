@@ -12,6 +12,7 @@ import datetime
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 __all__ = ["default_path", "register"]
 
@@ -479,6 +480,18 @@ def _file_language(path: str) -> str:
         db.close()
 
 
+def _club_path(given: list[str]) -> str:
+    """The club database a verb's words name (``--club FILE`` wherever it stands), else
+    :func:`default_path`."""
+    path = default_path()
+    for i, word in enumerate(given):
+        if word == "--club" and i + 1 < len(given):
+            path = given[i + 1]
+        elif word.startswith("--club="):
+            path = word.split("=", 1)[1]
+    return path
+
+
 class _ClubParser(argparse.ArgumentParser):
     """A club verb's parser: it keeps the words it was given, so that ``--help`` can find
     the ``--club`` file wherever it stands on the line."""
@@ -488,6 +501,18 @@ class _ClubParser(argparse.ArgumentParser):
     def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
         self.given = list(args or ())
         return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's complaint (a missing or a wrong argument) in the club's language: a
+        German club's director reads "Fehler: es fehlt: NAME" under a German usage line."""
+        if _file_language(_club_path(getattr(self, "given", []))) != "de":
+            super().error(message)
+        from controller.club.words import argparse_error
+
+        _german_help(self)  # the German placeholders in the usage line too
+        usage = self.format_usage()
+        self.exit(2, "Aufruf: " + usage.removeprefix("usage: ")
+                  + f"{self.prog}: Fehler: {argparse_error(message)}\n")
 
 
 class _Help(argparse.Action):
@@ -499,13 +524,7 @@ class _Help(argparse.Action):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
-        given = getattr(parser, "given", [])
-        path = default_path()
-        for i, word in enumerate(given):
-            if word == "--club" and i + 1 < len(given):
-                path = given[i + 1]
-            elif word.startswith("--club="):
-                path = word.split("=", 1)[1]
+        path = _club_path(getattr(parser, "given", []))
         text = parser.format_help()
         if _file_language(path) == "de":
             text = _german_help(parser)

@@ -9,6 +9,7 @@ spreadsheet reads them by name.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -421,3 +422,36 @@ METAVARS: dict[str, str] = {
 #: argparse's own words in a ``--help``
 HELP_HEADINGS: dict[str, str] = {"usage: ": "Aufruf: ", "positional arguments": "Argumente",
                                  "options": "Optionen"}
+
+
+#: argparse's own complaints (Python 3.11's wording) → German; the option names and
+#: values in them stay (they are what is typed)
+ARGPARSE_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), german) for pattern, german in (
+        (r"the following arguments are required: (.*)", r"es fehlt: \1"),
+        (r"one of the arguments (.*) is required", r"eines davon fehlt: \1"),
+        (r"argument (.*?): expected one argument", r"\1 braucht einen Wert"),
+        (r"argument (.*?): expected at least one argument", r"\1 braucht mindestens einen Wert"),
+        (r"argument (.*?): expected at most one argument", r"\1 nimmt höchstens einen Wert"),
+        (r"argument (.*?): expected (\d+) arguments?", r"\1 braucht \2 Werte"),
+        (r"argument (.*?): invalid choice: (.*?) \(choose from (.*)\)",
+         r"\1: \2 geht nicht (möglich: \3)"),
+        (r"argument (.*?): invalid \w+ value: (.*)", r"\1: \2 ist kein gültiger Wert"),
+        (r"argument (.*?): not allowed with argument (.*)", r"\1 nicht zusammen mit \2"),
+        (r"argument (.*?): ignored explicit argument (.*)", r"\1 nimmt keinen Wert: \2"),
+        (r"unrecognized arguments: (.*)", r"unbekannt: \1"),
+        (r"ambiguous option: (.*?) could match (.*)", r"\1 ist mehrdeutig: \2"),
+    ))
+
+
+def argparse_error(message: str) -> str:
+    """argparse's ``message`` in German (unchanged when its wording is not known)."""
+    for pattern, german in ARGPARSE_ERRORS:
+        if pattern.fullmatch(message):
+            said = pattern.sub(german, message)
+            if said.startswith("es fehlt: "):  # a positional is named by its dest: its placeholder
+                names = said.removeprefix("es fehlt: ").split(", ")
+                said = "es fehlt: " + ", ".join(
+                    n if n.startswith("-") else METAVARS.get(n.upper(), n.upper()) for n in names)
+            return said
+    return message

@@ -265,6 +265,34 @@ def test_a_german_club_s_help_and_file_refusals_say_no_english_word(club, capsys
     assert "Vereinsdatenbank" in text and "nichts zurückgespielt" in text
 
 
+def test_argparse_s_own_complaints_speak_the_club_s_language(club, capsys, tmp_path):
+    """A missing or wrong argument: argparse's own words were English for a German club
+    (the last English of its command line); an English club keeps them."""
+    said = []
+    for argv, german in ((["add", "--club", club], "es fehlt: NAME"),
+                         (["standings", "--club", club, "--season"],
+                          "--season braucht einen Wert"),
+                         (["titles", "--club", club, "--top", "drei"],
+                          "drei' ist kein gültiger Wert"),
+                         (["merge", "M01 Spieler", "--club", club], "es fehlt: --into")):
+        with pytest.raises(SystemExit) as done:
+            cli.main(["club", *argv])
+        assert done.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("Aufruf: floorman club"), (argv, err)
+        assert f"floorman club {argv[0]}: Fehler: " in err and german in err, (argv, err)
+        said.append(err.split("Fehler: ", 1)[1])
+    text = re.sub(r"--?[\w-]+", "", "".join(said))  # the options are what is typed
+    found = sorted({m.group(0) for m in ENGLISH.finditer(text)})
+    assert found == [] and "required" not in text and "argument" not in text
+    english = str(tmp_path / "english.sqlite")
+    open_club(english).close()  # a new club without a language: English
+    with pytest.raises(SystemExit):
+        cli.main(["club", "add", "--club", english])
+    err = capsys.readouterr().err
+    assert err.startswith("usage: ") and "error: the following arguments are required" in err
+
+
 def test_a_schema_3_file_gets_the_trophies_table_and_keeps_its_standings(club, tmp_path):
     """The titles' migration (schema 4) brings an older file up when it is opened: its
     tournaments stay, the trophies table is new and empty."""
