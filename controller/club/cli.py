@@ -500,7 +500,10 @@ class _ClubParser(argparse.ArgumentParser):
 
     def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
         self.given = list(args or ())
-        return super().parse_known_args(args, namespace)
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:  # said here, not by the top parser: in the club's language
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
 
     def error(self, message: str) -> NoReturn:
         """argparse's complaint (a missing or a wrong argument) in the club's language: a

@@ -274,7 +274,9 @@ def test_argparse_s_own_complaints_speak_the_club_s_language(club, capsys, tmp_p
                           "--season braucht einen Wert"),
                          (["titles", "--club", club, "--top", "drei"],
                           "drei' ist kein gültiger Wert"),
-                         (["merge", "M01 Spieler", "--club", club], "es fehlt: --into")):
+                         (["merge", "M01 Spieler", "--club", club], "es fehlt: --into"),
+                         (["standings", "--club", club, "--saison", "2026"],
+                          "unbekannt: --saison 2026")):
         with pytest.raises(SystemExit) as done:
             cli.main(["club", *argv])
         assert done.value.code == 2
