@@ -312,6 +312,12 @@ REASONS_DE: dict[str, str] = {
         "gelost hat ({seating}), wurde seitdem gespielt: {steps}. Eine Rücknahme setzt niemanden "
         "um, der dort weitergespielt hat: erst diese zurücknehmen, die neuesten zuerst "
         "({first}), dann diesen",
+    "cannot undo the {what} (event {target}): the seats were drawn after it on the list "
+    "without the player (event {draw}); undo the draw first, or enter the player as a late "
+    "entry":
+        "„{what}“ (Ereignis {target}) kann nicht zurückgenommen werden: danach wurden die "
+        "Plätze ohne den Spieler gelost (Ereignis {draw}); erst die Auslosung zurücknehmen, "
+        "oder den Spieler nachmelden",
     # chip counts (chip_counts.py)
     "the counts add up to {total:,} chips, but {chips:,} are in play (entries, rebuys and "
     "add-ons, less what left the game): {off:,} short: count again, or correct the chips in "

@@ -772,8 +772,8 @@ class Floor(RuleBasedStateMachine):
             assert events, f"{pid} refused for a tournament that started earlier"
 
     @precondition(lambda self: self.playing())
-    @rule(pick=PICK, dt=DT)
-    def rename(self, pick: int, dt: float) -> None:
+    @rule(pick=PICK)
+    def rename(self, pick: int) -> None:
         """A typo corrected at any time: in or out, the player keeps id, seat, chips and
         entries (the place: the ranking invariant after every step)."""
         t = self.tour
@@ -782,7 +782,9 @@ class Floor(RuleBasedStateMachine):
         p = t.players[pid]
         kept = (p.table, p.seat, p.out, p.entries, p.chips)
         new = f"{p.name.split(' ~')[0]} ~{pick % 97}"
-        if self.run({"cmd": "rename", "player": pid, "name": new}, dt) is None:
+        # at the same moment: time passing may move chips and seats by itself (a level's
+        # ghost blinds, a table broken when the registration closes)
+        if self.run({"cmd": "rename", "player": pid, "name": new}) is None:
             return
         p = t.players[pid]
         assert p.name == new and (p.table, p.seat, p.out, p.entries, p.chips) == kept

@@ -13,8 +13,9 @@ from __future__ import annotations
 import pytest
 
 from controller.engine import history
+from controller.engine.commands import Rejected
 from controller.engine.tournament import Tournament
-from tests.support.settings import new_tournament, rejected, replay_equal
+from tests.support.settings import make_settings, new_tournament, rejected, replay_equal
 
 SIX = {"players_per_table": 6, "table_seats": 6, "final_table_size": 6}
 
@@ -217,3 +218,26 @@ def test_a_move_carried_out_into_the_busted_players_seat_keeps_the_undo_from_goi
     name = t.players[move["player"]].name
     assert (f"#{hd[0]['seq']} hand done at table 2 (with: move {name}: table 2 seat "
             f"{move['from_seat']} → table 1 seat 1)") in reason
+
+
+def test_a_cancellation_from_before_the_draw_is_not_undone_after_it():
+    """Found by the floor model (its desk before the draw): the undo of a cancellation
+    after the draw brought the player back onto the list without a seat, and the places
+    had a gap. Refused with the reason; undone before the draw it is taken back."""
+    t = Tournament.new(make_settings(), 3, 0.0)
+    t.execute({"cmd": "register", "names": [f"P{i}" for i in range(1, 13)]}, 0.0)
+    [gone] = t.execute({"cmd": "cancel", "player": "P5", "force": True}, 1.0)
+    t.execute({"cmd": "draw"}, 2.0)
+    t.execute({"cmd": "start"}, 3.0)
+    before = len(t.log)
+    with pytest.raises(Rejected, match=r"cannot undo the .* the seats were drawn after it on "
+                                        r"the list without the player \(event \d+\); undo the "
+                                        r"draw first, or enter the player as a late entry"):
+        t.execute({"cmd": "undo", "target": gone["group"]}, 4.0)
+    assert len(t.log) == before and "P5" not in {p.name for p in t.players.values()}
+    # before the draw the cancellation is taken back
+    u = Tournament.new(make_settings(), 3, 0.0)
+    u.execute({"cmd": "register", "names": ["A", "B", "C"]}, 0.0)
+    [gone] = u.execute({"cmd": "cancel", "player": "B", "force": True}, 1.0)
+    u.execute({"cmd": "undo", "target": gone["group"]}, 2.0)
+    assert "B" in {p.name for p in u.players.values()}

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 PRESSES = frozenset({"busted", "hand_done", "time_call", "moved", "chip_race"})
 #: events the floor decides from the counts of players at the tables
 DECISIONS = frozenset({"moved", "table_broken", "final_table"})
+#: events of the desk that take a player off the list before the draw (a cancellation, an
+#: unregister, a registration bumped to the waiting list): the draw is made without them
+OFF_THE_LIST = frozenset({"unregistered", "bumped"})
 #: events that say a hand was played at their table
 PLAYED = frozenset({"hand_done", "busted"})
 
@@ -85,6 +88,7 @@ def target_of(t: Tournament, c: cmd.Undo) -> int:
 
 def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
     target = target_of(t, c)
+    refuse_before_the_draw(t, target)
     refuse_played_on(t, target)
     later, without, moves = dependents(t, target)
     by_itself = [g for g in later if not history.is_command(history.group(t, g))]
@@ -118,6 +122,24 @@ def undo(t: Tournament, c: cmd.Undo, now: float) -> None:
 
 
 # --------------------------------------------------------------- dependencies
+def refuse_before_the_draw(t: Tournament, target: int) -> None:
+    """Refuse, once the seats are drawn, the undo of a desk command from before the draw
+    that took a player off the list: the draw seated the list as it stood, so the player
+    would be back in the field without a seat (the floor model found places with a gap).
+    The draw is undone first, or the player comes back as a late entry."""
+    undone = _undone(t)
+    draw = next((e["seq"] for e in t.log if e["type"] == "seats_drawn"
+                 and e["group"] not in undone), None)
+    if draw is None or target > draw:
+        return
+    if not any(e["type"] in OFF_THE_LIST for e in history.group(t, target)):
+        return
+    raise Rejected("cannot undo the {what} (event {target}): the seats were drawn after it "
+                   "on the list without the player (event {draw}); undo the draw first, or "
+                   "enter the player as a late entry", what=history.command(t, target),
+                   target=target, draw=draw)
+
+
 def refuse_played_on(t: Tournament, target: int) -> None:
     """Refuse the undo of a group that drew seats (the final table, a broken table's
     players spread) which the floor has played on since: without it the replay would draw
