@@ -1448,3 +1448,27 @@ def test_an_undone_correction_before_a_count_moves_the_chips():
     assert floor.run({"cmd": "undo", "target": fixed[0]["group"]}, 5.0)
     assert t.chips == 9 * t.settings.start_stack
     holds(floor)
+
+
+def test_a_no_show_after_the_draw_was_undone_leaves_the_chip_counts():
+    """Found exploring (psc-five-spades-6max, the desk before the draw): a stack counted
+    while the draw stood; the draw undone; at the start time the seats were drawn again
+    and the player who registered ahead was found not there (a no-show): off the list,
+    but still among the counted, and the chip leader looked for a player who was gone
+    (KeyError in every summary). A player leaving the list leaves the counts too."""
+    floor = type("Floor_6max", (Floor,), {"variant": "preset:psc-five-spades-6max"})()
+    floor.open(guests=0, players=24, seed=313, desk=1)
+    holds(floor)
+    for step in (lambda: floor.chips(dt=1.0, how="part", pick=4528),
+                 lambda: floor.entries(dt=5.0, kind="reentry", pick=999999),
+                 lambda: floor.hand_done(dt=0.0, pick=1200),
+                 lambda: floor.chips(dt=240.0, how="short", pick=9566),
+                 lambda: floor.undo(dt=45.0, how="table", pick=1690),
+                 lambda: floor.undo(dt=45.0, how="target", pick=3596),
+                 lambda: floor.undo(dt=0.0, how="target", pick=6903),
+                 lambda: floor.time_passes(seconds=300.0)):
+        step()
+        holds(floor)
+    t = floor.tour
+    assert t.drawn and any(e["type"] == "no_shows" and e["players"] for e in t.log)
+    assert t.counted <= set(t.players)

@@ -347,6 +347,7 @@ def on_bumped(t: Tournament, e: ev.Bumped) -> None:
     t.entries -= p.entries
     t.remaining -= 1
     t.chips -= p.chips
+    t.counted.discard(p.id)  # a count of the stack leaves with the player
     expected = e.player in t.desk.expected
     t.desk.expected.discard(e.player)
     t.desk.waiting.insert(0, Waiting(p.id, p.name, p.member, p.start_stack, expected))
@@ -363,6 +364,7 @@ def on_no_shows(t: Tournament, e: ev.NoShows) -> None:
         t.entries -= p.entries
         t.remaining -= 1
         t.chips -= p.chips
+        t.counted.discard(pid)  # counted while the draw stood, before it was undone
         t.desk.expected.discard(pid)
     for pid in e.waiting:
         _off_the_line(t, pid)

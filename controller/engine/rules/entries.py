@@ -303,6 +303,7 @@ def on_unregistered(t: Tournament, e: ev.Unregistered) -> None:
     t.entries -= p.entries
     t.remaining -= 1
     t.chips -= p.chips
+    t.counted.discard(p.id)  # a count of the stack leaves with the player
 
 
 def on_late_entry(t: Tournament, e: ev.LateEntry) -> None:
