@@ -1164,6 +1164,17 @@ class Floor(RuleBasedStateMachine):
                 f"table {tab.number}: a player in a seat kept for an arrival")
 
     @invariant()
+    def everybody_in_has_a_seat(self) -> None:
+        """Once the seats are drawn, every player still in sits somewhere (an absent one
+        and one playing an earlier tournament keep theirs; a play day's players wait for
+        the next table game between games, 003)."""
+        if self.t is None or not self.t.drawn or self.t.finished \
+                or self.tour.settings.play_day.enabled:
+            return
+        lost = [p.name for p in self.tour.players.values() if not p.out and p.table is None]
+        assert not lost, f"in the tournament without a seat: {lost}"
+
+    @invariant()
     def the_money_adds_up(self) -> None:
         """The pool, fees and bounties are the money taken in; the payouts (with a deal)
         add up to the pool at the end; no money for points only (floor_model.check_money)."""
@@ -1414,7 +1425,7 @@ def test_disqualified_players_leave_no_paid_place_unpaid():
 # ------------------------------------------------------- nights it found, played again
 #: the invariants the machine checks after every step
 INVARIANTS = ("views_and_results_compute", "the_end_and_heads_up_fit_the_players_in",
-              "nobody_sits_in_a_kept_seat",
+              "nobody_sits_in_a_kept_seat", "everybody_in_has_a_seat",
               "replay_is_the_live_state", "counted_stacks_are_the_chips_in_play",
               "the_money_adds_up")
 
@@ -1472,3 +1483,58 @@ def test_a_no_show_after_the_draw_was_undone_leaves_the_chip_counts():
     t = floor.tour
     assert t.drawn and any(e["type"] == "no_shows" and e["players"] for e in t.log)
     assert t.counted <= set(t.players)
+
+
+def test_an_undo_whose_group_removed_an_absent_player_before_a_round_s_end_is_refused():
+    """Found exploring (psc-play-the-clock, the desk's Late Owl): an absent player's
+    command whose group also removed another absent player after 2 hours (000 9.5); then
+    the round's end seated the room without the removed one; the undo of that command
+    brought the removed player back in, without a seat, and the engine removed them again
+    at once — from no seat (InvalidEvent inside the undo). A group that seated the room
+    without a player the replay has back in stands on the undone one: refused."""
+    floor = type("Floor_clock", (Floor,), {"variant": "sample:psc-play-the-clock"})()
+    floor.open(seed=28249, players=23, desk=3, guests=5899)
+    holds(floor)
+    for name, kwargs in (
+        ('time_passes', dict(seconds=1200.0)),
+        ('time_call', dict(dt=5.0, pick=24501)),
+        ('undo', dict(dt=1.0, how='target', pick=1217)),
+        ('undo', dict(dt=45.0, how='last', pick=1000000)),
+        ('end_round', dict(dt=240.0, pick=525)),
+        ('discipline', dict(dt=1.0, kind='absent', pick=9407)),
+        ('time_call', dict(dt=5.0, pick=5827)),
+        ('every_table_hand_done', dict(dt=45.0)),
+        ('end_round', dict(dt=0.0, pick=30861)),
+        ('end_round', dict(dt=45.0, pick=178882)),
+        ('time_call', dict(dt=0.0, pick=368618)),
+        ('time_call', dict(dt=20.0, pick=3193)),
+        ('discipline', dict(dt=0.0, kind='disqualify', pick=13465)),
+        ('entries', dict(dt=20.0, kind='rebuy', pick=565714)),
+        ('time_call', dict(dt=45.0, pick=1048)),
+        ('time_passes', dict(seconds=2400.0)),
+        ('time_call', dict(dt=90.0, pick=91003)),
+        ('time_call', dict(dt=20.0, pick=240)),
+        ('names', dict(dt=1.0, pick=301)),
+        ('time_passes', dict(seconds=600.0)),
+        ('names', dict(dt=240.0, pick=35596)),
+        ('time_passes', dict(seconds=2400.0)),
+        ('discipline', dict(dt=240.0, kind='absent', pick=9999)),
+        ('time_call', dict(dt=0.0, pick=36077)),
+        ('discipline', dict(dt=5.0, kind='absent', pick=43701)),
+        ('time_call', dict(dt=0.0, pick=285)),
+        ('discipline', dict(dt=0.0, kind='disqualify', pick=139)),
+        ('time_passes', dict(seconds=120.0)),
+        ('undo', dict(dt=90.0, how='target', pick=163768)),
+        ('end_round', dict(dt=0.0, pick=145)),
+        ('undo', dict(dt=240.0, how='target', pick=35596)),
+        ('entries', dict(dt=0.0, kind='addon', pick=1883)),
+        ('discipline', dict(dt=240.0, kind='absent', pick=18002)),
+        ('end_round', dict(dt=20.0, pick=0)),
+        ('entries', dict(dt=45.0, kind='rebuy', pick=20653)),
+        ('names', dict(dt=45.0, pick=285)),
+        ('undo', dict(dt=0.0, how='target', pick=307557)),
+    ):
+        getattr(floor, name)(**kwargs)
+        holds(floor)
+    last = floor.tour.log[-1]
+    assert last["type"] != "absent_removed", last

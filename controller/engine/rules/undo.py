@@ -34,6 +34,9 @@ DECISIONS = frozenset({"moved", "table_broken", "final_table"})
 #: events of the desk that take a player off the list before the draw (a cancellation, an
 #: unregister, a registration bumped to the waiting list): the draw is made without them
 OFF_THE_LIST = frozenset({"unregistered", "bumped"})
+#: events that seat the whole room or part of it anew: a replay without an undone group
+#: must still find every player who is in at a seat after them
+REDRAWS = frozenset({"seats_drawn", "round_ended", "final_table", "table_broken"})
 #: events that say a hand was played at their table
 PLAYED = frozenset({"hand_done", "busted"})
 
@@ -304,8 +307,13 @@ def _walk(t: Tournament, skip: set[int], drop: set[int], target: int
 
     r = t.state_before(target)
     plans: dict[int, tuple[list[Record], dict[str, Any]]] = {}
+    redraw: tuple[int, int] | None = None  # (seq, group) of a group that seated the room
     for e in t.log[len(r.log):]:
         g = e["group"]
+        if redraw is not None and g != redraw[1]:
+            if _seat_lost(r):
+                return plans, redraw, r
+            redraw = None
         if e["type"] != "undo" and g not in skip and e["seq"] not in drop:
             if e["type"] in DECISIONS and g not in plans and r.drawn:
                 decision = [x for x in history.group(t, g) if x["type"] in DECISIONS]
@@ -314,8 +322,22 @@ def _walk(t: Tournament, skip: set[int], drop: set[int], target: int
                 r.apply(e)
             except (ev.InvalidEvent, Rejected, KeyError, ValueError, AssertionError):
                 return plans, (e["seq"], g), r
+            if e["type"] in REDRAWS and redraw is None:
+                redraw = (e["seq"], g)
         r.log.append(e)
+    if redraw is not None and _seat_lost(r):
+        return plans, redraw, r
     return plans, None, r
+
+
+def _seat_lost(r: Tournament) -> bool:
+    """A player still in has no seat after a group that seated the room: it was made
+    without them (a redraw at a round's end while they were out or removed) and does not
+    fit a replay that has them back in (the floor model: the undo of an absent player's
+    command whose group removed another absent player, before a round's end, left that
+    player in without a seat). A play day's players wait between table games (003)."""
+    return (r.drawn and not r.finished and not r.settings.play_day.enabled
+            and any(not p.out and p.table is None for p in r.players.values()))
 
 
 def _fits(decision: list[Record], plan: dict[str, Any]) -> bool:
