@@ -588,12 +588,15 @@ class Floor(RuleBasedStateMachine):
     @precondition(lambda self: self.playing())
     @rule(pick=PICK, kind=st.sampled_from(["rebuy", "reentry", "rebuy", "reentry", "late",
                                            "late_forced", "register", "addon", "kept_late",
-                                           "kept_reentry"]), dt=DT)
+                                           "kept_reentry", "full_room"]), dt=DT)
     def entries(self, pick: int, kind: str, dt: float) -> None:
         """Rebuys and re-entries after a bust, late entries, the add-on; seats kept for
         late arrivals first (002), which an arrival takes."""
         if kind.startswith("kept_"):
             self._kept_for_arrivals(pick, kind[len("kept_"):], dt)
+            return
+        if kind == "full_room":
+            self._full_room(pick, dt)
             return
         out = self.out()
         if kind in ("rebuy", "reentry"):
@@ -611,6 +614,24 @@ class Floor(RuleBasedStateMachine):
                                                    f"Late {self.late_no}"]}, dt)
         else:
             self.run({"cmd": "addon"}, dt)
+
+    def _full_room(self, pick: int, dt: float) -> None:
+        """The room is full (002: a seat limit during the night): a late arrival goes on
+        the waiting list; then a seat more (or the limit lifted) calls the next waiting,
+        or the room stays full. Nobody is both waiting and in the field."""
+        t = self.tour
+        seated = sum(len(tab.occupant) for tab in t.tables.values())
+        self.run({"cmd": "capacity", "seats": max(1, seated)}, dt)
+        self.late_no += 1
+        name = f"Late {self.late_no}"
+        self.run({"cmd": "late", "name": name, "force": pick % 2 == 0})
+        if pick % 3 == 0:
+            self.run({"cmd": "capacity", "seats": max(1, seated) + 1})
+        elif pick % 3 == 1:
+            self.run({"cmd": "capacity"})  # lifted
+        waiting = {w.name.casefold() for w in t.desk.waiting}
+        playing = {p.name.casefold() for p in t.players.values()}
+        assert not waiting & playing, f"waiting and in the field: {sorted(waiting & playing)}"
 
     def _kept_for_arrivals(self, pick: int, kind: str, dt: float) -> None:
         """The director keeps seats for expected arrivals (002), and one arrives: a late
