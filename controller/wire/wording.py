@@ -318,6 +318,11 @@ REASONS_DE: dict[str, str] = {
         "„{what}“ (Ereignis {target}) kann nicht zurückgenommen werden: danach wurden die "
         "Plätze ohne den Spieler gelost (Ereignis {draw}); erst die Auslosung zurücknehmen, "
         "oder den Spieler nachmelden",
+    "{player} is disqualified (000 3.8): no further table game":
+        "{player} ist disqualifiziert (000 3.8): kein weiteres Tischspiel",
+    "{player} was removed as absent (000 9.5): no further table game":
+        "{player} wurde als abwesend aus dem Turnier genommen (000 9.5): kein weiteres "
+        "Tischspiel",
     # chip counts (chip_counts.py)
     "the counts add up to {total:,} chips, but {chips:,} are in play (entries, rebuys and "
     "add-ons, less what left the game): {off:,} short: count again, or correct the chips in "

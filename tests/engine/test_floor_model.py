@@ -629,8 +629,9 @@ class Floor(RuleBasedStateMachine):
             self.run({"cmd": "capacity", "seats": max(1, seated) + 1})
         elif pick % 3 == 1:
             self.run({"cmd": "capacity"})  # lifted
+        # (a busted player may wait for a seat to re-enter: only those still in count)
         waiting = {w.name.casefold() for w in t.desk.waiting}
-        playing = {p.name.casefold() for p in t.players.values()}
+        playing = {p.name.casefold() for p in t.players.values() if not p.out}
         assert not waiting & playing, f"waiting and in the field: {sorted(waiting & playing)}"
 
     def _kept_for_arrivals(self, pick: int, kind: str, dt: float) -> None:
@@ -1292,6 +1293,8 @@ def _run(variant: str, examples: int, steps: int) -> None:
     machine = type(f"Floor_{variant}", (Floor,), {"variant": variant})
     if EXPLORE:
         more = int(os.environ.get("FLOORMAN_EXAMPLES", 100))
+        # FLOORMAN_STEPS: longer nights than CI's (more happens after the first hours)
+        steps = int(os.environ.get("FLOORMAN_STEPS", steps))
         # FLOORMAN_SHRINK=0: the failing night as it was played, at once (shrinking one
         # can take minutes on a loaded machine)
         phases = CI_PHASES if os.environ.get("FLOORMAN_SHRINK") == "0" else tuple(Phase)
@@ -1559,3 +1562,84 @@ def test_an_undo_whose_group_removed_an_absent_player_before_a_round_s_end_is_re
         holds(floor)
     last = floor.tour.log[-1]
     assert last["type"] != "absent_removed", last
+
+
+def test_a_player_removed_as_absent_plays_no_further_table_game():
+    """Found exploring longer nights (ace-of-spades-playday, 200 steps): a player removed
+    after two hours absent (000 9.5) was named for the next table game and seated: a player
+    out of a table game plays the next, but a removed (or disqualified) one's day is over.
+    The table game is refused with the reason."""
+    floor = type("Floor_playday", (Floor,), {"variant": "sample:ace-of-spades-playday"})()
+    floor.open(players=28, desk=1, guests=930531, seed=706788)
+    holds(floor)
+    for name, kwargs in (
+        ('hand_done', dict(dt=45.0, pick=10768)),
+        ('table_game', dict(dt=1.0, pick=690)),
+        ('entries', dict(dt=20.0, kind='reentry', pick=120)),
+        ('entries', dict(dt=0.0, kind='reentry', pick=46982)),
+        ('discipline', dict(dt=240.0, kind='disqualify', pick=19582)),
+        ('entries', dict(dt=0.0, kind='late', pick=27)),
+        ('hand_done', dict(dt=90.0, pick=3651)),
+        ('time_passes', dict(seconds=30.0)),
+        ('discipline', dict(dt=240.0, kind='disqualify', pick=1503)),
+        ('time_call', dict(dt=45.0, pick=5455)),
+        ('discipline', dict(dt=45.0, kind='absent', pick=295)),
+        ('director_seating', dict(dt=0.0, kind='reserve', pick=2453)),
+        ('director_seating', dict(dt=5.0, kind='reseat_seat', pick=592860)),
+        ('bust_by_seat', dict(by=1878, confirm=True, dt=1.0, pick=307, same=False, stack=5000)),
+        ('bust_by_seat', dict(by=244, confirm=False, dt=0.0, pick=413, same=False, stack=None)),
+        ('time_call', dict(dt=20.0, pick=133954)),
+        ('hand_done', dict(dt=45.0, pick=198394)),
+        ('entries', dict(dt=0.0, kind='late', pick=33090)),
+        ('time_call', dict(dt=90.0, pick=298)),
+        ('time_passes', dict(seconds=600.0)),
+        ('discipline', dict(dt=1.0, kind='absent', pick=901)),
+        ('entries', dict(dt=20.0, kind='rebuy', pick=13693)),
+        ('time_passes', dict(seconds=30.0)),
+        ('hand_done', dict(dt=1.0, pick=42003)),
+        ('hand_done', dict(dt=0.0, pick=999999)),
+        ('table_game', dict(dt=1.0, pick=131073)),
+        ('bust_by_seat', dict(by=2200, confirm=False, dt=20.0, pick=243599, same=False,
+                              stack=20000)),
+        ('bust_by_seat', dict(by=5854, confirm=False, dt=240.0, pick=1203, same=False, stack=5000)),
+        ('time_call', dict(dt=0.0, pick=3424)),
+        ('discipline', dict(dt=45.0, kind='penalty', pick=39987)),
+        ('director_seating', dict(dt=5.0, kind='reseat', pick=2327)),
+        ('director_seating', dict(dt=0.0, kind='reseat', pick=3165)),
+        ('time_call', dict(dt=5.0, pick=119736)),
+        ('discipline', dict(dt=5.0, kind='penalty', pick=484)),
+        ('director_seating', dict(dt=5.0, kind='reseat', pick=1164)),
+        ('bust_by_seat', dict(by=145, confirm=True, dt=1.0, pick=688, same=False, stack=None)),
+        ('discipline', dict(dt=5.0, kind='disqualify', pick=13207)),
+        ('table_game', dict(dt=90.0, pick=1711)),
+        ('hand_done', dict(dt=0.0, pick=4830)),
+        ('discipline', dict(dt=90.0, kind='penalty', pick=515)),
+        ('time_passes', dict(seconds=120.0)),
+        ('time_passes', dict(seconds=30.0)),
+        ('entries', dict(dt=90.0, kind='rebuy', pick=22539)),
+        ('director_seating', dict(dt=45.0, kind='reseat', pick=1075)),
+        ('hand_done', dict(dt=20.0, pick=110207)),
+        ('discipline', dict(dt=1.0, kind='disqualify', pick=181)),
+        ('time_passes', dict(seconds=600.0)),
+        ('director_seating', dict(dt=5.0, kind='reserve', pick=1000000)),
+        ('director_seating', dict(dt=0.0, kind='reseat', pick=2316)),
+        ('hand_done', dict(dt=1.0, pick=524288)),
+        ('director_seating', dict(dt=20.0, kind='reseat', pick=4190)),
+        ('discipline', dict(dt=90.0, kind='absent', pick=1044)),
+        ('hand_done', dict(dt=1.0, pick=394898)),
+        ('hand_done', dict(dt=20.0, pick=1042)),
+        ('bust_by_seat', dict(by=313, confirm=True, dt=5.0, pick=46599, same=True, stack=5000)),
+        ('bust_by_seat', dict(by=57037, confirm=True, dt=240.0, pick=20, same=False, stack=None)),
+        ('time_passes', dict(seconds=1200.0)),
+        ('time_passes', dict(seconds=1200.0)),
+        ('discipline', dict(dt=45.0, kind='absent', pick=237)),
+        ('hand_done', dict(dt=1.0, pick=232)),
+        ('time_passes', dict(seconds=2400.0)),
+        ('hand_done', dict(dt=240.0, pick=33001)),
+        ('table_game', dict(dt=90.0, pick=427)),
+    ):
+        getattr(floor, name)(**kwargs)
+        holds(floor)
+    t = floor.tour
+    removed = [p for p in t.players.values() if p.removed]
+    assert removed and all(p.table is None for p in removed)

@@ -94,6 +94,13 @@ def table_game(t: Tournament, c: cmd.TableGame, now: float) -> None:
         p = t.player(ref)
         if p.ghost:
             raise Rejected("{player} is a ghost seat, not a player", player=p.name)
+        # the day is over for them: a player out of a table game plays the next, these not
+        if p.disqualified:
+            raise Rejected("{player} is disqualified (000 3.8): no further table game",
+                           player=p.name)
+        if p.removed:
+            raise Rejected("{player} was removed as absent (000 9.5): no further table game",
+                           player=p.name)
         if p.id in ids:
             raise Rejected("{player} is named twice", player=p.name)
         if p.table is not None:
