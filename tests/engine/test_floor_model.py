@@ -1468,6 +1468,19 @@ def holds(floor: Floor) -> None:
         getattr(floor, name)()
 
 
+def played(variant: str, opening: dict[str, int],
+           steps: tuple[tuple[str, dict[str, Any]], ...]) -> Floor:
+    """A night the exploration found, played again as it printed it: ``open(**opening)``,
+    then each rule by name with its arguments, every invariant after each step."""
+    floor = type(f"Floor_{variant}", (Floor,), {"variant": variant})()
+    floor.open(**opening)
+    holds(floor)
+    for name, kwargs in steps:
+        getattr(floor, name)(**kwargs)
+        holds(floor)
+    return floor
+
+
 def test_an_undone_correction_before_a_count_moves_the_chips():
     """Found exploring (money-runs): a complete count, then the undo of a chip correction
     made before it. The count was of the chips as they were; the undo took the found chip
@@ -1491,19 +1504,16 @@ def test_a_no_show_after_the_draw_was_undone_leaves_the_chip_counts():
     and the player who registered ahead was found not there (a no-show): off the list,
     but still among the counted, and the chip leader looked for a player who was gone
     (KeyError in every summary). A player leaving the list leaves the counts too."""
-    floor = type("Floor_6max", (Floor,), {"variant": "preset:psc-five-spades-6max"})()
-    floor.open(guests=0, players=24, seed=313, desk=1)
-    holds(floor)
-    for step in (lambda: floor.chips(dt=1.0, how="part", pick=4528),
-                 lambda: floor.entries(dt=5.0, kind="reentry", pick=999999),
-                 lambda: floor.hand_done(dt=0.0, pick=1200),
-                 lambda: floor.chips(dt=240.0, how="short", pick=9566),
-                 lambda: floor.undo(dt=45.0, how="table", pick=1690),
-                 lambda: floor.undo(dt=45.0, how="target", pick=3596),
-                 lambda: floor.undo(dt=0.0, how="target", pick=6903),
-                 lambda: floor.time_passes(seconds=300.0)):
-        step()
-        holds(floor)
+    floor = played("preset:psc-five-spades-6max",
+                   dict(guests=0, players=24, seed=313, desk=1), (
+                       ("chips", dict(dt=1.0, how="part", pick=4528)),
+                       ("entries", dict(dt=5.0, kind="reentry", pick=999999)),
+                       ("hand_done", dict(dt=0.0, pick=1200)),
+                       ("chips", dict(dt=240.0, how="short", pick=9566)),
+                       ("undo", dict(dt=45.0, how="table", pick=1690)),
+                       ("undo", dict(dt=45.0, how="target", pick=3596)),
+                       ("undo", dict(dt=0.0, how="target", pick=6903)),
+                       ("time_passes", dict(seconds=300.0))))
     t = floor.tour
     assert t.drawn and any(e["type"] == "no_shows" and e["players"] for e in t.log)
     assert t.counted <= set(t.players)
@@ -1516,10 +1526,7 @@ def test_an_undo_whose_group_removed_an_absent_player_before_a_round_s_end_is_re
     brought the removed player back in, without a seat, and the engine removed them again
     at once — from no seat (InvalidEvent inside the undo). A group that seated the room
     without a player the replay has back in stands on the undone one: refused."""
-    floor = type("Floor_clock", (Floor,), {"variant": "sample:psc-play-the-clock"})()
-    floor.open(seed=28249, players=23, desk=3, guests=5899)
-    holds(floor)
-    for name, kwargs in (
+    floor = played("sample:psc-play-the-clock", dict(seed=28249, players=23, desk=3, guests=5899), (
         ('time_passes', dict(seconds=1200.0)),
         ('time_call', dict(dt=5.0, pick=24501)),
         ('undo', dict(dt=1.0, how='target', pick=1217)),
@@ -1557,9 +1564,7 @@ def test_an_undo_whose_group_removed_an_absent_player_before_a_round_s_end_is_re
         ('entries', dict(dt=45.0, kind='rebuy', pick=20653)),
         ('names', dict(dt=45.0, pick=285)),
         ('undo', dict(dt=0.0, how='target', pick=307557)),
-    ):
-        getattr(floor, name)(**kwargs)
-        holds(floor)
+    ))
     last = floor.tour.log[-1]
     assert last["type"] != "absent_removed", last
 
@@ -1569,10 +1574,8 @@ def test_a_player_removed_as_absent_plays_no_further_table_game():
     after two hours absent (000 9.5) was named for the next table game and seated: a player
     out of a table game plays the next, but a removed (or disqualified) one's day is over.
     The table game is refused with the reason."""
-    floor = type("Floor_playday", (Floor,), {"variant": "sample:ace-of-spades-playday"})()
-    floor.open(players=28, desk=1, guests=930531, seed=706788)
-    holds(floor)
-    for name, kwargs in (
+    floor = played("sample:ace-of-spades-playday",
+                   dict(players=28, desk=1, guests=930531, seed=706788), (
         ('hand_done', dict(dt=45.0, pick=10768)),
         ('table_game', dict(dt=1.0, pick=690)),
         ('entries', dict(dt=20.0, kind='reentry', pick=120)),
@@ -1637,9 +1640,7 @@ def test_a_player_removed_as_absent_plays_no_further_table_game():
         ('time_passes', dict(seconds=2400.0)),
         ('hand_done', dict(dt=240.0, pick=33001)),
         ('table_game', dict(dt=90.0, pick=427)),
-    ):
-        getattr(floor, name)(**kwargs)
-        holds(floor)
+    ))
     t = floor.tour
     removed = [p for p in t.players.values() if p.removed]
     assert removed and all(p.table is None for p in removed)

@@ -343,7 +343,7 @@ class DealerCrew:
         """Each table as its dealer sees it and the dealer's last presses with their
         answers: what a stuck night is waiting for."""
         lines = [f"summary: {json.dumps(self.summary(), sort_keys=True)[:600]}"]
-        for n, d in self.dealers.items():
+        for (n, d), thread in zip(self.dealers.items(), self.threads, strict=True):
             view = d.view() or {}
             hfh = view.get("hand_for_hand")
             last = [(action, fields, (d.acks.get(cid) or {}).get("ok"),
@@ -352,8 +352,8 @@ class DealerCrew:
             lines.append(f"table {n}: in_play={view.get('in_play')} broken={view.get('broken')}"
                          f" seats={len(view.get('seats', []))} hand_for_hand={hfh}"
                          f" waits_for={view.get('waits_for')} pending={d.pending()}"
-                         f" connected={d.link.connected.is_set()} thread_alive="
-                         f"{self.threads[list(self.dealers).index(n)].is_alive()} last={last}")
+                         f" connected={d.link.connected.is_set()} thread_alive={thread.is_alive()}"
+                         f" last={last}")
         return "\n".join(lines + [f"errors: {self.errors}"])
 
     def close(self) -> None:
