@@ -339,3 +339,37 @@ def test_a_multi_round_does_not_bring_a_removed_absent_player_back_000_9_5():
     assert p.out and p.removed and p.table is None, "the removed player is not seated again"
     assert t.remaining == 11, "the next round is played by the eleven others"
     replay_equal(t)
+
+
+def _end_multi_round(t, now: float) -> float:
+    """End the round in play at its first due minute from ``now`` (breaks are no play)."""
+    from controller.engine.rules.rounds import round_due
+
+    if not t.clock.running:
+        t.execute({"cmd": "resume"}, now)
+    while round_due(t, now) is not None:
+        now += 60
+    ins = [q.id for q in t.players.values() if not q.out and q.table is not None]
+    counts = [{"player": pid, "chips": t.chips // len(ins)} for pid in ins]
+    counts[0]["chips"] += t.chips - sum(c["chips"] for c in counts)
+    t.execute({"cmd": "end_round", "counts": counts}, now)
+    return now
+
+
+def test_the_multi_round_final_does_not_seat_a_player_disqualified_after_round_one():
+    """Found by the floor model (psc-multi-round, longer nights): a player disqualified in
+    the last preliminary round (000 3.8) still had the points of round 1, and the final
+    tables by points (000 4.19) seated them again — the wall showed them at table 1 seat 1
+    while the engine had them out and disqualified."""
+    t = new_tournament(12, mode=Mode(kind="multi_round", rounds=2, round_minutes=60),
+                       players_per_table=6, table_seats=9, final_table_size=6)
+    now = _end_multi_round(t, 60 * MIN)
+    assert t.rounds.number == 2
+    t.execute({"cmd": "disqualify", "player": 3, "stack": 1000}, now + 60)
+    _end_multi_round(t, now + 120)
+    p = t.players[3]
+    assert p.out and p.disqualified and p.table is None, "the disqualified player is not seated"
+    seated = [q.id for q in t.players.values() if q.table is not None and not q.ghost]
+    assert sorted(seated) == [q for q in range(1, 13) if q != 3]
+    assert t.tables[1].final, "the final by points is drawn"
+    replay_equal(t)

@@ -217,7 +217,10 @@ def _multi_round(t: Tournament, now: float, r: int, seed: int, rng: random.Rando
         seats = [[int(pid), n, s] for pid, n, s in slots if pid is not None]
     else:  # the best on points at table 1, the others by points at the next tables
         rounds_points = [*t.rounds.points, {row[0]: row[2] for row in rows}]
-        ranking = list(multi_round_ranking(rounds_points, seed=seed))
+        # the points of earlier rounds name players disqualified or taken out since: they
+        # play no final (000 3.8, 9.5)
+        going = set(players)
+        ranking = [pid for pid in multi_round_ranking(rounds_points, seed=seed) if pid in going]
         ranking += [pid for pid in players if pid not in ranking]
         final = min(t.settings.final_table_size, len(ranking))
         groups = [ranking[:final]]
