@@ -1338,6 +1338,7 @@ def _steps_played():
 # and tests/engine/test_club_rules.py::test_a_play_day_has_no_final_table_003_6,
 # tests/engine/test_modes.py::test_a_restart_does_not_bring_a_disqualified_player_back_000_3_8
 # and ::test_a_multi_round_does_not_bring_a_removed_absent_player_back_000_9_5,
+# and ::test_the_multi_round_final_does_not_seat_a_player_disqualified_after_round_one,
 # tests/engine/test_floor_night.py::
 #   test_same_hand_after_hfh_began_again_joins_the_tables_last_bust_000_9_5
 # and tests/engine/test_undo.py::
