@@ -822,7 +822,9 @@ def scenario(tmp: Path, port: int, tables: int, commands: int, busts: int,
         if isinstance(night.ctl, InProcessController):
             night.ctl.stop()
             out = io.StringIO()
-            pstats.Stats(night.ctl.profile, stream=out).sort_stats("cumulative").print_stats(30)
+            st = pstats.Stats(night.ctl.profile, stream=out)
+            st.sort_stats("cumulative").print_stats(30)
+            st.sort_stats("tottime").print_stats(25)
             result["profile"] = out.getvalue()
         return result
     finally:

@@ -91,6 +91,9 @@ class Tournament:
         #: folds; the tables not in it are empty): the balancing plan sees a balanced floor
         #: without a walk over every table (:meth:`size_range`)
         self.table_sizes: dict[int, int] = {}
+        #: the seats the tables keep for arrivals, all tables together (kept by the folds,
+        #: rules/reserve.py: balancing and the summary ask after every command)
+        self.reserve_held = 0
         self.clock = clk.Clock()
         #: controller time the clock last began to run (a table's "hand done" reminder)
         self.clock_since = 0.0

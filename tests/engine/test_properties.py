@@ -82,6 +82,7 @@ def check(t: Tournament, replay: bool = True) -> None:
     counts = t.counts().values()
     assert t.size_range() == ((min(counts), max(counts)) if counts else (0, 0))
     assert {n for n, x in t.tables.items() if x.time_call is not None} <= t.time_call_tables
+    assert t.reserve_held == sum(len(x.reserved) for x in t.tables.values())
 
     # balancing: the plan brings the tables within the tolerance (000 4.9); a seat kept for
     # a late arrival counts as taken (002, rules/reserve.py)

@@ -37,7 +37,7 @@ from controller.engine import places as plc
 from controller.engine import points as rules
 from controller.engine.commands import Rejected
 from controller.engine.results import Finish, ResultRow, score
-from controller.engine.rules import seating
+from controller.engine.rules import reserve, seating
 from controller.engine.table import Table
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ def on_game_over(t: Tournament, e: ev.TableGameOver) -> None:
                 seating.stand(t, pid)
                 t.players[pid].out = True
         if not tab.occupant:
-            del t.tables[n]
+            reserve.table_gone(t, t.tables.pop(n))
             t.hfh.done.discard(n)
 
 

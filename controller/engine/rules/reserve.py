@@ -30,7 +30,7 @@ def held(t: Tournament) -> int:
     kept for arrivals."""
     if not t.drawn:
         return t.reserve
-    return sum(len(tab.reserved) for tab in t.tables.values())
+    return t.reserve_held
 
 
 def counts(t: Tournament) -> dict[int, int]:
@@ -39,7 +39,26 @@ def counts(t: Tournament) -> dict[int, int]:
 
 
 def any_held(t: Tournament) -> bool:
-    return t.drawn and any(tab.reserved for tab in t.tables.values())
+    return t.drawn and t.reserve_held > 0
+
+
+def keep(t: Tournament, tab: Table, seat: int) -> None:
+    """``seat`` at ``tab`` is kept for an arrival (the folds' one way in)."""
+    if seat not in tab.reserved:
+        tab.reserved.add(seat)
+        t.reserve_held += 1
+
+
+def give_back(t: Tournament, tab: Table, seat: int) -> None:
+    """``seat`` at ``tab`` is no longer kept (an arrival took it, or the director freed it)."""
+    if seat in tab.reserved:
+        tab.reserved.discard(seat)
+        t.reserve_held -= 1
+
+
+def table_gone(t: Tournament, tab: Table) -> None:
+    """``tab`` leaves play (broken, decided, or every table drawn anew): its kept seats go."""
+    t.reserve_held -= len(tab.reserved)
 
 
 def reserve(t: Tournament, c: cmd.Reserve, now: float) -> None:
@@ -128,12 +147,12 @@ def on_seats_reserved(t: Tournament, e: ev.SeatsReserved) -> None:
         tab = t.tables.get(n)
         if tab is None or s in tab.occupant or s in tab.reserved:
             raise ev.InvalidEvent(f"seat {s} at table {n} is not free to reserve")
-        tab.reserved.add(s)
+        keep(t, tab, s)
     for n, s in e.release:
         tab = t.tables.get(n)
         if tab is None or s not in tab.reserved:
             raise ev.InvalidEvent(f"seat {s} at table {n} is not reserved")
-        tab.reserved.discard(s)
+        give_back(t, tab, s)
 
 
 COMMANDS = {cmd.Reserve: reserve}

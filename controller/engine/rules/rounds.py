@@ -57,7 +57,7 @@ from controller.engine import events as ev
 from controller.engine import places as plc
 from controller.engine import seating as algo
 from controller.engine.commands import Rejected
-from controller.engine.rules import busts, chip_counts, seating
+from controller.engine.rules import busts, chip_counts, reserve, seating
 from controller.engine.state import HandForHandState, Move
 from controller.engine.table import Table
 
@@ -294,6 +294,8 @@ def on_round_ended(t: Tournament, e: ev.RoundEnded) -> None:
         _fold_restart(t, e)
     per = t.settings.players_per_table
     width = max([per] + [s for _, _, s in e.seats])
+    for tab in t.tables.values():
+        reserve.table_gone(t, tab)
     t.tables = {}
     t.final_table = None
     t.hfh = HandForHandState()
@@ -381,6 +383,7 @@ def on_table_decided(t: Tournament, e: ev.TableDecided) -> None:
     seating.close_moves(t, p.id)
     t.rounds.decided[e.table] = p.id
     tab = t.tables.pop(e.table)
+    reserve.table_gone(t, tab)
     if tab.occupant:
         raise ev.InvalidEvent(f"table {e.table} still has players")
 

@@ -170,7 +170,7 @@ def short(t: Tournament, tab: Table) -> bool:
     by = t.settings.balancing.halt_short_by
     if not by or len(t.tables) < 2:
         return False
-    return tab.count() <= max(x.count() for x in t.tables.values()) - by
+    return tab.count() <= t.size_range()[1] - by  # the most: kept by the folds, no walk
 
 
 def moved_in_level(t: Tournament, pid: int, level: int) -> bool:
@@ -514,7 +514,7 @@ def sit(t: Tournament, pid: int, table: int, seat: int, waiting: bool = False,
         raise ev.InvalidEvent(f"{p.name} already sits at table {p.table}")
     _resized(t, len(tab.occupant), len(tab.occupant) + 1)
     tab.occupant[seat] = pid
-    tab.reserved.discard(seat)  # an arrival took a seat kept for it (002)
+    reserve.give_back(t, tab, seat)  # an arrival took a seat kept for it (002)
     t.seated_count += 1
     if waiting:
         tab.waiting.add(seat)
@@ -606,7 +606,7 @@ def on_seats_drawn(t: Tournament, e: ev.SeatsDrawn) -> None:
             t.chips += t.settings.start_stack
         sit(t, int(pid), n, s)
     for n, s in e.reserved or ():
-        t.tables[n].reserved.add(s)
+        reserve.keep(t, t.tables[n], s)
     own = {int(n): int(s) for n, s in e.buttons or ()}
     for tab in t.tables.values():
         tab.first_hand(own.get(tab.number, e.button))
@@ -645,7 +645,7 @@ def on_table_broken(t: Tournament, e: ev.TableBroken) -> None:
                           int(n), int(s), e.reason, bool(waiting), level=t.level_number()))
     if t.tables[e.table].occupant:
         raise ev.InvalidEvent(f"table {e.table} broke with players still seated")
-    del t.tables[e.table]
+    reserve.table_gone(t, t.tables.pop(e.table))
     t.broken.append(e.table)
     if t.hfh.on:
         t.hfh.done.discard(e.table)
@@ -674,9 +674,10 @@ def on_final_table(t: Tournament, e: ev.FinalTableFormed) -> None:
     origin = {pid: stand(t, pid) for pid, _ in e.seats}
     if any(x.occupant for x in t.tables.values()):
         raise ev.InvalidEvent("players left out of the final table")
-    for n in list(t.tables):
+    for n, tab in list(t.tables.items()):
         if n != e.table:
             t.broken.append(n)
+        reserve.table_gone(t, tab)
     t.tables = {e.table: Table(e.table, e.size, final=True, hand_id=e.seq)}
     ft = t.tables[e.table]
     for pid, s in e.seats:
