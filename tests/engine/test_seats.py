@@ -230,6 +230,49 @@ def test_a_table_breaks_in_the_rebuy_period_when_tables_cannot_keep_three_002():
     assert t.seated() == 5 and len(t.tables) == 1
 
 
+def sit_down(t: Tournament, now: float) -> None:
+    """The players on the way sit down (the dealer presses "seated" for each)."""
+    for pid in list(t.pending):
+        t.execute({"cmd": "seated", "player": pid}, now)
+
+
+def test_a_late_entry_at_a_full_final_table_opens_a_table_and_the_final_is_drawn_again_002():
+    """Found by the floor model (money, longer nights): the final table formed during late
+    registration (five left at two tables, 002), entries filled it, and the next opened a
+    table beside it — while the engine still took table 1 for the final table: no balancing,
+    no break, every entry to table 1, and the director could break table 1 (then the next
+    entry failed: KeyError). Now a table opening beside the final table makes it a table
+    again (002: tables are added at any time); the final table is drawn again when the
+    players fit it after registration closes."""
+    t = ten_seats(18, entries=Entries(late_registration_levels=2))
+    for n in (2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1):
+        bust_at(t, n, 1, 30.0)
+    (ft,) = t.tables
+    assert t.final_table == ft and t.tables[ft].final
+    sit_down(t, 35.0)
+    size = t.tables[ft].size
+    for i in range(size - t.seated()):
+        late(t, f"Late {i}", 40.0 + i)
+    assert t.seated() == size and t.final_table == ft
+    events = late(t, "One more", 60.0)
+    assert of(events, "table_opened")
+    assert t.final_table is None and not any(tab.final for tab in t.tables.values())
+    assert len(t.tables) == 2
+    assert t.plan()["final_table_due"] is False
+    late(t, "And another", 61.0)
+    assert len(t.tables) == 2, "the next entry is seated at a table, not refused"
+    sit_down(t, 62.0)
+    assert replays(t)
+    # registration closes with the players at two tables; down to the final table's size
+    while t.seated() > t.settings.final_table_size:
+        n = max(t.tables, key=lambda k: t.tables[k].count())
+        bust_at(t, n, 1, 70.0)
+        sit_down(t, 70.0)
+    t.execute({"cmd": "tick"}, 2.0 + 2 * 600 + 10)  # level 3: registration closed
+    assert t.final_table is not None and len(t.tables) == 1 and t.tables[t.final_table].final
+    assert replays(t)
+
+
 def test_a_player_moves_at_most_once_a_level_issue_10_5():
     """X moved from T1 to T2; T2 must give a player back in the same level and X is its
     next big blind: the next player clockwise moves instead (unless nothing else is

@@ -574,6 +574,12 @@ def enter(t: Tournament, e: ev.LateEntry | ev.Reentry | ev.Rebuy) -> None:
     """Seat an entry: a new table if the event opens one, a ghost's seat, a free seat, or
     the extra seat (one past the table's last seat, within ``table_seats``, 000 4.3)."""
     if e.new_table:
+        if t.final_table is not None:
+            # the final table was full and entries are open (002: "Zusätzliche Tische können
+            # jederzeit hinzugefügt werden"): the field plays at tables again, balanced and
+            # broken as before the final table, which is drawn again when it fits
+            t.tables[t.final_table].final = False
+            t.final_table = None
         t.tables[e.table] = Table(e.table, t.settings.players_per_table, hand_id=e.seq)
     tab = t.tables.get(e.table)
     if tab is not None and e.seat == tab.size + 1 and e.seat <= t.settings.table_seats:
