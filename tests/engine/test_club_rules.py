@@ -361,6 +361,29 @@ def test_a_play_day_has_no_final_table_003_6():
     replay_equal(t)
 
 
+def test_an_absent_winner_of_a_table_game_is_back_for_the_next_000_9_5_003_6():
+    """Found by the floor model (ace-of-spades, longer nights): a player away (000 9.5:
+    dealt in as a ghost) won their table game and stood up between games, still marked
+    away; the absent time ran out and the removal (a reaction to the clock) failed on a
+    player with no seat — every later command raised — and nobody could mark them back
+    (no seat). The game's end ends the absence with the seat: the winner is named for the
+    next table game as anyone else."""
+    t = play_day(20, ghosts=Ghosts(absent_minutes=20), structure=long_levels())
+    tab = t.tables[1]
+    away = tab.occupant[max(tab.occupant)]  # busted last: the game's winner
+    t.execute({"cmd": "absent", "player": away}, 5.0)
+    now, out1 = play_out(t, 1, 10.0)
+    p = t.players[away]
+    assert t.games[1].winner == away and p.table is None and p.absent_since is None
+    events = t.execute({"cmd": "tick"}, 5.0 + 21 * 60)
+    assert not [e for e in events if e["type"] == "absent_removed"]
+    events = t.execute({"cmd": "table_game", "players": [away, *out1[-3:]]}, 5.0 + 22 * 60)
+    assert not [e for e in events if e["type"] == "absent_removed"]
+    t.execute({"cmd": "tick"}, 5.0 + 50 * 60)
+    assert not p.out and not p.removed and p.table is not None
+    replay_equal(t)
+
+
 def test_a_player_may_play_several_tables_a_day_003_6_11():
     t = play_day(20)
     now, out1 = play_out(t, 1, 10.0)

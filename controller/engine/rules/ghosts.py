@@ -69,8 +69,11 @@ def remove_absent(t: Tournament, now: float) -> None:
         return
     limit = t.settings.ghosts.absent_minutes * 60
     played = t.played(now)
+    # removed from a seat: a play day's player between table games has none (003 6); the
+    # absent time goes on and removes them once a table game seats them again
     due = [p for p in (t.players[pid] for pid in sorted(t.absent_players))
-           if p.absent_since is not None and not p.out and played - p.absent_since >= limit]
+           if p.absent_since is not None and not p.out and p.table is not None
+           and played - p.absent_since >= limit]
     if not due:
         return
     # never the last player: the tournament ends with its winner, absent or not

@@ -200,6 +200,10 @@ def on_game_over(t: Tournament, e: ev.TableGameOver) -> None:
     if w.table is not None:
         seating.stand(t, w.id)
         seating.close_moves(t, w.id)
+    # away while winning (000 9.5: dealt in as a ghost): the game is over and its seat gone,
+    # so is the absence; a player named for the next table game is there
+    w.absent_since = w.absent_stack = w.away_stack = None
+    w.posted = 0
     t.chips -= w.chips
     for n in list(t.tables):
         tab = t.tables[n]
