@@ -257,6 +257,32 @@ def test_an_earlier_bust_is_not_undone_under_heads_up_002():
     assert t.remaining == 4 and not t.heads_up and not t.clock.halved
 
 
+def test_hand_for_hand_is_not_undone_under_the_busts_of_its_hand_000_9_5():
+    """Found by the floor model (pokerlounge-berlin, longer nights): A out at table 1 (its
+    first hand); the director switched hand-for-hand on, B out at table 1 in the
+    hand-for-hand hand; the hand-for-hand was undone an hour later. Table 1 was back in A's
+    hand (its dealer had pressed no "hand done"): the next player out there, D, joined it
+    and was ranked by stack with A — below A, though D went out a hand after B. The undo
+    of hand-for-hand is refused while a bust stands in its hand (undo B first)."""
+    t = new_tournament(18)
+    seats = sorted(t.tables[1].occupant)
+    who = {s: t.tables[1].occupant[s] for s in seats}
+    t.execute({"cmd": "bust", "table": 1, "seat": seats[0], "stack": 20000}, 10.0)
+    hfh = t.execute({"cmd": "hfh", "on": True}, 20.0)
+    b = t.execute({"cmd": "bust", "table": 1, "seat": seats[1], "stack": 3000}, 30.0)
+    assert b[0]["hand"] == ["hfh", hfh[0]["seq"]]
+    reason = _refused(t, {"cmd": "undo", "target": hfh[0]["group"]}, 3600.0)
+    assert f"undo --event {b[0]['group']}" in reason, reason
+    t.execute({"cmd": "undo", "target": b[0]["group"]}, 3601.0)
+    t.execute({"cmd": "undo", "target": hfh[0]["group"]}, 3602.0)
+    assert not t.hfh.on
+    t.execute({"cmd": "hand_done", "table": 1}, 3603.0)
+    t.execute({"cmd": "bust", "table": 1, "seat": seats[3], "stack": 5000}, 3610.0)
+    places = {r.player_id: r.place for r in t.results()}
+    assert places[who[seats[3]]] < places[who[seats[0]]], places
+    assert Tournament.replay(t.log).fingerprint() == t.fingerprint()
+
+
 def test_a_bust_that_caught_up_a_hand_done_stays_under_the_busts_of_that_hand_000_9_5():
     """Found by the floor model (psc-mystery-bounty, issue 26): A out at table 1; B out there
     without "same hand" (a new hand: the forgotten HAND DONE is caught up); C out in B's hand.

@@ -248,16 +248,27 @@ def dependents(t: Tournament, target: int) -> tuple[list[int], Tournament | None
 
 def _in_hands_it_began(t: Tournament, target: int, skip: set[int]) -> list[int]:
     """The later busts in a hand that group ``target`` began (its hand done, or the missed
-    one a bust caught up): undone, the table would be back in the hand before, and a bust
-    after them would join that earlier hand and be ranked by stack with its busts instead
-    of above them (000 9.5 ranks by hand; found by the floor model, psc-mystery-bounty)."""
-    began = {e["seq"] for e in history.group(t, target) if e["type"] == "hand_done"}
-    if not began:
+    one a bust caught up; hand-for-hand switched on, or its next hand released): undone,
+    the table would be back in the hand before, and a bust after them would join that
+    earlier hand and be ranked by stack with its busts instead of above them (000 9.5
+    ranks by hand; found by the floor model, psc-mystery-bounty and pokerlounge-berlin)."""
+    group = history.group(t, target)
+    began = {e["seq"] for e in group if e["type"] == "hand_done"}
+    bubble = {e["seq"] for e in group
+              if e["type"] == "hfh_released" or (e["type"] == "hfh" and e.get("on"))}
+    if not began and not bubble:
         return []
+
+    def in_it(hand: Any) -> bool:
+        if not isinstance(hand, list):
+            return False
+        if len(hand) == 3 and hand[0] == "table":
+            return hand[2] in began
+        return len(hand) == 2 and hand[0] == "hfh" and hand[1] in bubble
+
     return sorted({e["group"] for e in t.log[target:]
                    if e["type"] == "busted" and e["group"] != target and e["group"] not in skip
-                   and isinstance(e.get("hand"), list) and len(e["hand"]) == 3
-                   and e["hand"][0] == "table" and e["hand"][2] in began}, reverse=True)
+                   and in_it(e.get("hand"))}, reverse=True)
 
 
 def _ends_without(t: Tournament, without: Tournament, target: int) -> list[int]:
