@@ -1339,6 +1339,11 @@ def _steps_played():
 # tests/engine/test_modes.py::test_a_restart_does_not_bring_a_disqualified_player_back_000_3_8
 # and ::test_a_multi_round_does_not_bring_a_removed_absent_player_back_000_9_5,
 # and ::test_the_multi_round_final_does_not_seat_a_player_disqualified_after_round_one,
+# tests/engine/test_seats.py::
+#   test_a_late_entry_at_a_full_final_table_opens_a_table_and_the_final_is_drawn_again_002,
+# tests/engine/test_club_rules.py::
+#   test_an_absent_winner_of_a_table_game_is_back_for_the_next_000_9_5_003_6,
+# tests/engine/test_undo.py::test_hand_for_hand_is_not_undone_under_the_busts_of_its_hand_000_9_5,
 # tests/engine/test_floor_night.py::
 #   test_same_hand_after_hfh_began_again_joins_the_tables_last_bust_000_9_5
 # and tests/engine/test_undo.py::
