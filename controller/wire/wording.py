@@ -318,6 +318,10 @@ REASONS_DE: dict[str, str] = {
         "„{what}“ (Ereignis {target}) kann nicht zurückgenommen werden: danach wurden die "
         "Plätze ohne den Spieler gelost (Ereignis {draw}); erst die Auslosung zurücknehmen, "
         "oder den Spieler nachmelden",
+    "the multi-round final is seated by the points of the preliminary rounds (000 4.19): no "
+    "late entry, rebuy or re-entry":
+        "das Finale des Multi-Round-Modus ist nach den Punkten der Vorrunden gesetzt "
+        "(000 4.19): kein Nachmelden, kein Rebuy, kein Re-Entry",
     "{player} is disqualified (000 3.8): no further table game":
         "{player} ist disqualifiziert (000 3.8): kein weiteres Tischspiel",
     "{player} was removed as absent (000 9.5): no further table game":

@@ -373,3 +373,30 @@ def test_the_multi_round_final_does_not_seat_a_player_disqualified_after_round_o
     assert sorted(seated) == [q for q in range(1, 13) if q != 3]
     assert t.tables[1].final, "the final by points is drawn"
     replay_equal(t)
+
+
+def test_the_multi_round_final_takes_no_entry_000_4_19():
+    """Found by the floor model (psc-multi-round, 300-step nights): late registration
+    opens again with each round's level 1, and a late entry was seated at a table of the
+    final by points — a player without points in a block of places drawn by them, who then
+    won the table. A preliminary round takes late entries; the final none (a re-entry or
+    rebuy neither)."""
+    from controller.engine.settings import Entries
+
+    t = new_tournament(12, mode=Mode(kind="multi_round", rounds=2, round_minutes=60),
+                       players_per_table=6, table_seats=9, final_table_size=6,
+                       entries=Entries(late_registration_levels=2, reentries=1,
+                                       reentry_until_level=2))
+    now = _end_multi_round(t, 60 * MIN)
+    t.execute({"cmd": "late", "name": "Early Late"}, now + 60)  # round 2: a preliminary
+    assert t.players[13].table is not None
+    now = _end_multi_round(t, now + 120)
+    assert t.rounds.final and t.level_number() == 1
+    final = "multi-round final is seated by the points"
+    rejected(t, {"cmd": "late", "name": "Too Late"}, now + 60, final)
+    rejected(t, {"cmd": "late", "name": "Forced", "force": True}, now + 60, final)
+    tab = t.tables[2]
+    out = tab.occupant[min(tab.occupant)]
+    t.execute({"cmd": "bust", "table": 2, "seat": min(tab.occupant), "confirm": True}, now + 61)
+    rejected(t, {"cmd": "reentry", "player": out}, now + 62, final)
+    replay_equal(t)

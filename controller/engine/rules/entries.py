@@ -18,7 +18,15 @@ from controller.engine import clock as clk
 from controller.engine import commands as cmd
 from controller.engine import events as ev
 from controller.engine.commands import Rejected
-from controller.engine.rules import bounties, desk, membership, play_day, qualifier, seating
+from controller.engine.rules import (
+    bounties,
+    desk,
+    membership,
+    play_day,
+    qualifier,
+    rounds,
+    seating,
+)
 from controller.engine.state import Player
 
 if TYPE_CHECKING:
@@ -154,6 +162,7 @@ def _late(t: Tournament, now: float, name: str, member: bool, force: bool) -> No
     from controller.engine.rules import final_deal
 
     final_deal.refuse_entries(t)  # the deal split the final pool (issue 30)
+    rounds.refuse_entries(t)  # the multi-round final by points (000 4.19)
     if not force and not late_open(t, now):
         raise Rejected("late registration closed after level {late_registration_levels}",
                        late_registration_levels=t.settings.entries.late_registration_levels)
@@ -171,6 +180,7 @@ def rebuy(t: Tournament, c: cmd.Rebuy, now: float) -> None:
     from controller.engine.rules import final_deal
 
     final_deal.refuse_entries(t)  # the deal split the final pool (issue 30)
+    rounds.refuse_entries(t)  # the multi-round final by points (000 4.19)
     p = t.player(c.player)
     e = t.settings.entries
     _may_come_back(p)
@@ -200,6 +210,7 @@ def reentry(t: Tournament, c: cmd.Reentry, now: float) -> None:
     from controller.engine.rules import final_deal
 
     final_deal.refuse_entries(t)  # the deal split the final pool (issue 30)
+    rounds.refuse_entries(t)  # the multi-round final by points (000 4.19)
     p = t.player(c.player)
     e = t.settings.entries
     _may_come_back(p)

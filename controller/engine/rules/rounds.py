@@ -184,6 +184,15 @@ def end_round(t: Tournament, c: cmd.EndRound, now: float) -> None:
            else [[pid, chips] for pid, chips in sorted(going_on.items())])
 
 
+def refuse_entries(t: Tournament) -> None:
+    """The multi-round final is drawn by the preliminary rounds' points (000 4.19), each
+    table playing for its block of places: an entry there has no points and would push
+    the blocks into each other. A preliminary round takes late entries as any night."""
+    if kind(t) == MULTI_ROUND and t.rounds.final:
+        raise Rejected("the multi-round final is seated by the points of the preliminary "
+                       "rounds (000 4.19): no late entry, rebuy or re-entry")
+
+
 def round_places(t: Tournament, stacks: dict[int, int], decided: bool) -> dict[int, int]:
     """A multi-round preliminary round's places (000 4.19): the busted players' as they
     stand, the players still in by their counts (the most chips first, equal share)."""
