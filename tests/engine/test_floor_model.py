@@ -1189,11 +1189,14 @@ class Floor(RuleBasedStateMachine):
     def everybody_in_has_a_seat(self) -> None:
         """Once the seats are drawn, every player still in sits somewhere (an absent one
         and one playing an earlier tournament keep theirs; a play day's players wait for
-        the next table game between games, 003)."""
+        the next table game between games, 003; the winner of a multi-round final's table
+        waits for the other tables, 000 4.19)."""
         if self.t is None or not self.t.drawn or self.t.finished \
                 or self.tour.settings.play_day.enabled:
             return
-        lost = [p.name for p in self.tour.players.values() if not p.out and p.table is None]
+        waiting = set(self.tour.rounds.decided.values())
+        lost = [p.name for p in self.tour.players.values()
+                if not p.out and p.table is None and p.id not in waiting]
         assert not lost, f"in the tournament without a seat: {lost}"
 
     @invariant()
