@@ -212,11 +212,15 @@ class ProcessCpu:
 
     def __init__(self, pid: int) -> None:
         self.task = Path(f"/proc/{pid}/task")
+        self.main = str(pid)  # the main thread's id is the process's
 
-    def read(self) -> tuple[float, float] | None:
-        """(on a core, waiting for one) in ms so far, ``None`` where the kernel does not
-        say (no schedstat)."""
-        cpu = waited = 0
+    def read(self) -> tuple[float, float, float] | None:
+        """(on a core, waiting for one, the main thread on a core) in ms so far, ``None``
+        where the kernel does not say (no schedstat). The main thread runs the commands
+        (the engine, the durable write, the views and their publish); the others are
+        paho's network thread (every client's time requests and presence are answered
+        there) and the broker link's."""
+        cpu = waited = main = 0
         try:
             for tid in self.task.iterdir():
                 try:
@@ -225,9 +229,11 @@ class ProcessCpu:
                     continue  # a thread that ended meanwhile
                 cpu += int(fields[0])
                 waited += int(fields[1])
+                if tid.name == self.main:
+                    main = int(fields[0])
         except OSError:
             return None
-        return cpu / 1e6, waited / 1e6
+        return cpu / 1e6, waited / 1e6, main / 1e6
 
 
 class AckStamps:
@@ -652,7 +658,7 @@ class Night:
         #: the controller's own CPU (a subprocess: its threads' schedstat; in-process: none)
         self.cpu = ProcessCpu(self.ctl.proc.pid) \
             if isinstance(self.ctl, ControllerProcess) and self.ctl.proc is not None else None
-        self._cpu_at: tuple[float, float] | None = None
+        self._cpu_at: tuple[float, float, float] | None = None
         self.swarm: Swarm | SwarmProcess | None = None
         if not self.director.controller_online.wait(20):
             raise TimeoutError("the controller did not come online")
@@ -734,6 +740,7 @@ class Night:
         if now is not None and self._cpu_at is not None:
             out["cpu"] = now[0] - self._cpu_at[0]
             out["cpu_waited"] = now[1] - self._cpu_at[1]
+            out["cpu_main"] = now[2] - self._cpu_at[2]
         return out
 
     def undo(self, pressed: tuple[int, int, str, float]) -> None:
@@ -967,6 +974,7 @@ def main() -> int:
         ("acks", "bust press → its ack (durable, the views it changed)", "ack"),
         ("ack_socket", "  the same, stamped as the director's socket had it (kernel)", ""),
         ("cpu", "  the controller's CPU for it: press → fan-out done (all threads)", ""),
+        ("cpu_main", "  of it the main thread's (the command: engine, write, views)", ""),
         ("cpu_waited", "  the controller ready but waiting for a core meanwhile", ""),
         ("fan", "bust press → last table client has the new summary", "fan"),
         ("fan_select", "  the same, stamped when the bench's select saw it", ""),
@@ -1023,6 +1031,7 @@ def main() -> int:
                     ("paced_acks", "paced: bust → ack p99", 99),
                     ("paced_ack_socket", "  at the director's socket", 99),
                     ("cpu", "the controller's CPU per bust, p50", 50),
+                    ("cpu_main", "  its main thread's (the command itself)", 50),
                     ("paced_cpu", "  paced", 50)):
                 if lo.get(key) and hi.get(key):
                     a, b = pct(hi[key], at), pct(lo[key], at)

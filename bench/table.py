@@ -101,7 +101,8 @@ def figures(kiosk: dict[str, Any], ctl: dict[str, Any], cli: dict[str, Any]
     out["ack ratio"] = out["ack p99 big"] / out["ack p99 small"]
     # what is the controller's (issue 32.2, third round): its own CPU per bust, and the ack
     # paced (after a settle) and stamped as the director's socket had it
-    for key, name, at in (("cpu", "cpu", 50), ("paced_acks", "paced ack", 99),
+    for key, name, at in (("cpu", "cpu", 50), ("cpu_main", "cpu main", 50),
+                          ("paced_acks", "paced ack", 99),
                           ("paced_ack_socket", "paced socket ack", 99)):
         if big.get(key) and small.get(key):
             out[f"{name} big"] = pct(big[key], at)
@@ -197,7 +198,8 @@ def main() -> int:
     small = int(med("tables small"))
     for name, what in (("paced ack", "  paced (after a settle), p99"),
                        ("paced socket ack", "  paced, at the director's socket (kernel), p99"),
-                       ("cpu", "the controller's own CPU per bust (all threads), p50")):
+                       ("cpu", "the controller's own CPU per bust (all threads), p50"),
+                       ("cpu main", "  its main thread's (the command: engine, write, views)")):
         if all(f"{name} ratio" in r for r in runs_of):
             rows.append((f"{what} at {big:,} tables ÷ at {small}",
                          f"{med(name + ' big'):.2f} / {med(name + ' small'):.2f} ms = "
