@@ -1320,6 +1320,19 @@ def test_the_floor_as_it_is_played(variant: str) -> None:
     _run(variant, EXAMPLES, STEP_COUNT)
 
 
+#: one longer night a variant in CI: what only comes after the first hours (a final table
+#: filled by late entries, a multi-round final, a play day's later games): longer nights
+#: when exploring found six engine bugs there that 60-step nights never reached
+LONG_NIGHT = 200
+
+
+@pytest.mark.parametrize("variant", sorted(fm.VARIANTS))
+def test_a_long_night(variant: str) -> None:
+    if EXPLORE:
+        pytest.skip("exploring: FLOORMAN_STEPS sets the nights' length")
+    _run(variant, 1, LONG_NIGHT)
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _steps_played():
     yield
