@@ -238,3 +238,22 @@ def test_nobody_buys_in_while_the_deal_stands():
     t.execute({"cmd": "undo", "target": t.deal.group}, 73.0)
     t.execute({"cmd": "reentry", "player": 5}, 74.0)
     replay_equal(t)
+
+
+def test_the_waiting_list_calls_nobody_in_while_the_deal_stands():
+    """Found by the floor model (venue-faq-bounty, 250-step nights): a full room's waiting
+    list (002), a deal at the final table, then the director set the level back into late
+    registration and a bust freed a seat: the waiting list called its first player in — a
+    late entry the deal had not split the pool with (the command refuses it; the waiting
+    list's call did not ask). Nobody is called in while the deal stands."""
+    t = _four(entries=Entries(late_registration_levels=1))
+    t.execute({"cmd": "capacity", "seats": 4}, 52.0)
+    t.execute({"cmd": "late", "name": "Waiting"}, 53.0)
+    assert [w.name for w in t.desk.waiting] == ["Waiting"]
+    t.execute({"cmd": "level", "to": 2}, 55.0)  # late registration closed: the pool is final
+    t.execute({"cmd": "deal", "method": "icm"}, 60.0)
+    t.execute({"cmd": "level", "to": 1}, 61.0)  # the director goes back a level
+    _out(t, 4, 62.0)  # a seat is free
+    assert [w.name for w in t.desk.waiting] == ["Waiting"], "called in under the deal"
+    assert "Waiting" not in t.by_name
+    replay_equal(t)

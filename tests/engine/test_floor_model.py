@@ -1356,6 +1356,7 @@ def _steps_played():
 # and ::test_a_multi_round_does_not_bring_a_removed_absent_player_back_000_9_5,
 # and ::test_the_multi_round_final_does_not_seat_a_player_disqualified_after_round_one,
 # and ::test_the_multi_round_final_takes_no_entry_000_4_19,
+# tests/engine/test_final_deal.py::test_the_waiting_list_calls_nobody_in_while_the_deal_stands,
 # tests/engine/test_seats.py::
 #   test_a_late_entry_at_a_full_final_table_opens_a_table_and_the_final_is_drawn_again_002,
 # tests/engine/test_club_rules.py::

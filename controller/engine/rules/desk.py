@@ -275,12 +275,16 @@ def call_waiting(t: Tournament, now: float) -> None:
 
 
 def _may_seat(t: Tournament, now: float) -> bool:
+    """The first in line may come in now: what a late entry at the desk is asked too."""
+    from controller.engine.rules import final_deal, rounds
     from controller.engine.rules.entries import late_open
 
     if not late_open(t, now):
         return False
-    try:  # a check only: it emits nothing
+    try:  # checks only: they emit nothing
         qualifier.check_field(t, t.real_players() + 1)
+        final_deal.refuse_entries(t)  # a deal split the pool among the players left
+        rounds.refuse_entries(t)  # the multi-round final is seated by points (000 4.19)
     except Rejected:
         return False
     return True
