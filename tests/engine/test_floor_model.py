@@ -1322,7 +1322,7 @@ def test_the_floor_as_it_is_played(variant: str) -> None:
 
 #: one longer night a variant in CI: what only comes after the first hours (a final table
 #: filled by late entries, a multi-round final, a play day's later games): longer nights
-#: when exploring found six engine bugs there that 60-step nights never reached
+#: when exploring found seven engine bugs there that 60-step nights never reached
 LONG_NIGHT = 200
 
 
