@@ -130,7 +130,7 @@ def summary_view(t: Tournament) -> dict[str, Any]:
     """Players left, entries, average stack, the places that count, hand-for-hand."""
     left = t.remaining
     winner = t.winner
-    held = reserve.held(t)  # once: a walk over every table
+    held = reserve.held(t)
     return {
         "v": SCHEMA,
         "name": t.settings.name,

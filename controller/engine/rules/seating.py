@@ -416,10 +416,6 @@ def break_due(t: Tournament) -> int | None:
     if t.final_table is not None or len(t.tables) < 2 or _independent(t):
         return None
     room = (len(t.tables) - 1) * t.settings.players_per_table
-    if t.seated() > room:
-        # the other tables cannot seat any table's players yet, whatever is reserved: no
-        # walk over a festival's every table for its reserve after every command
-        return None
     held = reserve.held(t)  # seats kept for arrivals count as taken (002)
     if t.seated() + held > room:
         return None
